@@ -1,0 +1,137 @@
+"""Random deals: uniform, reproducible, optionally with predealt cards.
+
+Deal ``i`` of a run depends only on ``(seed, i)``: the kernel derives a
+counter-based generator (SplitMix64 of a key and the deal index) for every
+deal, so any split of the indices over threads, processes or Dask workers
+gives the same deals.  The key comes from ``numpy.random.SeedSequence(seed)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .cards import DECK_32, DECK_34, NotationError, Seat, card_name, cards_of, popcount
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _splitmix64(state):
+    """One SplitMix64 step: returns (new_state, output)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _bounded(state, n):
+    """Uniform integer in [0, n) by rejection (no modulo bias)."""
+    un = np.uint64(n)
+    limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % un)
+    while True:
+        state, r = _splitmix64(state)
+        if r < limit:
+            return state, int(r % un)
+
+
+@njit(cache=True, parallel=True)
+def _deal_batch(key, first_index, n, free_cards, fixed, need):
+    """Deal ``n`` deals with indices ``first_index .. first_index+n-1``.
+
+    free_cards : int64 array of the card numbers still to deal (sorted)
+    fixed      : (4,) uint64, cards every deal gives to each seat
+    need       : (4,) int64, how many free cards each seat receives
+    Each deal is a Fisher-Yates shuffle of ``free_cards`` driven by a
+    generator seeded from (key, deal index) only.
+    """
+    out = np.empty((n, 4), dtype=np.uint64)
+    m = free_cards.shape[0]
+    for i in prange(n):
+        state = key ^ (np.uint64(first_index + i) * _GOLDEN)
+        state, _ = _splitmix64(state)
+        perm = free_cards.copy()
+        for j in range(m - 1, 0, -1):
+            state, k = _bounded(state, j + 1)
+            t = perm[j]
+            perm[j] = perm[k]
+            perm[k] = t
+        pos = 0
+        for seat in range(4):
+            h = fixed[seat]
+            for _ in range(need[seat]):
+                h |= np.uint64(1) << np.uint64(perm[pos])
+                pos += 1
+            out[i, seat] = h
+    return out
+
+
+def seed_key(seed: int) -> np.uint64:
+    """The 64-bit key of a run, derived from the user's seed by SeedSequence."""
+    if seed < 0:
+        raise ValueError("seed must be >= 0")
+    return np.random.SeedSequence(int(seed)).generate_state(1, dtype=np.uint64)[0]
+
+
+def normalize_fixed(fixed=None) -> np.ndarray:
+    """Turn ``{seat: mask}`` (seat as Seat, int or 'N') or a (4,) array into a
+    (4,) uint64 array; a card fixed for two seats is refused."""
+    out = np.zeros(4, dtype=np.uint64)
+    if fixed is None:
+        return out
+    items = fixed.items() if isinstance(fixed, dict) else enumerate(fixed)
+    for seat, mask in items:
+        s = Seat[seat.upper()] if isinstance(seat, str) else Seat(int(seat))
+        out[s] |= np.uint64(int(mask))
+    seen = 0
+    for s in Seat:
+        clash = seen & int(out[s])
+        if clash:
+            c = cards_of(clash)[0]
+            other = next(t.name for t in Seat if t != s and int(out[t]) >> c & 1)
+            raise NotationError(f"{card_name(c)} is fixed twice: {other} and {s.name}")
+        seen |= int(out[s])
+    return out
+
+
+def deal_batch(n: int, seed: int, start: int = 0, fixed=None, hand_size: int = 8, deck34: bool = False) -> np.ndarray:
+    """Deals ``start .. start+n-1`` of the run with this ``seed``.
+
+    Parameters
+    ----------
+    n : number of deals.
+    seed : the run's seed (any non-negative int).
+    start : index of the first deal; ``deal_batch(n, s)[k] == deal_batch(1, s, start=k)[0]``.
+    fixed : cards given to seats in every deal (``{"N": mask}`` or a (4,) array);
+        the rest are dealt uniformly at random.
+    hand_size : cards per hand (8; 7 for the 4-card kitty variant).
+    deck34 : deal from the 34-card deck (rules K2); cards left over form the kitty.
+
+    Returns
+    -------
+    ``(n, 4)`` uint64 array, hands indexed by seat N E S W.  Kernel: ``_deal_batch``.
+    """
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    fixed = normalize_fixed(fixed)
+    deck = int(DECK_34 if deck34 else DECK_32)
+    for s in Seat:
+        if int(fixed[s]) & ~deck:
+            bad = cards_of(int(fixed[s]) & ~deck)[0]
+            raise NotationError(f"{card_name(bad)} is not in the deck")
+        if popcount(fixed[s]) > hand_size:
+            raise NotationError(f"{s.name} is fixed {popcount(fixed[s])} cards, a hand has {hand_size}")
+    fixed_all = int(fixed[0] | fixed[1] | fixed[2] | fixed[3])
+    free = np.array(sorted(cards_of(deck & ~fixed_all)), dtype=np.int64)
+    need = np.array([hand_size - popcount(fixed[s]) for s in Seat], dtype=np.int64)
+    if need.sum() > free.shape[0]:
+        raise NotationError("not enough cards left to complete the hands")
+    return _deal_batch(seed_key(seed), int(start), int(n), free, fixed, need)
+
+
+def kitty_of(deals: np.ndarray, deck34: bool = False) -> np.ndarray:
+    """The undealt cards (the kitty) of each deal, as a bitboard."""
+    deck = DECK_34 if deck34 else DECK_32
+    return deck & ~(deals[:, 0] | deals[:, 1] | deals[:, 2] | deals[:, 3])
