@@ -1,0 +1,7 @@
+"""kaiser-sim: a Monte Carlo strategy analyzer for the card game Kaiser."""
+
+__version__ = "0.1.0"
+
+from .solver import can_reach, dd_table, solve  # noqa: E402
+
+__all__ = ["dd_table", "solve", "can_reach", "__version__"]

@@ -12,3 +12,14 @@ DD_TABLE_BATCH = 4096
 
 #: default number of deals printed by ``kaiser-sim deal``
 DEFAULT_DEAL_COUNT = 1
+
+#: seed of ``kaiser-sim deal`` when ``--seed`` is not given: fixed, so the same
+#: command always prints the same deals
+DEFAULT_SEED = 0
+
+#: deals generated and written per chunk by ``kaiser-sim deal`` (bounds memory)
+DEAL_PRINT_CHUNK = 10_000
+
+#: ``kaiser-sim solve --input`` shows a progress bar (on stderr, and only when
+#: stderr is a terminal) for more deals than this
+PROGRESS_MIN_DEALS = 1000

@@ -5,13 +5,676 @@ Public API (stable):
 - ``solve(hands, leader, strain, mode="points") -> int``: exact value for the
   leader's side from a trick boundary (equal hand lengths 1..8).
 - ``can_reach(hands, leader, strain, target, mode="points") -> bool``: can the
-  leader's side get at least ``target``?  Cheaper than ``solve``.
+  leader's side get at least ``target``?  A null-window search, cheaper than
+  ``solve``.
 - ``dd_table(deals, mode="points") -> (n, 4, 5) int8``: leader N E S W x strain
-  S H D C N, value for the leader's side.
+  S H D C N, value for the leader's side, parallel over deals.
 
 ``hands`` is a (4,) uint64 array indexed by seat (see ``cards``).  Points mode:
 tricks + 5 for the trick holding the 5H - 3 for the trick holding the 3S, only
-counting special cards still in play.  Tricks mode: plain trick count.
+counting special cards still in play.  Tricks mode is the same search with no
+special cards, so it equals bridge double-dummy on the same cards.
+
+How the search works
+--------------------
+One jitted, *iterative* alpha-beta (an explicit stack of plies instead of
+recursion: self-recursive numba functions cannot be cached, see
+SOLVER_NOTES pitfall 1, and the explicit stack avoids per-call argument
+overhead).  Values inside the search are North-South's points from the start
+of the current trick onward; N-S maximise, E-W minimise.  At trick
+boundaries a transposition table keyed on *relative ranks* (per suit, which
+seat holds the 1st, 2nd, ... highest remaining card) stores lower/upper
+bounds; equal keys mean equal values whatever cards were played before,
+because only the order of the remaining cards matters and the special cards
+are flagged separately (they are the lowest of their suits, so "still in
+play" identifies them).  Sound bounds cut the search: quick tricks of the
+hand on lead and top trumps of each side.  Cards adjacent in rank in one
+hand are equivalent and tried once, except the 5H and the 3S, which are
+never interchangeable with a neighbour in points mode.
 """
 
-# IMPLEMENTATION IN PROGRESS — signatures above are fixed.
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from . import config
+from .cards import FIVE_HEARTS_BIT, NO_TRUMP, SUIT_MASK, THREE_SPADES_BIT, Seat, check_hands, parse_deal
+from .cards import bit_count, highest_bit_index, lowest_bit_index
+
+MODES = ("points", "tricks")
+_INF = 100
+_MAXPLY = 40  # 4 cards x 9 tricks + 1 (room for the 34-card deck's 9-card hands during a kitty exchange)
+_ONE = np.uint64(1)
+_SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
+
+# transposition table columns (int64 data array)
+_TT_LO, _TT_HI, _TT_MOVE = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _bit(c):
+    return np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def _suit_of(c):
+    return c >> 4
+
+
+@njit(cache=True, inline="always")
+def _beats(c, w, trump):
+    """Does card c beat the card w currently winning the trick?"""
+    sc = c >> 4
+    sw = w >> 4
+    if sc == sw:
+        return c > w
+    return sc == trump
+
+
+@njit(cache=True, inline="always")
+def _trick_points(mask, five, three):
+    p = 1
+    if mask & five:
+        p += 5
+    if mask & three:
+        p -= 3
+    return p
+
+
+@njit(cache=True)
+def _tt_key(h0, h1, h2, h3, leader, trump, five_in, three_in):
+    """Two-word key of a trick-boundary position in relative ranks."""
+    k = np.zeros(2, dtype=np.uint64)
+    codes = np.zeros(4, dtype=np.uint64)
+    for s in range(4):
+        m = _SUIT_MASKS[s]
+        u = (h0 | h1 | h2 | h3) & m
+        code = np.uint64(1)
+        while u:
+            b = u & (~u + np.uint64(1))
+            owner = np.uint64(0)
+            if h1 & b:
+                owner = np.uint64(1)
+            elif h2 & b:
+                owner = np.uint64(2)
+            elif h3 & b:
+                owner = np.uint64(3)
+            code = (code << np.uint64(2)) | owner
+            u ^= b
+        codes[s] = code
+    flags = np.uint64(leader) | (np.uint64(trump) << np.uint64(2))
+    if five_in:
+        flags |= np.uint64(32)
+    if three_in:
+        flags |= np.uint64(64)
+    k[0] = codes[0] | (codes[1] << np.uint64(20)) | (flags << np.uint64(40))
+    k[1] = codes[2] | (codes[3] << np.uint64(20))
+    return k
+
+
+@njit(cache=True, inline="always")
+def _tt_slot(k0, k1, log2):
+    z = k0 * np.uint64(0x9E3779B97F4A7C15) ^ (k1 + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(29)
+    z *= np.uint64(0x94D049BB133111EB)
+    return int(z >> np.uint64(64 - log2))
+
+
+@njit(cache=True)
+def _quick_tricks(h, p, trump):
+    """Tricks the hand on lead ``p`` can cash at once, whatever the others do.
+
+    The leader's top cards (the highest remaining cards of a suit, in an
+    unbroken run) each win a trick.  In a trump contract a side-suit winner is
+    counted only for as many rounds as every opponent holding trumps must
+    follow suit, and only if partner cannot be forced to ruff it (partner
+    follows for those rounds or holds no trump).
+    """
+    union = h[0] | h[1] | h[2] | h[3]
+    mine = h[p]
+    part = h[(p + 2) & 3]
+    o1 = h[(p + 1) & 3]
+    o2 = h[(p + 3) & 3]
+    tmask = np.uint64(0)
+    if trump != 4:
+        tmask = _SUIT_MASKS[trump]
+    qt = 0
+    for s in range(4):
+        m = _SUIT_MASKS[s]
+        u = union & m
+        k = 0
+        while u:
+            top = highest_bit_index(u)
+            if mine & _bit(top):
+                k += 1
+                u ^= _bit(top)
+            else:
+                break
+        if k == 0:
+            continue
+        if trump != 4 and s != trump:
+            if o1 & tmask:
+                k = min(k, bit_count(o1 & m))
+            if o2 & tmask:
+                k = min(k, bit_count(o2 & m))
+            if part & tmask:
+                k = min(k, bit_count(part & m))
+        qt += k
+    return qt
+
+
+@njit(cache=True)
+def _sure_trump_tricks(h, side, trump):
+    """Tricks a side must win with top trumps: each card of the side's unbroken
+    run of highest trumps wins its trick; cards of the run held by one hand
+    never meet in one trick, so at least the larger hand's share counts."""
+    if trump == 4:
+        return 0
+    m = _SUIT_MASKS[trump]
+    u = (h[0] | h[1] | h[2] | h[3]) & m
+    a = h[side] & m
+    b = h[side + 2] & m
+    ka = 0
+    kb = 0
+    while u:
+        top = _bit(highest_bit_index(u))
+        if a & top:
+            ka += 1
+        elif b & top:
+            kb += 1
+        else:
+            break
+        u ^= top
+    return max(ka, kb)
+
+
+@njit(cache=True, inline="always")
+def _move_code(c, present):
+    """A lead card in relative terms: suit and how many remaining cards of
+    the suit rank above it (so a TT best move transfers between positions)."""
+    cb = np.uint64(1) << np.uint64(c)
+    above = present & _SUIT_MASKS[c >> 4] & ~((cb << np.uint64(1)) - np.uint64(1))
+    return (c >> 4) * 16 + bit_count(above)
+
+
+_ENTER, _NEXT, _RETURN = 0, 1, 2
+
+
+@njit(cache=True)
+def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats):
+    """Fail-soft alpha-beta over N-S points with the window (alpha0, beta0).
+
+    Returns N-S's points from this trick boundary on when that value lies
+    strictly inside the window, else a bound on the correct side of it.
+    ``stats[0]`` counts the nodes visited.  The recursion is an explicit
+    stack of plies, so this kernel can be cached (SOLVER_NOTES pitfall 1).
+    """
+    h = hands_in.copy()
+    ntricks = bit_count(h[0])
+    nply = 4 * ntricks
+    A = np.empty(nply + 1, np.int64)
+    B = np.empty(nply + 1, np.int64)
+    A0 = np.empty(nply + 1, np.int64)
+    B0 = np.empty(nply + 1, np.int64)
+    BEST = np.empty(nply + 1, np.int64)
+    BMOVE = np.empty(nply + 1, np.int64)
+    MV = np.empty((nply + 1, 12), np.int64)
+    SC = np.empty(12, np.int64)
+    NM = np.empty(nply + 1, np.int64)
+    MI = np.empty(nply + 1, np.int64)
+    CARD = np.empty(nply + 1, np.int64)
+    PL = np.empty(nply + 1, np.int64)
+    WIN = np.empty(nply + 1, np.int64)
+    WCARD = np.empty(nply + 1, np.int64)
+    TPNS = np.zeros(nply + 1, np.int64)
+    SLOT = np.full(nply + 1, -1, np.int64)
+    KEY0 = np.zeros(nply + 1, np.uint64)
+    KEY1 = np.zeros(nply + 1, np.uint64)
+    special = five | three
+
+    d = 0
+    PL[0] = leader
+    A[0] = alpha0
+    B[0] = beta0
+    state = _ENTER
+    v = 0
+    table = np.uint64(0)  # cards on the table in the current trick
+    while True:
+        if state == _ENTER:
+            stats[0] += 1
+            p = PL[d]
+            pos = d & 3
+            a = A[d]
+            b = B[d]
+            ttmove = -1
+            SLOT[d] = -1
+            state = _NEXT
+            if pos == 0:
+                r = ntricks - (d >> 2)
+                if r == 1:
+                    # last trick: no choice is left, evaluate it directly
+                    wc = lowest_bit_index(h[p])
+                    ws = p
+                    allc = h[p]
+                    for i in range(1, 4):
+                        q = (p + i) & 3
+                        c = lowest_bit_index(h[q])
+                        allc |= h[q]
+                        if _beats(c, wc, trump):
+                            wc = c
+                            ws = q
+                    v = _trick_points(allc, five, three) if (ws & 1) == 0 else 0
+                    state = _RETURN
+                    continue
+                union = h[0] | h[1] | h[2] | h[3]
+                f_in = (union & five) != 0
+                t_in = (union & three) != 0
+                total = r
+                lo = 0
+                if f_in:
+                    total += 5
+                if t_in:
+                    total -= 3
+                    lo = -2  # one trick holding the 3S, nothing else
+                hi = total - lo  # likewise for the other side
+                # sure tricks: quick tricks of the hand on lead, top trumps of
+                # each side.  Each is a count of tricks; in points it is worth
+                # at least that many points less 3 if the 3S may fall in one.
+                qt = _quick_tricks(h, p, trump)
+                st_ns = _sure_trump_tricks(h, 0, trump)
+                st_ew = _sure_trump_tricks(h, 1, trump)
+                pen = 3 if t_in else 0
+                if (p & 1) == 0:
+                    ns_sure = max(qt, st_ns)
+                    ew_sure = st_ew
+                else:
+                    ns_sure = st_ns
+                    ew_sure = max(qt, st_ew)
+                if ns_sure > 0:
+                    lo = max(lo, ns_sure - pen)
+                if ew_sure > 0:
+                    hi = min(hi, total - (ew_sure - pen))
+                key = _tt_key(h[0], h[1], h[2], h[3], p, trump, f_in, t_in)
+                slot = _tt_slot(key[0], key[1], log2)
+                SLOT[d] = slot
+                KEY0[d] = key[0]
+                KEY1[d] = key[1]
+                if tt_keys[slot, 0] == key[0] and tt_keys[slot, 1] == key[1]:
+                    lo = max(lo, tt_data[slot, _TT_LO])
+                    hi = min(hi, tt_data[slot, _TT_HI])
+                    ttmove = tt_data[slot, _TT_MOVE]
+                if lo >= b:
+                    v = lo
+                    state = _RETURN
+                    continue
+                if hi <= a:
+                    v = hi
+                    state = _RETURN
+                    continue
+                if lo == hi:
+                    v = lo
+                    state = _RETURN
+                    continue
+                # narrow the window to what is still unknown (pitfall 4: an
+                # empty window has returned above)
+                if lo > a:
+                    a = lo
+                if hi < b:
+                    b = hi
+                A[d] = a
+                B[d] = b
+            A0[d] = a
+            B0[d] = b
+            # ---- generate the moves, one per run of equivalent cards, ordered ----
+            mine = h[p]
+            if pos == 0:
+                cand = mine
+                ws = -1
+                wc = -1
+            else:
+                ls = CARD[d - pos] >> 4
+                ws = WIN[d - 1]
+                wc = WCARD[d - 1]
+                follow = mine & _SUIT_MASKS[ls]
+                cand = follow if follow else mine
+            present = h[0] | h[1] | h[2] | h[3] | table
+            partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
+            n = 0
+            while cand:
+                c = lowest_bit_index(cand)
+                cb = _bit(c)
+                cand ^= cb
+                sm = _SUIT_MASKS[c >> 4]
+                # keep only the lowest card of each run of our cards with no
+                # other remaining card between them; the 5H and 3S stand alone
+                below = present & sm & (cb - _ONE)
+                if below and (cb & special) == 0:
+                    nb = _bit(highest_bit_index(below))
+                    if (mine & nb) and (nb & special) == 0:
+                        continue
+                rank = c & 15
+                s = c >> 4
+                if pos == 0:
+                    top = highest_bit_index(present & sm)
+                    run_top = c
+                    while run_top < top and (mine & _bit(run_top + 1)):
+                        run_top += 1
+                    if run_top == top:
+                        sc = 60 + rank  # cash a winner
+                    elif h[(p + 2) & 3] & _bit(top):
+                        sc = 40 - rank  # lead low to partner's winner
+                    else:
+                        sc = 20 - rank
+                    if cb & five:
+                        sc -= 30
+                    if ttmove >= 0 and _move_code(c, present) == ttmove:
+                        sc += 1000
+                else:
+                    wins = _beats(c, wc, trump)
+                    if partner_wins:
+                        if cb & five:
+                            sc = 90 if pos == 3 else 45  # 5H onto partner's trick
+                        elif cb & three:
+                            sc = -50
+                        elif wins and s == trump and (wc >> 4) != trump:
+                            sc = -rank  # no need to ruff partner's trick
+                        else:
+                            sc = 30 - rank
+                    else:
+                        if (cb & three) and not wins:
+                            sc = 80  # 3S onto the opponents' trick
+                        elif (cb & five) and not wins:
+                            sc = -50
+                        elif wins:
+                            sc = 60 - rank  # win as cheaply as possible
+                        else:
+                            sc = 30 - rank
+                j = n
+                while j > 0 and SC[j - 1] < sc:
+                    SC[j] = SC[j - 1]
+                    MV[d, j] = MV[d, j - 1]
+                    j -= 1
+                SC[j] = sc
+                MV[d, j] = c
+                n += 1
+            NM[d] = n
+            MI[d] = 0
+            BMOVE[d] = MV[d, 0]
+            BEST[d] = -_INF if (p & 1) == 0 else _INF
+
+        elif state == _NEXT:
+            i = MI[d]
+            if i < NM[d]:
+                MI[d] = i + 1
+                c = MV[d, i]
+                cb = _bit(c)
+                p = PL[d]
+                pos = d & 3
+                h[p] ^= cb
+                CARD[d] = c
+                if pos == 0 or _beats(c, WCARD[d - 1], trump):
+                    WIN[d] = p
+                    WCARD[d] = c
+                else:
+                    WIN[d] = WIN[d - 1]
+                    WCARD[d] = WCARD[d - 1]
+                if pos == 3:
+                    trick = table | cb
+                    ws = WIN[d]
+                    tp = _trick_points(trick, five, three) if (ws & 1) == 0 else 0
+                    TPNS[d] = tp
+                    table = np.uint64(0)
+                    PL[d + 1] = ws
+                    A[d + 1] = A[d] - tp
+                    B[d + 1] = B[d] - tp
+                else:
+                    table |= cb
+                    TPNS[d] = 0
+                    PL[d + 1] = (p + 1) & 3
+                    A[d + 1] = A[d]
+                    B[d + 1] = B[d]
+                d += 1
+                state = _ENTER
+            else:
+                v = BEST[d]
+                state = _RETURN
+                if SLOT[d] >= 0:
+                    _tt_store(tt_keys, tt_data, SLOT[d], KEY0[d], KEY1[d], v, A0[d], B0[d],
+                              _move_code(BMOVE[d], h[0] | h[1] | h[2] | h[3]))
+
+        else:  # _RETURN: node d has value v
+            if d == 0:
+                return v
+            d -= 1
+            p = PL[d]
+            pos = d & 3
+            c = CARD[d]
+            cb = _bit(c)
+            h[p] ^= cb
+            if pos == 3:
+                table = _bit(CARD[d - 3]) | _bit(CARD[d - 2]) | _bit(CARD[d - 1])
+                v += TPNS[d]
+            else:
+                table ^= cb
+            cut = False
+            if (p & 1) == 0:
+                if v > BEST[d]:
+                    BEST[d] = v
+                    BMOVE[d] = c
+                    if v > A[d]:
+                        A[d] = v
+                        cut = v >= B[d]
+            else:
+                if v < BEST[d]:
+                    BEST[d] = v
+                    BMOVE[d] = c
+                    if v < B[d]:
+                        B[d] = v
+                        cut = v <= A[d]
+            if cut:
+                v = BEST[d]
+                if SLOT[d] >= 0:
+                    _tt_store(tt_keys, tt_data, SLOT[d], KEY0[d], KEY1[d], v, A0[d], B0[d],
+                              _move_code(c, h[0] | h[1] | h[2] | h[3]))
+                # stay in _RETURN: node d is done
+            else:
+                state = _NEXT
+
+
+@njit(cache=True, inline="always")
+def _tt_store(tt_keys, tt_data, slot, k0, k1, v, a, b, move):
+    """Record what a finished search of window (a, b) proved about a position."""
+    if tt_keys[slot, 0] != k0 or tt_keys[slot, 1] != k1:
+        tt_keys[slot, 0] = k0
+        tt_keys[slot, 1] = k1
+        tt_data[slot, _TT_LO] = -_INF
+        tt_data[slot, _TT_HI] = _INF
+    if v <= a:
+        if v < tt_data[slot, _TT_HI]:
+            tt_data[slot, _TT_HI] = v
+    elif v >= b:
+        if v > tt_data[slot, _TT_LO]:
+            tt_data[slot, _TT_LO] = v
+    else:
+        tt_data[slot, _TT_LO] = v
+        tt_data[slot, _TT_HI] = v
+    tt_data[slot, _TT_MOVE] = move
+
+
+@njit(cache=True, inline="always")
+def _ns_total(hands, five, three):
+    """N-S points + E-W points for the rest of the play."""
+    union = hands[0] | hands[1] | hands[2] | hands[3]
+    t = bit_count(hands[0])
+    if union & five:
+        t += 5
+    if union & three:
+        t -= 3
+    return t
+
+
+@njit(cache=True)
+def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stats):
+    """Exact points of the leader's side (full-window search)."""
+    ns = _search(hands, leader, trump, five, three, -_INF, _INF, tt_keys, tt_data, log2, stats)
+    if leader & 1:
+        return _ns_total(hands, five, three) - ns
+    return ns
+
+
+@njit(cache=True)
+def _can_reach(hands, leader, trump, five, three, target, tt_keys, tt_data, log2, stats):
+    """Null-window test: can the leader's side get at least ``target``?"""
+    if leader & 1:
+        # E-W >= t  <=>  N-S <= total - t  <=>  not (N-S >= total - t + 1)
+        t_ns = _ns_total(hands, five, three) - target + 1
+        ns = _search(hands, leader, trump, five, three, t_ns - 1, t_ns, tt_keys, tt_data, log2, stats)
+        return ns < t_ns
+    ns = _search(hands, leader, trump, five, three, target - 1, target, tt_keys, tt_data, log2, stats)
+    return ns >= target
+
+
+@njit(cache=True)
+def _new_tt(log2):
+    keys = np.zeros((1 << log2, 2), dtype=np.uint64)
+    data = np.empty((1 << log2, 3), dtype=np.int64)
+    return keys, data
+
+
+@njit(cache=True, parallel=True)
+def _dd_table(deals, five, three, log2, nchunks):
+    """Kernel of ``dd_table``: (n, 4, 5) values and node counts.
+
+    The deals are split into ``nchunks`` contiguous blocks, one per thread,
+    each with its own transposition table (fixed size, so memory is bounded).
+    Table entries hold exact facts about relative-rank positions, so a table
+    stays valid from one deal to the next.
+    """
+    n = deals.shape[0]
+    out = np.zeros((n, 4, 5), dtype=np.int8)
+    nodes = np.zeros((n, 4, 5), dtype=np.int64)
+    for k in prange(nchunks):
+        lo = n * k // nchunks
+        hi = n * (k + 1) // nchunks
+        tt_keys, tt_data = _new_tt(log2)
+        stats = np.zeros(1, dtype=np.int64)
+        for i in range(lo, hi):
+            hands = deals[i]
+            for strain in range(5):
+                for leader in range(4):
+                    before = stats[0]
+                    out[i, leader, strain] = _solve_value(hands, leader, strain, five, three,
+                                                          tt_keys, tt_data, log2, stats)
+                    nodes[i, leader, strain] = stats[0] - before
+    return out, nodes
+
+
+# ---------------------------------------------------------------------------
+# public wrappers
+
+
+def _specials(mode: str, five=None, three=None) -> tuple[np.uint64, np.uint64]:
+    if mode == "tricks":
+        return np.uint64(0), np.uint64(0)
+    if mode != "points":
+        raise ValueError(f"unknown mode '{mode}' (use points or tricks)")
+    return (np.uint64(FIVE_HEARTS_BIT if five is None else five),
+            np.uint64(THREE_SPADES_BIT if three is None else three))
+
+
+def _as_hands(hands) -> np.ndarray:
+    if isinstance(hands, str):
+        return parse_deal(hands)
+    h = np.ascontiguousarray(hands, dtype=np.uint64)
+    if h.shape != (4,):
+        raise ValueError("hands must be 4 bitboards (N, E, S, W)")
+    check_hands(h, max_cards=9)
+    return h
+
+
+def _as_deals(deals) -> np.ndarray:
+    if isinstance(deals, np.ndarray) and deals.dtype == np.uint64:
+        arr = np.ascontiguousarray(deals)
+        if arr.ndim != 2 or arr.shape[1] != 4:
+            raise ValueError("deals must have shape (n, 4)")
+        return arr
+    if isinstance(deals, str):
+        deals = [deals]
+    arr = np.zeros((len(deals), 4), dtype=np.uint64)
+    for i, d in enumerate(deals):
+        arr[i] = parse_deal(d) if isinstance(d, str) else _as_hands(d)
+    return arr
+
+
+def _tt():
+    return _new_tt(config.TT_LOG2_ENTRIES)
+
+
+def solve(hands, leader, strain, mode: str = "points", *, five=None, three=None) -> int:
+    """Exact double-dummy value for the leader's side.
+
+    Parameters
+    ----------
+    hands : (4,) uint64 bitboards indexed by seat, or a deal string.
+        Equal lengths 1..8 (a trick boundary).
+    leader : Seat (or 0..3) on lead.
+    strain : Strain (0..3 trump suit, 4 no trump).
+    mode : ``"points"`` (tricks + 5 for the 5H trick - 3 for the 3S trick) or
+        ``"tricks"``.
+    five, three : bits of the special cards when ranks are relabelled (low
+        no-trump); default the 5H and 3S.  Kernel: ``_search``.
+    """
+    h = _as_hands(hands)
+    f, t = _specials(mode, five, three)
+    keys, data = _tt()
+    stats = np.zeros(1, dtype=np.int64)
+    return int(_solve_value(h, int(leader), int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
+
+
+def can_reach(hands, leader, strain, target: int, mode: str = "points", *, five=None, three=None) -> bool:
+    """True if the leader's side can make at least ``target`` against best
+    defence (one null-window search; cheaper than :func:`solve`)."""
+    h = _as_hands(hands)
+    f, t = _specials(mode, five, three)
+    keys, data = _tt()
+    stats = np.zeros(1, dtype=np.int64)
+    return bool(_can_reach(h, int(leader), int(strain), f, t, int(target), keys, data,
+                           config.TT_LOG2_ENTRIES, stats))
+
+
+def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_nodes: bool = False,
+             five=None, three=None):
+    """Double-dummy table of many deals, parallel over deals on all cores.
+
+    Parameters
+    ----------
+    deals : (n, 4) uint64 array (``deal.deal_batch``), or a list of deal strings.
+    mode : ``"points"`` or ``"tricks"``.
+    threads : numba threads to use (default: all).
+    return_nodes : also return the (n, 4, 5) int64 search-node counts.
+
+    Returns
+    -------
+    (n, 4, 5) int8: axis 1 the leader N E S W, axis 2 the strain S H D C N,
+    each value for the leader's side.  Kernel: ``_dd_table``.
+    """
+    arr = _as_deals(deals)
+    f, t = _specials(mode, five, three)
+    nthreads = numba.get_num_threads() if threads is None else int(threads)
+    n = arr.shape[0]
+    if n == 0:
+        out = np.zeros((0, 4, 5), dtype=np.int8)
+        return (out, np.zeros((0, 4, 5), dtype=np.int64)) if return_nodes else out
+    nchunks = max(1, min(nthreads, n))
+    prev = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        out, nodes = _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks)
+    finally:
+        numba.set_num_threads(prev)
+    return (out, nodes) if return_nodes else out
+
+
+__all__ = ["MODES", "solve", "can_reach", "dd_table", "Seat"]
