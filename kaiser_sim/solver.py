@@ -49,6 +49,14 @@ _MAXPLY = 40  # 4 cards x 9 tricks + 1 (room for the 34-card deck's 9-card hands
 _ONE = np.uint64(1)
 _SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
 
+# Search counters, ``stats`` array of every kernel (diagnostics for benchmarks):
+# [0] nodes; [1+pos] cut-offs by the first move tried, [5+pos] by a later one
+# (pos = place in the trick 0..3); [9+pos] nodes by place in the trick;
+# [16+r] nodes by tricks remaining r; [25] TT probes, [26] TT hits,
+# [27] TT hits that cut, [28] trick-boundary nodes cut by TT or bounds;
+# [29] null-window passes.
+STATS_SIZE = 32
+
 # transposition table columns (int64 data array)
 _TT_LO, _TT_HI, _TT_MOVE = 0, 1, 2
 
@@ -63,7 +71,7 @@ def _suit_of(c):
     return c >> 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _beats(c, w, trump):
     """Does card c beat the card w currently winning the trick?"""
     sc = c >> 4
@@ -83,35 +91,38 @@ def _trick_points(mask, five, three):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _suit_code(h0, h1, h2, h3, m):
+    """Owners of the remaining cards of one suit, lowest first, 2 bits each,
+    behind a leading 1 (so the length is part of the code)."""
+    u = (h0 | h1 | h2 | h3) & m
+    code = np.uint64(1)
+    while u:
+        b = u & (~u + np.uint64(1))
+        owner = np.uint64(0)
+        if h1 & b:
+            owner = np.uint64(1)
+        elif h2 & b:
+            owner = np.uint64(2)
+        elif h3 & b:
+            owner = np.uint64(3)
+        code = (code << np.uint64(2)) | owner
+        u ^= b
+    return code
+
+
+@njit(cache=True, inline="always")
 def _tt_key(h0, h1, h2, h3, leader, trump, five_in, three_in):
     """Two-word key of a trick-boundary position in relative ranks."""
-    k = np.zeros(2, dtype=np.uint64)
-    codes = np.zeros(4, dtype=np.uint64)
-    for s in range(4):
-        m = _SUIT_MASKS[s]
-        u = (h0 | h1 | h2 | h3) & m
-        code = np.uint64(1)
-        while u:
-            b = u & (~u + np.uint64(1))
-            owner = np.uint64(0)
-            if h1 & b:
-                owner = np.uint64(1)
-            elif h2 & b:
-                owner = np.uint64(2)
-            elif h3 & b:
-                owner = np.uint64(3)
-            code = (code << np.uint64(2)) | owner
-            u ^= b
-        codes[s] = code
     flags = np.uint64(leader) | (np.uint64(trump) << np.uint64(2))
     if five_in:
         flags |= np.uint64(32)
     if three_in:
         flags |= np.uint64(64)
-    k[0] = codes[0] | (codes[1] << np.uint64(20)) | (flags << np.uint64(40))
-    k[1] = codes[2] | (codes[3] << np.uint64(20))
-    return k
+    k0 = (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[0])
+          | (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[1]) << np.uint64(20)) | (flags << np.uint64(40)))
+    k1 = _suit_code(h0, h1, h2, h3, _SUIT_MASKS[2]) | (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[3]) << np.uint64(20))
+    return k0, k1
 
 
 @njit(cache=True, inline="always")
@@ -123,14 +134,15 @@ def _tt_slot(k0, k1, log2):
 
 
 @njit(cache=True)
-def _quick_tricks(h, p, trump):
-    """Tricks the hand on lead ``p`` can cash at once, whatever the others do.
+def _cashable(h, p, trump):
+    """Tricks hand ``p``, if it were on lead, could cash at once whatever the
+    others do.
 
-    The leader's top cards (the highest remaining cards of a suit, in an
-    unbroken run) each win a trick.  In a trump contract a side-suit winner is
-    counted only for as many rounds as every opponent holding trumps must
-    follow suit, and only if partner cannot be forced to ruff it (partner
-    follows for those rounds or holds no trump).
+    Its top cards (the highest remaining cards of a suit, in an unbroken run)
+    each win a trick.  In a trump contract a side-suit winner is counted only
+    for as many rounds as every opponent holding trumps must follow suit, and
+    only while partner must follow too or holds no trump (so partner is never
+    forced to ruff and take the lead away).
     """
     union = h[0] | h[1] | h[2] | h[3]
     mine = h[p]
@@ -146,10 +158,10 @@ def _quick_tricks(h, p, trump):
         u = union & m
         k = 0
         while u:
-            top = highest_bit_index(u)
-            if mine & _bit(top):
+            top = _bit(highest_bit_index(u))
+            if mine & top:
                 k += 1
-                u ^= _bit(top)
+                u ^= top
             else:
                 break
         if k == 0:
@@ -163,6 +175,31 @@ def _quick_tricks(h, p, trump):
                 k = min(k, bit_count(part & m))
         qt += k
     return qt
+
+
+@njit(cache=True)
+def _quick_tricks(h, p, trump):
+    """Tricks the side of ``p``, on lead, is sure to take: the leader's own
+    cashable winners, or partner's after an entry (a suit where the leader
+    has a card and partner the top card, which no opponent can ruff)."""
+    own = _cashable(h, p, trump)
+    q = (p + 2) & 3
+    union = h[0] | h[1] | h[2] | h[3]
+    o1 = h[(p + 1) & 3]
+    o2 = h[(p + 3) & 3]
+    for s in range(4):
+        m = _SUIT_MASKS[s]
+        if (h[p] & m) == 0:
+            continue
+        top = _bit(highest_bit_index(union & m))
+        if (h[q] & top) == 0:
+            continue
+        if trump != 4 and s != trump:
+            tm = _SUIT_MASKS[trump]
+            if ((o1 & tm) and (o1 & m) == 0) or ((o2 & tm) and (o2 & m) == 0):
+                continue
+        return max(own, _cashable(h, q, trump))
+    return own
 
 
 @njit(cache=True)
@@ -197,6 +234,92 @@ def _move_code(c, present):
     cb = np.uint64(1) << np.uint64(c)
     above = present & _SUIT_MASKS[c >> 4] & ~((cb << np.uint64(1)) - np.uint64(1))
     return (c >> 4) * 16 + bit_count(above)
+
+
+@njit(cache=True, inline="always")
+def _legal(hand, led_card):
+    """Cards of ``hand`` that may be played to a trick led by ``led_card``."""
+    follow = hand & _SUIT_MASKS[led_card >> 4]
+    return follow if follow else hand
+
+
+@njit(cache=True)
+def _solve_two(h, p, trump, five, three):
+    """Exact N-S points of a two-trick ending with ``p`` on lead.
+
+    Plain minimax over the first trick (at most 2 x 2 x 2 x 2 lines), the
+    last trick evaluated directly: far cheaper than the general search for
+    the positions that make up a large share of its nodes.
+    """
+    p1 = (p + 1) & 3
+    p2 = (p + 2) & 3
+    p3 = (p + 3) & 3
+    max0 = (p & 1) == 0  # does the player at this position maximise N-S?
+    best0 = -_INF if max0 else _INF
+    c0s = h[p]
+    while c0s:
+        c0 = lowest_bit_index(c0s)
+        b0 = _bit(c0)
+        c0s ^= b0
+        best1 = _INF if max0 else -_INF
+        c1s = _legal(h[p1], c0)
+        while c1s:
+            c1 = lowest_bit_index(c1s)
+            b1 = _bit(c1)
+            c1s ^= b1
+            w1, s1 = c0, p
+            if _beats(c1, c0, trump):
+                w1, s1 = c1, p1
+            best2 = -_INF if max0 else _INF
+            c2s = _legal(h[p2], c0)
+            while c2s:
+                c2 = lowest_bit_index(c2s)
+                b2 = _bit(c2)
+                c2s ^= b2
+                w2, s2 = w1, s1
+                if _beats(c2, w1, trump):
+                    w2, s2 = c2, p2
+                best3 = _INF if max0 else -_INF
+                c3s = _legal(h[p3], c0)
+                while c3s:
+                    c3 = lowest_bit_index(c3s)
+                    b3 = _bit(c3)
+                    c3s ^= b3
+                    w3, s3 = w2, s2
+                    if _beats(c3, w2, trump):
+                        w3, s3 = c3, p3
+                    first = b0 | b1 | b2 | b3
+                    v = _trick_points(first, five, three) if (s3 & 1) == 0 else 0
+                    # the last trick: each hand's remaining card, s3 leads
+                    lc = lowest_bit_index(h[s3] ^ (first & h[s3]))
+                    ls = s3
+                    last = np.uint64(0)
+                    for i in range(4):
+                        q = (s3 + i) & 3
+                        c = lowest_bit_index(h[q] & ~first)
+                        last |= _bit(c)
+                        if i > 0 and _beats(c, lc, trump):
+                            lc = c
+                            ls = q
+                    if (ls & 1) == 0:
+                        v += _trick_points(last, five, three)
+                    if max0:
+                        best3 = min(best3, v)
+                    else:
+                        best3 = max(best3, v)
+                if max0:
+                    best2 = max(best2, best3)
+                else:
+                    best2 = min(best2, best3)
+            if max0:
+                best1 = min(best1, best2)
+            else:
+                best1 = max(best1, best2)
+        if max0:
+            best0 = max(best0, best1)
+        else:
+            best0 = min(best0, best1)
+    return best0
 
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
@@ -244,6 +367,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     while True:
         if state == _ENTER:
             stats[0] += 1
+            stats[9 + (d & 3)] += 1
+            stats[16 + ntricks - (d >> 2)] += 1
             p = PL[d]
             pos = d & 3
             a = A[d]
@@ -253,6 +378,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             state = _NEXT
             if pos == 0:
                 r = ntricks - (d >> 2)
+                if r == 2:
+                    v = _solve_two(h, p, trump, five, three)
+                    state = _RETURN
+                    continue
                 if r == 1:
                     # last trick: no choice is left, evaluate it directly
                     wc = lowest_bit_index(h[p])
@@ -279,6 +408,24 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     total -= 3
                     lo = -2  # one trick holding the 3S, nothing else
                 hi = total - lo  # likewise for the other side
+                k0, k1 = _tt_key(h[0], h[1], h[2], h[3], p, trump, f_in, t_in)
+                slot = _tt_slot(k0, k1, log2)
+                SLOT[d] = slot
+                KEY0[d] = k0
+                KEY1[d] = k1
+                stats[25] += 1
+                if tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1:
+                    stats[26] += 1
+                    if tt_data[slot, _TT_LO] >= b or tt_data[slot, _TT_HI] <= a:
+                        stats[27] += 1
+                    lo = max(lo, tt_data[slot, _TT_LO])
+                    hi = min(hi, tt_data[slot, _TT_HI])
+                    ttmove = tt_data[slot, _TT_MOVE]
+                if lo >= b or hi <= a:
+                    stats[28] += 1
+                    v = lo if lo >= b else hi
+                    state = _RETURN
+                    continue
                 # sure tricks: quick tricks of the hand on lead, top trumps of
                 # each side.  Each is a count of tricks; in points it is worth
                 # at least that many points less 3 if the 3S may fall in one.
@@ -296,15 +443,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     lo = max(lo, ns_sure - pen)
                 if ew_sure > 0:
                     hi = min(hi, total - (ew_sure - pen))
-                key = _tt_key(h[0], h[1], h[2], h[3], p, trump, f_in, t_in)
-                slot = _tt_slot(key[0], key[1], log2)
-                SLOT[d] = slot
-                KEY0[d] = key[0]
-                KEY1[d] = key[1]
-                if tt_keys[slot, 0] == key[0] and tt_keys[slot, 1] == key[1]:
-                    lo = max(lo, tt_data[slot, _TT_LO])
-                    hi = min(hi, tt_data[slot, _TT_HI])
-                    ttmove = tt_data[slot, _TT_MOVE]
+                if lo >= b or hi <= a or lo == hi:
+                    stats[28] += 1
                 if lo >= b:
                     v = lo
                     state = _RETURN
@@ -341,6 +481,14 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 cand = follow if follow else mine
             present = h[0] | h[1] | h[2] | h[3] | table
             partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
+            fourth = -1  # the best card the last hand can play to this trick
+            if pos == 2:
+                h4 = h[(p + 1) & 3]
+                f4 = h4 & _SUIT_MASKS[ls]
+                if f4:
+                    fourth = highest_bit_index(f4)
+                elif trump != 4 and (h4 & _SUIT_MASKS[trump]):
+                    fourth = highest_bit_index(h4 & _SUIT_MASKS[trump])
             n = 0
             while cand:
                 c = lowest_bit_index(cand)
@@ -361,16 +509,48 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     run_top = c
                     while run_top < top and (mine & _bit(run_top + 1)):
                         run_top += 1
+                    partner = h[(p + 2) & 3]
                     if run_top == top:
                         sc = 60 + rank  # cash a winner
-                    elif h[(p + 2) & 3] & _bit(top):
+                    elif partner & _bit(top):
                         sc = 40 - rank  # lead low to partner's winner
                     else:
                         sc = 20 - rank
+                    if trump != 4 and s != trump:
+                        tm = _SUIT_MASKS[trump]
+                        lho = h[(p + 1) & 3]
+                        rho = h[(p + 3) & 3]
+                        if ((lho & sm) == 0 and (lho & tm)) or ((rho & sm) == 0 and (rho & tm)):
+                            sc -= 30  # an opponent ruffs
+                        elif (partner & sm) == 0 and (partner & tm):
+                            sc += 30  # partner ruffs
                     if cb & five:
                         sc -= 30
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
                         sc += 1000
+                elif pos == 2:
+                    # third hand: is the trick safe from the fourth hand?
+                    wins = _beats(c, wc, trump)
+                    ours = wins or partner_wins
+                    cur = c if wins else wc
+                    safe = ours and (fourth < 0 or not _beats(fourth, cur, trump))
+                    if safe:
+                        if cb & five:
+                            sc = 95
+                        elif cb & three:
+                            sc = -50
+                        else:
+                            sc = 70 - rank
+                    elif ours:
+                        sc = 40 - rank
+                        if cb & five:
+                            sc = -50
+                    else:
+                        sc = 30 - rank
+                        if cb & three:
+                            sc = 80
+                        elif cb & five:
+                            sc = -50
                 else:
                     wins = _beats(c, wc, trump)
                     if partner_wins:
@@ -474,6 +654,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         B[d] = v
                         cut = v <= A[d]
             if cut:
+                if MI[d] == 1:
+                    stats[1 + pos] += 1
+                else:
+                    stats[5 + pos] += 1
                 v = BEST[d]
                 if SLOT[d] >= 0:
                     _tt_store(tt_keys, tt_data, SLOT[d], KEY0[d], KEY1[d], v, A0[d], B0[d],
@@ -516,12 +700,29 @@ def _ns_total(hands, five, three):
 
 
 @njit(cache=True)
-def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stats):
-    """Exact points of the leader's side (full-window search)."""
-    ns = _search(hands, leader, trump, five, three, -_INF, _INF, tt_keys, tt_data, log2, stats)
+def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stats, guess=-_INF):
+    """Exact points of the leader's side.
+
+    MTD(f): a sequence of null-window searches that close in on the value
+    from ``guess`` (N-S points, or -_INF for a mid-range guess); with the
+    transposition table carrying bounds between them this visits fewer nodes
+    than one full-window search (SOLVER_NOTES: about 15% in points mode).
+    """
+    total = _ns_total(hands, five, three)
+    lo = -3
+    hi = total + 3
+    g = guess if guess > -_INF else total // 2
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = _search(hands, leader, trump, five, three, beta - 1, beta, tt_keys, tt_data, log2, stats)
+        stats[29] += 1
+        if g < beta:
+            hi = g
+        else:
+            lo = g
     if leader & 1:
-        return _ns_total(hands, five, three) - ns
-    return ns
+        return total - g
+    return g
 
 
 @njit(cache=True)
@@ -555,20 +756,26 @@ def _dd_table(deals, five, three, log2, nchunks):
     n = deals.shape[0]
     out = np.zeros((n, 4, 5), dtype=np.int8)
     nodes = np.zeros((n, 4, 5), dtype=np.int64)
+    allst = np.zeros((nchunks, STATS_SIZE), dtype=np.int64)
     for k in prange(nchunks):
         lo = n * k // nchunks
         hi = n * (k + 1) // nchunks
         tt_keys, tt_data = _new_tt(log2)
-        stats = np.zeros(1, dtype=np.int64)
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
         for i in range(lo, hi):
             hands = deals[i]
+            total = _ns_total(hands, five, three)
             for strain in range(5):
-                for leader in range(4):
+                guess = -_INF
+                for leader in (0, 2, 1, 3):
                     before = stats[0]
-                    out[i, leader, strain] = _solve_value(hands, leader, strain, five, three,
-                                                          tt_keys, tt_data, log2, stats)
+                    v = _solve_value(hands, leader, strain, five, three, tt_keys, tt_data, log2, stats, guess)
+                    out[i, leader, strain] = v
                     nodes[i, leader, strain] = stats[0] - before
-    return out, nodes
+                    # the next leader's N-S value is usually close to this one
+                    guess = total - v if leader & 1 else v
+        allst[k] = stats
+    return out, nodes, allst
 
 
 # ---------------------------------------------------------------------------
@@ -629,7 +836,7 @@ def solve(hands, leader, strain, mode: str = "points", *, five=None, three=None)
     h = _as_hands(hands)
     f, t = _specials(mode, five, three)
     keys, data = _tt()
-    stats = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
     return int(_solve_value(h, int(leader), int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
 
 
@@ -639,13 +846,13 @@ def can_reach(hands, leader, strain, target: int, mode: str = "points", *, five=
     h = _as_hands(hands)
     f, t = _specials(mode, five, three)
     keys, data = _tt()
-    stats = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
     return bool(_can_reach(h, int(leader), int(strain), f, t, int(target), keys, data,
                            config.TT_LOG2_ENTRIES, stats))
 
 
 def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_nodes: bool = False,
-             five=None, three=None):
+             return_stats: bool = False, five=None, three=None):
     """Double-dummy table of many deals, parallel over deals on all cores.
 
     Parameters
@@ -654,11 +861,15 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     mode : ``"points"`` or ``"tricks"``.
     threads : numba threads to use (default: all).
     return_nodes : also return the (n, 4, 5) int64 search-node counts.
+    return_stats : also return the search counters summed over all solves
+        (int64 array, layout in ``STATS_SIZE``'s comment).
+    five, three : bits of the special cards after a rank relabelling.
 
     Returns
     -------
     (n, 4, 5) int8: axis 1 the leader N E S W, axis 2 the strain S H D C N,
-    each value for the leader's side.  Kernel: ``_dd_table``.
+    each value for the leader's side; then the node counts and counters
+    when asked for.  Kernel: ``_dd_table``.
     """
     arr = _as_deals(deals)
     f, t = _specials(mode, five, three)
@@ -666,15 +877,22 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     n = arr.shape[0]
     if n == 0:
         out = np.zeros((0, 4, 5), dtype=np.int8)
-        return (out, np.zeros((0, 4, 5), dtype=np.int64)) if return_nodes else out
-    nchunks = max(1, min(nthreads, n))
-    prev = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS)))
-    try:
-        out, nodes = _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks)
-    finally:
-        numba.set_num_threads(prev)
-    return (out, nodes) if return_nodes else out
+        nodes = np.zeros((0, 4, 5), dtype=np.int64)
+        stats = np.zeros((1, STATS_SIZE), dtype=np.int64)
+    else:
+        nchunks = max(1, min(nthreads, n))
+        prev = numba.get_num_threads()
+        numba.set_num_threads(max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS)))
+        try:
+            out, nodes, stats = _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks)
+        finally:
+            numba.set_num_threads(prev)
+    result = (out,)
+    if return_nodes:
+        result += (nodes,)
+    if return_stats:
+        result += (stats.sum(axis=0),)
+    return result if len(result) > 1 else out
 
 
 __all__ = ["MODES", "solve", "can_reach", "dd_table", "Seat"]
