@@ -1,0 +1,118 @@
+"""Lists of deals as text: one deal a line, in and out.
+
+Formats
+-------
+``pbn``
+    The deal in PBN deal notation, ``N:<north> <east> <south> <west>``
+    (see :func:`kaiser_sim.cards.parse_deal`).  Only the deal string of PBN,
+    one per line, not a PBN file with tags.
+``jsonl``
+    One JSON object a line with the deal under the key ``"deal"``:
+    ``{"deal": "N:..."}``.  Other keys are ignored on input, so the output of
+    ``kaiser-sim solve --format jsonl`` can be read back.
+
+Reading (:func:`read_deals`) accepts both formats, even mixed, skips blank
+lines and lines whose first non-blank character is ``#`` (comments), and
+checks the *whole* input before returning: either every deal is good, or
+:class:`DealInputError` lists the bad lines by line number (1-based, counting
+blank and comment lines too).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from .cards import NotationError, format_deal, parse_deal
+
+FORMATS = ("pbn", "jsonl")
+
+#: At most this many bad lines are spelled out in a :class:`DealInputError`.
+MAX_REPORTED_ERRORS = 10
+
+
+class DealInputError(ValueError):
+    """Bad lines in a list of deals.
+
+    ``errors`` holds every ``(line_number, message)``; ``str()`` spells out the
+    first :data:`MAX_REPORTED_ERRORS`, one ``line N: problem`` per line, and
+    counts the rest.  With no bad line (an input without deals) ``errors`` is
+    empty and ``message`` says what is wrong.
+    """
+
+    def __init__(self, errors: list[tuple[int, str]], message: str | None = None):
+        self.errors = errors
+        if message is None:
+            shown = [f"line {n}: {msg}" for n, msg in errors[:MAX_REPORTED_ERRORS]]
+            if len(errors) > MAX_REPORTED_ERRORS:
+                shown.append(f"... and {len(errors) - MAX_REPORTED_ERRORS} more bad lines")
+            message = "\n".join(shown)
+        super().__init__(message)
+
+
+def _deal_text(line: str) -> str:
+    """The deal notation on one input line (pbn or jsonl); NotationError if a
+    JSON line has no deal string."""
+    if not line.startswith("{"):
+        return line
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise NotationError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("deal"), str):
+        raise NotationError('a JSON line needs a "deal" string, like {"deal": "N:..."}')
+    return obj["deal"]
+
+
+def read_deals(lines: Iterable[str], source: str = "input") -> tuple[np.ndarray, np.ndarray]:
+    """Parse a list of deals, one a line, checking all of it first.
+
+    Parameters
+    ----------
+    lines : iterable of str
+        The input lines (an open text file works).  Blank lines and ``#``
+        comment lines are skipped; each other line is a deal in ``pbn`` or
+        ``jsonl`` format.
+    source : str
+        Name of the input, used in the message when it holds no deal.
+
+    Returns
+    -------
+    deals : (n, 4) uint64 array
+        The deals, hands indexed by seat N E S W.
+    line_numbers : (n,) int64 array
+        The 1-based input line of each deal.
+
+    Raises
+    ------
+    DealInputError
+        If any line is not a valid deal (all bad lines are collected), or the
+        input holds no deal at all.
+    """
+    hands, numbers, errors = [], [], []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            hands.append(parse_deal(_deal_text(line)))
+            numbers.append(number)
+        except NotationError as e:
+            errors.append((number, str(e)))
+    if errors:
+        raise DealInputError(errors)
+    if not hands:
+        raise DealInputError([], f"no deals in {source}")
+    return np.array(hands, dtype=np.uint64).reshape(-1, 4), np.array(numbers, dtype=np.int64)
+
+
+def deal_lines(deals: np.ndarray, fmt: str = "pbn") -> Iterator[str]:
+    """The deals as text lines (no newline): ``N:...`` for ``pbn``,
+    ``{"deal": "N:..."}`` for ``jsonl``."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown deal format {fmt!r} (use one of {', '.join(FORMATS)})")
+    for hands in deals:
+        text = format_deal(hands)
+        yield text if fmt == "pbn" else json.dumps({"deal": text})
