@@ -180,19 +180,21 @@ def reverse_ranks(hands: np.ndarray, specials_stay_lowest: bool = False) -> np.n
     """
     hands = np.asarray(hands, dtype=np.uint64)
     out = np.zeros_like(hands)
-    for card in Card:
-        c = int(card)
-        s, r = c >> 4, c & 15
-        if specials_stay_lowest and c in (FIVE_HEARTS, THREE_SPADES):
-            nr = 0
-        elif specials_stay_lowest and s in (Suit.S, Suit.H):
-            nr = 9 - r  # ranks 1..8 reversed onto 8..1, 0 stays 0
-        else:
-            nr = 8 - r
-        bit = np.uint64(1 << c)
-        moved = np.uint64(1 << (s * SUIT_BITS + nr))
-        has = (hands & bit) != 0
-        out[has] |= moved
+    specials = (FIVE_HEARTS, THREE_SPADES)
+    # every rank position of every suit, not only the named cards: a reversed
+    # diamond 7 sits at position 7 and a reversed ace at 0, so a second
+    # reversal must move positions that name no card
+    for s in range(4):
+        for r in range(RANKS_PER_SUIT):
+            c = s * SUIT_BITS + r
+            if specials_stay_lowest and c in specials:
+                nr = 0
+            elif specials_stay_lowest and s in (Suit.S, Suit.H):
+                nr = 9 - r if r > 0 else 0  # ranks 1..8 onto 8..1, the special stays at 0
+            else:
+                nr = 8 - r
+            has = (hands & np.uint64(1 << c)) != 0
+            out[has] |= np.uint64(1 << (s * SUIT_BITS + nr))
     return out
 
 
@@ -278,6 +280,8 @@ def parse_hand(text: str, deck34: bool = False, who: str = "the hand") -> np.uin
     text = text.strip()
     if not text:
         raise NotationError(f"{who} is empty")
+    if text == "-":
+        return np.uint64(0)  # a hand with no cards (only valid where all are empty)
     if "." in text:
         return np.uint64(_parse_dotted(text, who, deck34))
     if " " in text or "," in text or _CARD_TOKEN.match(text):
