@@ -36,11 +36,19 @@ _MODE_TITLES = {
 }
 
 
+#: a sixth column, low no trump, appears under rules that play it
+LOW_NT_KEY = "L"
+
+
 def _check_table(table) -> np.ndarray:
     table = np.asarray(table)
-    if table.shape != (len(LEADER_KEYS), len(STRAIN_KEYS)):
-        raise ValueError(f"a dd table has shape (4, 5), got {table.shape}")
+    if table.shape not in ((len(LEADER_KEYS), len(STRAIN_KEYS)), (len(LEADER_KEYS), len(STRAIN_KEYS) + 1)):
+        raise ValueError(f"a dd table has shape (4, 5) (or (4, 6) with low no trump), got {table.shape}")
     return table
+
+
+def _strain_keys(table) -> tuple[str, ...]:
+    return STRAIN_KEYS + ((LOW_NT_KEY,) if table.shape[1] == len(STRAIN_KEYS) + 1 else ())
 
 
 def table_to_dict(table) -> dict[str, dict[str, int]]:
@@ -58,15 +66,18 @@ def table_to_dict(table) -> dict[str, dict[str, int]]:
         (so ``json.dumps`` accepts them).
     """
     table = _check_table(table)
+    keys = _strain_keys(table)
     return {
-        leader: {strain: int(table[i, j]) for j, strain in enumerate(STRAIN_KEYS)}
+        leader: {strain: int(table[i, j]) for j, strain in enumerate(keys)}
         for i, leader in enumerate(LEADER_KEYS)
     }
 
 
 def dict_to_table(d: Mapping[str, Mapping[str, int]]) -> np.ndarray:
-    """Inverse of :func:`table_to_dict`: a ``(4, 5)`` ``int8`` array."""
-    return np.array([[d[leader][strain] for strain in STRAIN_KEYS] for leader in LEADER_KEYS], dtype=np.int8)
+    """Inverse of :func:`table_to_dict`: a ``(4, 5)`` ``int8`` array (``(4, 6)``
+    when the inner dicts hold low no trump, ``"L"``)."""
+    keys = STRAIN_KEYS + ((LOW_NT_KEY,) if LOW_NT_KEY in d[LEADER_KEYS[0]] else ())
+    return np.array([[d[leader][strain] for strain in keys] for leader in LEADER_KEYS], dtype=np.int8)
 
 
 def deal_record(deal: str, tables: Mapping[str, np.ndarray]) -> dict:
@@ -106,9 +117,10 @@ def format_table_text(table, mode: str) -> str:
     table = _check_table(table)
     if mode not in _MODE_TITLES:
         raise ValueError(f"unknown mode {mode!r} (use one of {', '.join(MODES)})")
-    lines = [_MODE_TITLES[mode], "Leader" + "".join(f"{h:>4}" for h in _STRAIN_HEADINGS)]
+    headings = _STRAIN_HEADINGS + (("NTlo",) if table.shape[1] > len(_STRAIN_HEADINGS) else ())
+    lines = [_MODE_TITLES[mode], "Leader" + "".join(f"{h:>5}" if h == "NTlo" else f"{h:>4}" for h in headings)]
     for i, leader in enumerate(LEADER_KEYS):
-        lines.append(f"{leader:<6}" + "".join(f"{int(v):>4}" for v in table[i]))
+        lines.append(f"{leader:<6}" + "".join(f"{int(v):>5}" if j == 5 else f"{int(v):>4}" for j, v in enumerate(table[i])))
     return "\n".join(lines)
 
 

@@ -66,7 +66,8 @@ def _deal_text(line: str) -> str:
     return obj["deal"]
 
 
-def read_deals(lines: Iterable[str], source: str = "input") -> tuple[np.ndarray, np.ndarray]:
+def read_deals(lines: Iterable[str], source: str = "input", *, deck34: bool = False,
+               max_cards: int = 8) -> tuple[np.ndarray, np.ndarray]:
     """Parse a list of deals, one a line, checking all of it first.
 
     Parameters
@@ -77,6 +78,8 @@ def read_deals(lines: Iterable[str], source: str = "input") -> tuple[np.ndarray,
         ``jsonl`` format.
     source : str
         Name of the input, used in the message when it holds no deal.
+    deck34, max_cards : the deck (34 cards with the 7S and 7H, rules K2) and
+        the largest hand allowed (see :func:`kaiser_sim.cards.parse_deal`).
 
     Returns
     -------
@@ -97,7 +100,7 @@ def read_deals(lines: Iterable[str], source: str = "input") -> tuple[np.ndarray,
         if not line or line.startswith("#"):
             continue
         try:
-            hands.append(parse_deal(_deal_text(line)))
+            hands.append(parse_deal(_deal_text(line), deck34=deck34, max_cards=max_cards))
             numbers.append(number)
         except NotationError as e:
             errors.append((number, str(e)))

@@ -1,0 +1,143 @@
+"""Command-line pieces for rules: the ``rules`` command and the shared
+``--rules PRESET`` / ``--rule key=value`` options.
+
+Wiring (done in ``cli.py``)::
+
+    from .cli_rules import rules, rules_options
+    main.add_command(rules)
+
+    @main.command()
+    @rules_options
+    def solve(..., rules):      # rules: a kaiser_sim.rules.Rules
+        ...
+
+``rules_options`` adds ``--rules PRESET`` (default ``standard``; a path to
+a ``.json`` file written by :meth:`Rules.to_json` also works) and the
+repeatable ``--rule key=value``, and passes the resolved :class:`Rules` to
+the command as ``rules``.  A bad preset, key, value or combination stops
+the command with a message naming it and exit status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import click
+
+from .rules import PRESETS, Rules, RulesError, get_preset, options_markdown
+
+
+class RulesInputError(click.ClickException):
+    """A bad ``--rules`` / ``--rule``: message on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def rules_from_cli(preset: str, overrides=()) -> Rules:
+    """The :class:`Rules` for ``--rules PRESET`` and ``--rule key=value``
+    overrides; :class:`RulesInputError` (exit 2) naming the bad preset, key,
+    value or contradiction."""
+    try:
+        if preset.lower().endswith(".json"):
+            path = Path(preset)
+            if not path.is_file():
+                raise RulesError(f"rules file '{preset}' not found")
+            base = Rules.from_json(path.read_text(encoding="utf-8"))
+        else:
+            base = get_preset(preset)
+        return base.with_overrides(list(overrides))
+    except RulesError as e:
+        raise RulesInputError(str(e)) from None
+
+
+_RULES_HELP = "Rules preset (" + ", ".join(PRESETS) + "), or a rules .json file.  See: kaiser-sim rules"
+_RULE_HELP = "Override one rules option, KEY=VALUE (repeatable), e.g. --rule target=62.  See: kaiser-sim rules PRESET"
+
+
+def rules_options(f):
+    """Decorator: add ``--rules PRESET`` and repeatable ``--rule KEY=VALUE``
+    to a click command and call it with ``rules=<Rules>``."""
+
+    @functools.wraps(f)
+    def wrapper(*args, rules_preset, rule_overrides, **kwargs):
+        kwargs["rules"] = rules_from_cli(rules_preset, rule_overrides)
+        return f(*args, **kwargs)
+
+    wrapper = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE", help=_RULE_HELP)(wrapper)
+    wrapper = click.option("--rules", "rules_preset", default="standard", show_default=True, metavar="PRESET",
+                           help=_RULES_HELP)(wrapper)
+    return wrapper
+
+
+def preset_lines() -> list[str]:
+    """One line per preset: name and summary."""
+    width = max(len(n) for n in PRESETS)
+    return [f"{name:<{width}}  {summary}" for name, (_, summary) in PRESETS.items()]
+
+
+def rules_lines(r: Rules, title: str) -> list[str]:
+    """Every option of ``r``: name, value, one-line explanation; a ``*``
+    marks values that differ from ``standard``."""
+    std = PRESETS["standard"][0]
+    rows = r.describe()
+    wn = max(len(n) for n, _, _ in rows)
+    wv = max(len(v) for _, v, _ in rows) + 1
+    out = [title, ""]
+    for name, value, help_ in rows:
+        mark = "*" if getattr(r, name) != getattr(std, name) else ""
+        out.append(f"{name:<{wn}}  {value + mark:<{wv}}  {help_}")
+    out.append("")
+    out.append("* differs from standard.  Change an option with --rule KEY=VALUE.")
+    return out
+
+
+@click.command("rules")
+@click.argument("preset", required=False)
+@click.option("--rule", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Show the preset with this option changed (repeatable); checks the combination.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text: readable; json: the options as one JSON object (a preset's, or every preset's); "
+              "markdown: the option table (name, type, standard default, meaning).")
+def rules(preset, overrides, fmt):
+    """List the rules presets, or show every option of one.
+
+    Without PRESET: one line per preset.  With PRESET: every option with its
+    value and a one-line explanation.  Every command that depends on the
+    rules takes --rules PRESET and repeatable --rule KEY=VALUE.
+
+    \b
+    Examples:
+        kaiser-sim rules
+        kaiser-sim rules tournament
+        kaiser-sim rules standard --rule target=62 --rule bid_out=none
+        kaiser-sim rules kitty-34 --format json > rules.json
+    """
+    if preset is None:
+        if overrides:
+            raise RulesInputError("--rule needs a PRESET to change (e.g. kaiser-sim rules standard --rule target=62)")
+        if fmt == "json":
+            click.echo(json.dumps({name: r.to_dict() for name, (r, _) in PRESETS.items()}, indent=2))
+        elif fmt == "markdown":
+            click.echo(options_markdown())
+        else:
+            click.echo("\n".join(preset_lines()))
+        return
+    r = rules_from_cli(preset, overrides)
+    if fmt == "json":
+        click.echo(json.dumps(r.to_dict(), indent=2))
+    elif fmt == "markdown":
+        click.echo("| option | value | meaning |\n|---|---|---|")
+        for name, value, help_ in r.describe():
+            click.echo(f"| `{name}` | `{value}` | {help_} |")
+    else:
+        name = preset.lower()
+        if name in PRESETS and not overrides:
+            title = f"Rules preset {name}: {PRESETS[name][1]}"
+        else:
+            title = f"Rules: {r.label}"
+        click.echo("\n".join(rules_lines(r, title)))
+
+
+__all__ = ["rules", "rules_options", "rules_from_cli", "RulesInputError"]

@@ -1,0 +1,390 @@
+"""Play-affecting rules variants on top of the deal generator and the solver.
+
+The solver (:mod:`kaiser_sim.solver`) knows one game: a higher bit wins, the
+5H and 3S are given as bits.  The variants are reductions to that game, so
+the solver itself is untouched:
+
+- **Low no trump** (rules ``low_nt``, P1): the ranks of every suit are
+  reversed with :func:`kaiser_sim.cards.reverse_ranks` (the 5H and 3S stay
+  lowest if ``low_specials_lowest``) and the solver gets the special cards'
+  new bits.  In strain arguments below, :data:`LOW_NT` (5) means low NT.
+- **Kitty** (rules ``kitty``; K1: 7 cards each + 4, K2: 34 cards, 8 each
+  + 2).  The kitty is dealt face down and the declarer sees it only after
+  winning the bid; then the declarer takes it up and discards as many
+  cards.  Double dummy, the declarer picks the discard that maximises the
+  declaring side's points (tricks in tricks mode):
+  ``value = max over legal discards of solve(hands after the discard)``.
+  K2 never discards the 5H or 3S; K1 may (``kitty_discard_specials``).
+  A discarded 5H or 3S counts for nobody (the sources are silent), or for
+  the declaring side with ``kitty_discard_points="declarer"``.  Among
+  discards of equal value the one leaving the defenders fewest points is
+  returned (it differs only when a special card can be discarded, in K1).
+
+Discards are enumerated once per class of equivalent discards: cards of the
+declarer that are adjacent among the cards in play (no other player's card
+between them, neither the 5H nor the 3S) are interchangeable, so only how
+many of each such run are thrown matters.  Candidates are then tested with
+null-window searches (:func:`kaiser_sim.solver.can_reach`) against the best
+value so far, and solved exactly only when they beat it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import (
+    FIVE_HEARTS_BIT,
+    NO_TRUMP,
+    SUIT_BITS,
+    THREE_SPADES_BIT,
+    Seat,
+    format_hand,
+    popcount,
+    reverse_ranks,
+    special_bits_after_reverse,
+)
+from .auction import seat_of
+from .deal import deal_batch, kitty_of
+from .rules import Rules
+
+#: Strain number for low (reversed-rank) no trump in this module's strain
+#: arguments and in the 6th column of :func:`dd_table_for_rules`.
+LOW_NT = 5
+STRAIN_KEYS = ("S", "H", "D", "C", "N", "L")
+
+
+# --- deals -----------------------------------------------------------------------------
+
+
+def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
+                   redeal_weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Deals ``start .. start+n-1`` of the run ``seed`` under ``rules``.
+
+    Returns ``(deals, kitties)``: ``(n, 4)`` uint64 hands (7 cards each with
+    K1, 8 otherwise; from the 34-card deck with K2) and ``(n,)`` uint64
+    kitties (0 without a kitty).  Same (seed, index) -> same deal, as
+    :func:`kaiser_sim.deal.deal_batch`.
+
+    ``redeal_weak``: a deal in which some player may demand a redeal
+    (:func:`weak_hands`; never with ``weak_redeal="off"``) is replaced by a
+    redeal, as if the player always demanded it.  Redeal ``a`` of deal ``i``
+    is deal ``i`` of a run whose seed is derived from ``(seed, a)``, so the
+    result still depends only on (seed, index).
+    """
+    deals = deal_batch(n, seed, start=start, fixed=fixed, hand_size=rules.hand_size, deck34=rules.deck34)
+    if redeal_weak and rules.weak_redeal != "off":
+        attempt = 0
+        todo = np.flatnonzero(weak_hands(rules, deals).any(axis=1))
+        while todo.size:
+            attempt += 1
+            if attempt > 1000:
+                raise RuntimeError("no deal without a weak hand after 1000 redeals (are the fixed cards weak?)")
+            sub_seed = int(np.random.SeedSequence([int(seed), attempt]).generate_state(1, dtype=np.uint64)[0] >> 1)
+            for i in todo:
+                deals[i] = deal_batch(1, sub_seed, start=start + int(i), fixed=fixed,
+                                      hand_size=rules.hand_size, deck34=rules.deck34)[0]
+            todo = todo[weak_hands(rules, deals[todo]).any(axis=1)]
+    if rules.kitty == "none":
+        return deals, np.zeros(deals.shape[0], dtype=np.uint64)
+    return deals, kitty_of(deals, deck34=rules.deck34)
+
+
+def _rank_mask(ranks) -> np.uint64:
+    return np.uint64(sum(1 << (s * SUIT_BITS + r) for s in range(4) for r in ranks))
+
+
+_HONOURS = _rank_mask((5, 6, 7, 8)) | FIVE_HEARTS_BIT | THREE_SPADES_BIT  # J Q K A, 5H, 3S
+_QUADS = tuple(_rank_mask((r,)) for r in (2, 3, 4))  # all four 8s, 9s, 10s
+
+
+def weak_hands(rules: Rules, deals) -> np.ndarray:
+    """``(n, 4)`` bool: which players may demand a redeal (rules
+    ``weak_redeal``): no A, K, Q, J, 5H or 3S ('weak'), or also all four
+    10s, 9s or 8s ('weak+quads').  All False with ``weak_redeal="off"``."""
+    d = np.asarray(deals, dtype=np.uint64)
+    if rules.weak_redeal == "off":
+        return np.zeros(d.shape, dtype=bool)
+    weak = (d & _HONOURS) == 0
+    if rules.weak_redeal == "weak+quads":
+        for q in _QUADS:
+            weak |= (d & q) == q
+    return weak
+
+
+# --- low no trump ------------------------------------------------------------------------
+
+
+def play_view(hands, rules: Rules, low: bool):
+    """``(hands, five, three)`` as the solver must see them: relabelled for
+    a low contract (ranks reversed), with the special cards' bits."""
+    if not low:
+        return np.asarray(hands, dtype=np.uint64), FIVE_HEARTS_BIT, THREE_SPADES_BIT
+    f, t = special_bits_after_reverse(rules.low_specials_lowest)
+    return reverse_ranks(hands, rules.low_specials_lowest), f, t
+
+
+def _split_strain(strain: int) -> tuple[int, bool]:
+    s = int(strain)
+    if not 0 <= s <= LOW_NT:
+        raise ValueError(f"strain {strain} is not 0..5 (S H D C N, 5 = low NT)")
+    return (NO_TRUMP, True) if s == LOW_NT else (s, False)
+
+
+# --- kitty discards -----------------------------------------------------------------------
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def discard_classes(hand: int, in_play: int, k: int, forbidden: int = 0, special: int = 0) -> list[int]:
+    """One discard (a mask of ``k`` cards of ``hand``) per class of equivalent
+    discards.
+
+    ``hand`` is the declarer's hand with the kitty taken up, ``in_play`` every
+    card still in play (all four hands), ``forbidden`` cards that may not be
+    discarded, ``special`` the 5H/3S bits (never equivalent to a neighbour).
+    A run is a maximal set of the declarer's cards adjacent among the cards
+    in play in one suit; discarding any j cards of a run leaves the same
+    position up to relative ranks, so the lowest j stand for all.
+    """
+    hand, in_play = int(hand), int(in_play)
+    runs: list[list[int]] = []
+    for s in range(4):
+        cur: list[int] = []
+        for c in _bits(in_play & (0xFFFF << (SUIT_BITS * s))):  # ascending
+            bit = 1 << c
+            mine = hand & bit and not forbidden & bit
+            if mine and not special & bit:
+                cur.append(c)
+                continue
+            if cur:
+                runs.append(cur)
+                cur = []
+            if mine:
+                runs.append([c])  # a special card stands alone
+        if cur:
+            runs.append(cur)
+    out: list[int] = []
+
+    def rec(i: int, left: int, mask: int):
+        if left == 0:
+            out.append(mask)
+            return
+        if i == len(runs):
+            return
+        room = sum(len(r) for r in runs[i:])
+        if room < left:
+            return
+        run = runs[i]
+        for j in range(min(left, len(run)), -1, -1):
+            m = mask
+            for c in run[:j]:
+                m |= 1 << c
+            rec(i + 1, left - j, m)
+
+    rec(0, k, 0)
+    return out
+
+
+def _upper_bound(in_play: int, ntricks: int, five: int, three: int, mode: str) -> int:
+    """Most the declaring side could take: every trick, the 5H, and one trick
+    fewer than all if the 3S is out (taking it costs 3)."""
+    if mode == "tricks":
+        return ntricks
+    return ntricks + (5 if in_play & five else 0) - (1 if in_play & three else 0)
+
+
+def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "points", *,
+                   return_discard: bool = False):
+    """Double-dummy value for the declaring side when the declarer takes up
+    the kitty and discards as many cards, choosing the best discard.
+
+    Parameters
+    ----------
+    hands : (4,) uint64, equal lengths (a trick boundary; full deals or
+        endgames).
+    kitty : uint64 mask of the kitty cards (disjoint from the hands).
+    declarer : seat taking the kitty and leading the first trick.
+    strain : 0..3 trump suit, 4 no trump, :data:`LOW_NT` low no trump.
+    rules : gives ``kitty_discard_specials``, ``kitty_discard_points`` and,
+        for low NT, ``low_specials_lowest``.
+    mode : ``"points"`` or ``"tricks"``.
+    return_discard : also return the chosen discard (a card mask, in the
+        normal card layout).
+
+    Returns
+    -------
+    value, or ``(value, discard)``.  With ``kitty_discard_points="declarer"``
+    the value includes the discarded special cards' points.
+    """
+    from . import solver  # compiled on first use
+
+    hands = np.asarray(hands, dtype=np.uint64).copy()
+    decl = seat_of(declarer)
+    kit = int(kitty)
+    k = popcount(kit)
+    union = int(hands[0] | hands[1] | hands[2] | hands[3])
+    if kit & union:
+        raise ValueError("the kitty shares a card with a hand")
+    if k == 0:
+        raise ValueError("the kitty is empty")
+    trump, low = _split_strain(strain)
+    view = hands.copy()
+    view[decl] |= np.uint64(kit)
+    view, five, three = play_view(view, rules, low)
+    five, three = int(five), int(three)
+    special = five | three
+    forbidden = 0 if rules.may_discard_specials else special
+    hand = int(view[decl])
+    in_play = int(view[0] | view[1] | view[2] | view[3])
+    cands = discard_classes(hand, in_play, k, forbidden=forbidden, special=special)
+    if not cands:
+        raise ValueError("no legal discard (too many cards the declarer may not discard)")
+    cands.sort(key=lambda m: sum(c & 15 for c in _bits(m)))  # throw low cards first
+
+    ntricks = popcount(hands[(decl + 1) % 4])
+    counts = mode == "points" and rules.kitty_discard_points == "declarer"
+
+    def offset(d: int) -> int:
+        if not counts:
+            return 0
+        return (5 if d & five else 0) - (3 if d & three else 0)
+
+    def position(d: int) -> np.ndarray:
+        h = view.copy()
+        h[decl] = np.uint64(hand & ~d)
+        return h
+
+    def total(d: int) -> int:  # both sides' points still to play for after discard d
+        if mode == "tricks":
+            return ntricks
+        rest = in_play & ~d
+        return ntricks + (5 if rest & five else 0) - (3 if rest & three else 0)
+
+    kw = {"five": np.uint64(five), "three": np.uint64(three)}
+    # best = (declaring side's value, defenders' points, discard); a tie on
+    # the value goes to the discard leaving the defenders fewer points (it
+    # matters only when a special card is discarded, in K1)
+    d0 = cands[0]
+    v0 = solver.solve(position(d0), decl, trump, mode, **kw)
+    best, best_def, best_d = v0 + offset(d0), total(d0) - v0, d0
+    for d in cands[1:]:
+        off = offset(d)
+        ub = _upper_bound(in_play & ~d, ntricks, five, three, mode) + off
+        if ub < best:
+            continue
+        pos = position(d)
+        if ub > best and solver.can_reach(pos, decl, trump, best + 1 - off, mode, **kw):
+            v = solver.solve(pos, decl, trump, mode, **kw)
+            best, best_def, best_d = v + off, total(d) - v, d
+            continue
+        # now this discard's value is at most best: can it tie with fewer
+        # points for the defenders?
+        if total(d) - (best - off) < best_def and solver.can_reach(pos, decl, trump, best - off, mode, **kw):
+            best_def, best_d = total(d) - (best - off), d
+    if not return_discard:
+        return int(best)
+    discard = best_d
+    if low:  # back to the normal layout (the relabelling is its own inverse)
+        discard = int(reverse_ranks(np.array([discard], dtype=np.uint64), rules.low_specials_lowest)[0])
+    return int(best), discard
+
+
+def kitty_dd_values(deals, kitties, declarer, strain, rules: Rules, mode: str = "points") -> np.ndarray:
+    """:func:`kitty_dd_value` for many deals: ``(n,)`` int array.
+
+    ``declarer`` and ``strain`` are scalars or ``(n,)`` arrays.  A Python
+    loop over deals, each a handful of solver calls (see the module doc).
+    """
+    deals = np.asarray(deals, dtype=np.uint64)
+    n = deals.shape[0]
+    kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
+    dec = np.broadcast_to(np.asarray(declarer, dtype=np.int64), (n,))
+    st = np.broadcast_to(np.asarray(strain, dtype=np.int64), (n,))
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = kitty_dd_value(deals[i], kit[i], int(dec[i]), int(st[i]), rules, mode)
+    return out
+
+
+# --- one entry point per question ------------------------------------------------------------
+
+
+def dd_value(hands, declarer, strain, rules: Rules, mode: str = "points", kitty=None) -> int:
+    """Double-dummy value for the declaring side under ``rules``: with a kitty
+    (``kitty`` given, rules with a kitty) the best discard is chosen; low NT
+    (strain :data:`LOW_NT`) is solved on reversed ranks."""
+    from . import solver
+
+    if rules.kitty != "none":
+        if kitty is None:
+            raise ValueError(f"rules kitty={rules.kitty}: give the kitty")
+        return kitty_dd_value(hands, kitty, declarer, strain, rules, mode)
+    trump, low = _split_strain(strain)
+    h, five, three = play_view(hands, rules, low)
+    return solver.solve(h, seat_of(declarer), trump, mode, five=five, three=three)
+
+
+def strain_keys(rules: Rules) -> tuple[str, ...]:
+    """Column keys of :func:`dd_table_for_rules`: S H D C N, plus L (low NT)
+    when the rules play low no trump."""
+    return STRAIN_KEYS if rules.low_nt != "off" else STRAIN_KEYS[:5]
+
+
+def dd_table_for_rules(deals, rules: Rules, mode: str = "points", kitties=None) -> np.ndarray:
+    """``(n, 4, k)`` int8 double-dummy table under ``rules``: axis 1 the
+    declarer (= leader) N E S W, axis 2 the strains of :func:`strain_keys`
+    (k = 5, or 6 with low NT as column :data:`LOW_NT`).
+
+    Without a kitty this is :func:`kaiser_sim.solver.dd_table` (parallel),
+    plus a second call on rank-reversed deals for the low NT column.  With a
+    kitty every cell is a :func:`kitty_dd_value` (slow: a Python loop).
+    """
+    from . import solver
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    keys = strain_keys(rules)
+    n = deals.shape[0]
+    if rules.kitty == "none":
+        base = solver.dd_table(deals, mode=mode)
+        if len(keys) == 5:
+            return base
+        rev, five, three = play_view(deals, rules, True)
+        low = solver.dd_table(rev, mode=mode, five=five, three=three)[:, :, NO_TRUMP]
+        return np.concatenate([base, low[:, :, None]], axis=2)
+    if kitties is None:
+        raise ValueError(f"rules kitty={rules.kitty}: give the kitties")
+    kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
+    out = np.empty((n, 4, len(keys)), dtype=np.int8)
+    for i in range(n):
+        for seat in Seat:
+            for s in range(len(keys)):
+                out[i, seat, s] = kitty_dd_value(deals[i], kit[i], int(seat), s, rules, mode)
+    return out
+
+
+def format_kitty(kitty) -> str:
+    """A kitty in hand notation (``-.5.-.A7``)."""
+    return format_hand(kitty)
+
+
+__all__ = [
+    "LOW_NT",
+    "STRAIN_KEYS",
+    "deal_for_rules",
+    "weak_hands",
+    "play_view",
+    "discard_classes",
+    "kitty_dd_value",
+    "kitty_dd_values",
+    "dd_value",
+    "dd_table_for_rules",
+    "strain_keys",
+    "format_kitty",
+]

@@ -1,0 +1,289 @@
+"""Naive double-dummy reference for the Kaiser solver (tests only).
+
+Plain minimax with alpha-beta pruning over single card plays, from a trick
+boundary: no transposition table, no equivalent-card tricks, no bounds.
+Alpha-beta returns the exact minimax value at the root for any move order,
+so this is the definition the fast solver (``kaiser_sim.solver``) is checked
+against.
+
+Two twins of one algorithm:
+
+- :func:`solve_py` -- pure Python, the obviously-correct definition (slow:
+  use it on endgames of up to 4 or 5 cards a hand).
+- :func:`solve` -- the same search jitted with numba, fast enough for full
+  8-card deals.  The tests check the twins agree on random endgames.
+
+Value semantics (both twins): the points (or tricks) captured from this
+trick boundary on by ``side`` -- by default the leader's side -- when that
+side maximises them and the other side minimises them.  Points = tricks +
+5 for the trick holding the 5H - 3 for the trick holding the 3S, counting
+only special cards still in the hands.  The bits of the two special cards
+are parameters so that reversed-rank hands (``cards.reverse_ranks``) can be
+solved with ``cards.special_bits_after_reverse``; tricks mode ignores them.
+
+Card order: inside a suit a higher bit is a higher card (the ``cards``
+layout); a card of suit ``s`` occupies bits ``16*s .. 16*s+15``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kaiser_sim.cards import FIVE_HEARTS, NO_TRUMP, THREE_SPADES, highest_bit_index, lowest_bit_index
+
+MODES = ("points", "tricks")
+_INF = 1000
+
+
+# --- shared input handling ------------------------------------------------------
+
+
+def _prepare(hands, leader, strain, mode, side):
+    if mode not in MODES:
+        raise ValueError(f"mode must be 'points' or 'tricks', got {mode!r}")
+    hs = [int(h) for h in hands]
+    if len(hs) != 4:
+        raise ValueError("need 4 hands")
+    lengths = {bin(h).count("1") for h in hs}
+    if len(lengths) != 1 or 0 in lengths:
+        raise ValueError(f"hands must be non-empty and of equal length: {[bin(h).count('1') for h in hs]}")
+    if hs[0] & hs[1] or hs[0] & hs[2] or hs[0] & hs[3] or hs[1] & hs[2] or hs[1] & hs[3] or hs[2] & hs[3]:
+        raise ValueError("a card is in two hands")
+    if not 0 <= leader <= 3 or not 0 <= strain <= 4:
+        raise ValueError("leader must be 0..3 and strain 0..4")
+    max_side = (leader if side is None else side) & 1
+    return hs, max_side
+
+
+def total_in_play(hands, mode="points", five=FIVE_HEARTS, three=THREE_SPADES) -> int:
+    """Everything the two sides share from here: the tricks left, plus 5 if
+    the 5H and minus 3 if the 3S is still in a hand (points mode)."""
+    all_cards = int(hands[0]) | int(hands[1]) | int(hands[2]) | int(hands[3])
+    total = bin(int(hands[0])).count("1")
+    if mode == "points":
+        total += 5 * (all_cards >> five & 1) - 3 * (all_cards >> three & 1)
+    return total
+
+
+# --- pure Python: the definition ---------------------------------------------------
+
+
+def _beats_py(card, winning, trump):
+    """Does ``card`` beat the card currently winning the trick?"""
+    if card >> 4 == winning >> 4:
+        return card > winning
+    return card >> 4 == trump
+
+
+def _search_py(hands, leader, trick, ctx, alpha, beta):
+    """Minimax value for ``ctx['max_side']`` of the rest of the deal.
+
+    ``trick`` holds the cards already played to the current trick, in play
+    order starting with ``leader``'s card.
+    """
+    if len(trick) == 4:
+        best = 0
+        for i in range(1, 4):
+            if _beats_py(trick[i], trick[best], ctx["trump"]):
+                best = i
+        winner = (leader + best) % 4
+        value = 1
+        if ctx["points"]:
+            value += 5 * (ctx["five"] in trick) - 3 * (ctx["three"] in trick)
+        won = value if winner & 1 == ctx["max_side"] else 0
+        return won + _search_py(hands, winner, (), ctx, alpha - won, beta - won)
+    seat = (leader + len(trick)) % 4
+    hand = hands[seat]
+    if not trick and hand == 0:
+        return 0
+    if trick:
+        follow = hand & (0xFFFF << (16 * (trick[0] >> 4)))
+        if follow:
+            hand = follow
+    maximising = seat & 1 == ctx["max_side"]
+    best = -_INF if maximising else _INF
+    for card in range(64):
+        if not hand >> card & 1:
+            continue
+        hands[seat] ^= 1 << card
+        v = _search_py(hands, leader, trick + (card,), ctx, alpha, beta)
+        hands[seat] ^= 1 << card
+        if maximising:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if ctx["prune"] and alpha >= beta:
+            break
+    return best
+
+
+def solve_py(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None, prune=True) -> int:
+    """Exact value, pure Python.  See the module docstring for the semantics.
+
+    ``side`` (a seat; only its parity matters) is the side whose value is
+    returned and which maximises it; default the leader's side.
+    ``prune=False`` turns alpha-beta into plain minimax (for testing the
+    pruning itself on tiny endgames).
+    """
+    hs, max_side = _prepare(hands, leader, strain, mode, side)
+    ctx = {
+        "trump": int(strain),  # 4 = no trump never equals a suit number 0..3
+        "points": mode == "points",
+        "five": int(five),
+        "three": int(three),
+        "max_side": max_side,
+        "prune": prune,
+    }
+    return _search_py(hs, int(leader), (), ctx, -_INF, _INF)
+
+
+# --- numba twin -----------------------------------------------------------------------
+#
+# No cache=True here: a self-recursive jitted function loaded from numba's
+# on-disk cache segfaults (numba issue #6061), so this compiles once per
+# process (about a second).
+
+
+@njit(inline="always")
+def _beats(card, win_card, trump):
+    """Jitted twin of :func:`_beats_py`."""
+    if card >> 4 == win_card >> 4:
+        return card > win_card
+    return card >> 4 == trump
+
+
+@njit(inline="always")
+def _top_rank_card(mask):
+    """The card of ``mask`` with the highest rank (ties: the highest suit number)."""
+    best = -1
+    best_rank = -1
+    for suit in range(4):
+        part = (mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
+        if part:
+            r = highest_bit_index(part)
+            if r >= best_rank:
+                best_rank = r
+                best = 16 * suit + r
+    return best
+
+
+@njit
+def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, led, winner, win_card, trick_bits, alpha, beta):
+    """Jitted twin of :func:`_search_py`.
+
+    The current trick is carried as: ``nplayed`` cards so far, the suit
+    ``led`` of the first one, the seat ``winner`` and card number
+    ``win_card`` winning it so far, and the mask ``trick_bits`` of its cards
+    (for the special cards).  ``hands`` is modified during the search and
+    restored before returning.
+    """
+    if nplayed == 4:
+        value = 1
+        if trick_bits & five_bit:
+            value += 5
+        if trick_bits & three_bit:
+            value -= 3
+        won = value if winner & 1 == max_side else 0
+        return won + _search_jit(
+            hands, trump, max_side, five_bit, three_bit, winner, 0, 0, winner, 0, np.uint64(0), alpha - won, beta - won
+        )
+    seat = (leader + nplayed) & 3
+    hand = hands[seat]
+    if nplayed == 0 and hand == 0:
+        return 0
+    if nplayed > 0:
+        follow = hand & (np.uint64(0xFFFF) << np.uint64(16 * led))
+        if follow:
+            hand = follow
+    maximising = seat & 1 == max_side
+    best = -_INF if maximising else _INF
+    # Move order (any order gives the same alpha-beta value; this one only
+    # makes cut-offs come sooner).  Leader: high ranks first.  Followers: if
+    # the opponents are winning, the cheapest winning card first, then low
+    # cards; if partner is winning, low cards first.
+    if nplayed == 0:
+        first, second = hand, np.uint64(0)
+    else:
+        beaters = np.uint64(0)
+        rest = hand
+        while rest:
+            card = np.int64(lowest_bit_index(rest))
+            bit = np.uint64(1) << np.uint64(card)
+            rest ^= bit
+            if _beats(card, win_card, trump):
+                beaters |= bit
+        if winner & 1 == seat & 1:
+            first, second = hand & ~beaters, beaters
+        else:
+            first, second = beaters, hand & ~beaters
+    for phase in range(2):
+        moves = first if phase == 0 else second
+        while moves:
+            if nplayed == 0:
+                card = _top_rank_card(moves)
+            else:
+                card = np.int64(lowest_bit_index(moves))  # (returns uint64 in numba)
+            bit = np.uint64(1) << np.uint64(card)
+            moves ^= bit
+            if nplayed == 0:
+                w, wc, ld = seat, card, card >> 4
+            elif _beats(card, win_card, trump):
+                w, wc, ld = seat, card, led
+            else:
+                w, wc, ld = winner, win_card, led
+            hands[seat] ^= bit
+            v = _search_jit(
+                hands, trump, max_side, five_bit, three_bit, leader, nplayed + 1, ld, w, wc, trick_bits | bit, alpha, beta
+            )
+            hands[seat] ^= bit
+            if maximising:
+                if v > best:
+                    best = v
+                if v > alpha:
+                    alpha = v
+            else:
+                if v < best:
+                    best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+    return best
+
+
+def solve(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> int:
+    """Exact value, jitted twin of :func:`solve_py` (same arguments)."""
+    hs, max_side = _prepare(hands, leader, strain, mode, side)
+    points = mode == "points"
+    five_bit = np.uint64(1 << int(five)) if points else np.uint64(0)
+    three_bit = np.uint64(1 << int(three)) if points else np.uint64(0)
+    work = np.array(hs, dtype=np.uint64)
+    return int(
+        _search_jit(
+            work, int(strain), max_side, five_bit, three_bit, int(leader), 0, 0, int(leader), 0, np.uint64(0), -_INF, _INF
+        )
+    )
+
+
+def can_reach(hands, leader, strain, target, mode="points", **kw) -> bool:
+    """``solve(...) >= target`` (the reference meaning of the fast ``can_reach``)."""
+    return solve(hands, leader, strain, mode, **kw) >= target
+
+
+def dd_table(deals, mode="points") -> np.ndarray:
+    """``(n, 4, 5)`` int8 table with :func:`solve`, laid out like ``kaiser_sim.dd_table``
+    (axis 1 leader N E S W, axis 2 strain S H D C N).  Accepts an ``(n, 4)``
+    array or a list of deal strings."""
+    if len(deals) and isinstance(deals[0], str):
+        from kaiser_sim.cards import parse_deal
+
+        deals = [parse_deal(d) for d in deals]
+    out = np.empty((len(deals), 4, 5), dtype=np.int8)
+    for i, hands in enumerate(deals):
+        for leader in range(4):
+            for strain in range(NO_TRUMP + 1):
+                out[i, leader, strain] = solve(hands, leader, strain, mode)
+    return out
