@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow bench report clean distclean
+.PHONY: venv test test-slow bench bench-simulate report clean distclean
 
 ## venv: create .venv if missing; (re)install the package and its test extra
 ##       when pyproject.toml is newer than the last install
@@ -35,6 +35,10 @@ test-slow: venv
 ## bench: solver throughput side by side with DDS
 bench: venv
 	$(PY) benchmarks/solver_vs_dds.py
+
+## bench-simulate: `kaiser-sim simulate` end to end on 100,000 deals (long: see benchmarks/README.md)
+bench-simulate: venv
+	$(PY) benchmarks/simulate.py
 
 ## report: INTERIM until a `kaiser-sim report` command exists: deals 4 deals
 ##         (seed 1) and prints their double-dummy tables in both modes

@@ -273,3 +273,185 @@ def solve(deal_text, stream, fmt, mode, rules):
 
 
 main.add_command(rules_command)
+
+
+# --- simulate and info (library: kaiser_sim.simulate, kaiser_sim.results) -----------------------
+
+
+def _given(ctx, *names) -> bool:
+    """Was any of these options typed on the command line (not left at its default)?"""
+    return any(ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT) for n in names)
+
+
+@main.command()
+@click.option("--deals", "-n", type=click.IntRange(min=1), help="Number of deals (at least 1; not needed with --resume).")
+@seed_option
+@click.option("--out", "-o", required=True, type=click.Path(), help="Results directory (a Parquet dataset, one part a chunk).")
+@rules_options
+@click.option("--mode", type=click.Choice(["points", "tricks", "both"]), default="points", show_default=True,
+              help="Tables to store: points (pts_* columns), tricks (trk_*) or both.")
+@click.option("--workers", "-w", type=click.IntRange(min=1),
+              help="Worker processes, one core each (with --scheduler local: Dask workers).  [default: all cores]")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=config.SIMULATE_CHUNK_SIZE, show_default=True,
+              help="Deals per chunk (one Parquet part each).")
+@click.option("--fix", multiple=True, metavar="SEAT=HAND",
+              help="Give SEAT these cards in every deal (repeatable), e.g. --fix N=AKQ.5.-.- or --fix 'S=AS KS'.")
+@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out (with the options it was started with).")
+@click.option("--force", is_flag=True, help="Replace the results already in --out.")
+@click.option("--scheduler", metavar="ADDRESS", help="Run the chunks on a Dask cluster: tcp://HOST:PORT, or local.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@click.pass_context
+def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, resume, force, scheduler, quiet):
+    """Deal and solve many deals double dummy, one stored row per deal.
+
+    Writes a Parquet dataset to --out: per deal its index, dealer, four hands
+    and the 20 leader x strain values (columns pts_N_S .. pts_W_NT). The rows
+    depend only on --seed, --rules, --fix and the deal index, never on
+    --workers, --chunk-size or --scheduler. A killed run keeps its whole
+    parts; --resume finishes it. Read the results with
+    kaiser_sim.load_results(PATH); kaiser-sim info PATH summarises them.
+
+    \b
+    Examples:
+        kaiser-sim simulate --deals 100000 --seed 1 --out runs/s1
+        kaiser-sim simulate --resume --out runs/s1
+        kaiser-sim simulate -n 1000000 --seed 2 --out runs/s2 --scheduler tcp://10.0.0.5:8786
+    """
+    from .progress import make_progress
+    from .simulate import SimulateError, simulate as run
+
+    def typed(name, value):  # with --resume, options left out come from the run being resumed
+        return value if _given(ctx, name) else None
+
+    try:
+        run(out, deals, typed("seed", seed), mode=typed("mode", mode), fixed=fix, chunk_size=typed("chunk_size", chunk_size),
+            rules=rules if _given(ctx, "rules_preset", "rule_overrides") else None, workers=workers,
+            scheduler=scheduler, resume=resume, force=force, progress=make_progress(quiet))
+    except SimulateError as e:
+        raise InputError(str(e)) from None
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: readable lines; json: one object (metadata, rows, parts).")
+def info(path, fmt):
+    """Show what a simulate results directory holds: run metadata, rows, parts.
+
+    \b
+    Example:
+        kaiser-sim info runs/s1
+    """
+    from .results import ResultsError, info as read_info, info_text
+
+    try:
+        d = read_info(path)
+    except ResultsError as e:
+        raise InputError(str(e)) from None
+    click.echo(json.dumps(d, indent=2) if fmt == "json" else info_text(d))
+
+
+_SEATS = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
+
+
+@main.command()
+@click.argument("hand_words", metavar="HAND", nargs=-1, required=True)
+@click.option("--seat", type=_SEATS, default="N", show_default=True,
+              help="Your seat.  It leads, i.e. declares: the values are for its side.")
+@click.option("--dealer", type=_SEATS,
+              help="The dealer; decides only the legal calls (matching, the forced bid).  "
+              "[default: the seat on your right, so you speak first]")
+@click.option("--deals", "-n", type=click.IntRange(min=1), default=config.HAND_ADVISOR_DEALS, show_default=True,
+              help="Random deals of the other cards to solve.")
+@seed_option
+@click.option("--current-bid", metavar="BID", help="The highest bid so far (8, 8NT): only calls after it are "
+              "considered, and a dealer is told whether to match it.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="table: the report; json: one object, schema kaiser-sim/hand-advice/1 (README: Hand advisor).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
+@click.option("--specials/--no-specials", default=True, show_default=True,
+              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
+@rules_options
+def hand(hand_words, seat, dealer, deals, seed, current_bid, fmt, plot, specials, rules):
+    """Advise on one hand: make odds, expected score of each bid, the call.
+
+    HAND is your 8 cards, spades.hearts.diamonds.clubs (AK93.5.AK.8) or a
+    list (AS KS 9S 3S 5H AD KD 8C, or A♠ K♠ ...).  The other cards are
+    dealt at random --deals times and each deal is solved double dummy in
+    every strain with your hand on lead.  Printed: per strain the chance
+    of taking at least each bid and the mean points; per bid the expected
+    hand score under the rules (trump chosen once for the hand); the
+    recommended call; with --current-bid and --dealer = --seat, whether to
+    match; where the 5H and 3S are dealt and what they are worth.  Bad
+    input (wrong card count, a card twice, an impossible bid): exit 2.
+
+    \b
+    Examples:
+        kaiser-sim hand AK93.5.AK.8
+        kaiser-sim hand "AS KS 9S 3S 5H AD KD 8C" --seat S --dealer S --current-bid 8
+        kaiser-sim hand AKQJ.A.AK.A --format json --plot odds.png
+    """
+    from .advisor import AdvisorInputError, advise, plot_format, save_plot
+
+    try:
+        if plot:
+            plot_format(plot)
+        advice = advise(" ".join(hand_words), seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
+                        current_bid=current_bid, specials=specials)
+    except AdvisorInputError as e:
+        raise InputError(str(e)) from None
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")  # a file, no window
+        save_plot(advice, plot)
+    click.echo(advice.to_json() if fmt == "json" else advice.to_text())
+
+
+@main.command()
+@click.argument("study_name", metavar="NAME|FILE.toml")
+@click.option("--from", "from_path", type=click.Path(file_okay=False),
+              help="Read this results dataset (kaiser-sim simulate --out) instead of simulating.")
+@click.option("--deals", "-n", type=click.IntRange(min=1), help="Deals to simulate.  [default: the definition's]")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the simulation.  [default: the definition's]")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Output directory.  [default: reports/studies/NAME]")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Set a parameter of the study (repeatable), e.g. --param max_resolve=500.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes when simulating.  [default: all cores]")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@rules_options
+@click.pass_context
+def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, rules):
+    """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
+
+    NAME is a study (bid-odds, hand-eval, bidding-chart, five-hearts,
+    three-spades, trump-and-nt, lead) or a definition file FILE.toml
+    (analyses/ holds one per study).  The deals come from --from RESULTS or
+    are simulated (into OUT/results) with the definition's deal count and
+    seed, which --deals and --seed override.  --rules/--rule set the scoring
+    rules (default: those of the results or the definition).
+
+    \b
+    Examples:
+        kaiser-sim study bid-odds --deals 2000 --seed 1 --out out/bid-odds
+        kaiser-sim study analyses/five-hearts.toml --from runs/s1 --param max_resolve=500
+    """
+    from pathlib import Path
+
+    from .progress import make_progress
+    from .studies import StudyError
+    from .studies.runner import definition_for, parse_param, run_study
+
+    try:
+        definition = definition_for(study_name)
+        definition.params.update(dict(parse_param(p) for p in params))
+        definition.deals = deals or definition.deals
+        definition.seed = definition.seed if seed is None else seed
+        out = Path(out or Path("reports") / "studies" / definition.study)
+        result = run_study(definition, out, from_path=from_path, workers=workers, progress=make_progress(quiet),
+                           rules=rules if _given(ctx, "rules_preset", "rule_overrides") else None)
+    except StudyError as e:
+        raise InputError(str(e)) from None
+    click.echo(f"{definition.study}: n={result.inputs['n']:,} deals, seed {result.inputs['seed']}, "
+               f"{len(result.files)} files in {out}")

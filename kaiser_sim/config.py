@@ -23,3 +23,29 @@ DEAL_PRINT_CHUNK = 10_000
 #: ``kaiser-sim solve --input`` shows a progress bar (on stderr, and only when
 #: stderr is a terminal) for more deals than this
 PROGRESS_MIN_DEALS = 1000
+
+#: deals per chunk (= per Parquet part) of ``kaiser-sim simulate``: a part is the
+#: unit of work, of progress and of what a killed run loses
+SIMULATE_CHUNK_SIZE = 1000
+
+#: chunks handed out ahead per worker (bounds memory: results waiting to be
+#: written are at most ``workers * SIMULATE_CHUNKS_AHEAD`` chunks)
+SIMULATE_CHUNKS_AHEAD = 2
+
+#: seconds between checks of running chunks (lets the progress bar refresh)
+SIMULATE_POLL_SECONDS = 0.25
+
+#: compression of the Parquet parts
+PARQUET_COMPRESSION = "zstd"
+
+#: progress on a terminal: redraw the bar at most this often (seconds)
+PROGRESS_BAR_SECONDS = 0.5
+
+#: progress not on a terminal: one plain line this often (seconds)
+PROGRESS_LINE_SECONDS = 30.0
+
+#: seconds to wait for a Dask scheduler given by ``--scheduler ADDRESS``
+DASK_CONNECT_TIMEOUT = "20s"
+
+#: random deals of the other hands that ``kaiser-sim hand`` solves by default
+HAND_ADVISOR_DEALS = 2000

@@ -1,0 +1,480 @@
+"""The results dataset of ``kaiser-sim simulate``: schema, metadata, parts, loading.
+
+A results dataset is a directory of Parquet files, one part per chunk of
+deals, readable by any Parquet tool (pyarrow, pandas, Dask, DuckDB)::
+
+    PATH/_common_metadata         schema + run metadata, written before any part
+    PATH/part-000000.parquet      chunk 0: deals [0, C)
+    PATH/part-000001.parquet      chunk 1: deals [C, 2C)   ...
+
+Chunk ``i`` holds deals ``i*C .. min((i+1)*C, N) - 1``, one row per deal, in
+deal order.  A part is written to a hidden temporary name (``.part-...tmp``,
+ignored by Parquet readers) and renamed when complete, so a directory never
+holds half a part.  A hidden lock file (``.kaiser_sim.lock``) keeps two runs
+from writing the same directory.
+
+Columns
+-------
+``deal``             int64   deal index in the run (deal ``i`` depends only on the seed, the
+                             rules' deck and hand size, the fixed cards and ``i``)
+``dealer``           int8    dealer seat, ``deal % 4`` (0 N, 1 E, 2 S, 3 W): the deal rotates
+                             clockwise as at the table
+``hand_N`` .. ``hand_W``  uint64  the four hands as bitboards (layout in :mod:`kaiser_sim.cards`;
+                             :func:`deal_texts` turns them into ``N:...`` notation)
+``pts_<L>_<S>``      int8    double-dummy raw points of leader ``L``'s side (``--mode points``
+                             or ``both``): ``L`` in N E S W, ``S`` in S H D C NT (NT = no trump),
+                             e.g. ``pts_E_NT`` = East leads (declares) in no trump.  -2..12
+``trk_<L>_<S>``      int8    the same in plain tricks (``--mode tricks`` or ``both``), 0..8
+
+The leader is the declarer (in Kaiser the declarer leads).  The values are
+those of ``kaiser-sim solve`` under the run's rules
+(:func:`kaiser_sim.variants.dd_table_for_rules`): with a kitty rule the
+hands are as dealt (7 cards each with the 4-card kitty, from the 34-card
+deck with the 2-card kitty; the kitty is the rest of the deck,
+:func:`kaiser_sim.deal.kitty_of`) and each value is for the declarer
+taking the kitty and discarding best; rules with low no trump add a sixth
+strain ``LNT`` (4 more columns a mode, e.g. ``pts_N_LNT``).
+
+Metadata
+--------
+Under the key ``kaiser_sim`` of the Parquet schema metadata (in
+``_common_metadata`` and in every part), a JSON object: ``seed``, ``deals``,
+``chunk_size``, ``chunks``, ``mode``, ``strains``, ``rules`` (:meth:`Rules.to_dict`),
+``fixed`` (cards given to seats in every deal, hand notation), ``hand_size``,
+``deck``, ``dealer``, ``columns`` and ``version`` (the package version that
+started the run).  Each part also carries ``kaiser_sim.part``:
+``{"chunk": i, "first": i*C, "count": n}``.  :func:`read_metadata` returns
+the run object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import config
+from .cards import Seat, format_deal
+
+#: seat letters (leaders, hand columns) and strain suffixes, in array order
+SEAT_KEYS = tuple(s.name for s in Seat)  # N E S W
+STRAIN_SUFFIXES = ("S", "H", "D", "C", "NT")
+#: the sixth strain, low (reversed-rank) no trump, under rules that play it
+LOW_NT_SUFFIX = "LNT"
+#: column prefix of each solver mode
+MODE_PREFIX = {"points": "pts", "tricks": "trk"}
+#: ``--mode`` values and the solver modes each one stores
+RUN_MODES = {"points": ("points",), "tricks": ("tricks",), "both": ("points", "tricks")}
+
+HAND_COLUMNS = tuple(f"hand_{s}" for s in SEAT_KEYS)
+FORMAT_NAME = "kaiser-sim results"
+FORMAT_VERSION = 1
+META_KEY = b"kaiser_sim"
+PART_KEY = b"kaiser_sim.part"
+COMMON_METADATA = "_common_metadata"
+LOCK_FILE = ".kaiser_sim.lock"
+DEALER_RULE = "deal % 4 (0=N, 1=E, 2=S, 3=W)"
+_PART_RE = re.compile(r"^part-(\d+)\.parquet$")
+_TEMP_RE = re.compile(r"^\.(part-\d+\.parquet|_common_metadata)\.tmp(-\d+)?$")
+
+
+class ResultsError(ValueError):
+    """A path that is not a (complete, valid) results dataset; the message
+    names the path or part and the problem."""
+
+
+# --- columns --------------------------------------------------------------------------
+
+
+def value_column(mode: str, leader, strain) -> str:
+    """Column name of one table entry: ``value_column("points", "E", "N")`` is
+    ``"pts_E_NT"``.  ``leader`` a Seat, 0..3 or a letter; ``strain`` a
+    Strain, 0..4 or ``S H D C N NT``."""
+    seat = SEAT_KEYS[int(leader)] if not isinstance(leader, str) else Seat[leader.upper()].name
+    all_strains = (*STRAIN_SUFFIXES, LOW_NT_SUFFIX)
+    if isinstance(strain, str):
+        key = strain.upper()
+        suffix = {"N": "NT", "L": LOW_NT_SUFFIX}.get(key, key)
+        if suffix not in all_strains:
+            raise ValueError(f"unknown strain '{strain}' (use {' '.join(all_strains)})")
+    else:
+        suffix = all_strains[int(strain)]
+    return f"{MODE_PREFIX[mode]}_{seat}_{suffix}"
+
+
+def value_columns(mode: str, strains=STRAIN_SUFFIXES) -> list[str]:
+    """The columns of one solver mode, leader-major (the ``dd_table`` order):
+    20, or 24 with low no trump in ``strains``."""
+    return [f"{MODE_PREFIX[mode]}_{leader}_{strain}" for leader in SEAT_KEYS for strain in strains]
+
+
+def columns_for(run_mode: str, strains=STRAIN_SUFFIXES) -> list[str]:
+    """Every column of a dataset written with ``--mode run_mode``, in order."""
+    cols = ["deal", "dealer", *HAND_COLUMNS]
+    for mode in RUN_MODES[run_mode]:
+        cols += value_columns(mode, strains)
+    return cols
+
+
+def schema_for(run_mode: str, strains=STRAIN_SUFFIXES, metadata: dict | None = None) -> pa.Schema:
+    """The Arrow schema of a dataset (with its run metadata, if given)."""
+    fields = [pa.field("deal", pa.int64()), pa.field("dealer", pa.int8())]
+    fields += [pa.field(c, pa.uint64()) for c in HAND_COLUMNS]
+    for mode in RUN_MODES[run_mode]:
+        fields += [pa.field(c, pa.int8()) for c in value_columns(mode, strains)]
+    meta = None if metadata is None else {META_KEY: _dump(metadata)}
+    return pa.schema(fields, metadata=meta)
+
+
+def schema_of(meta: dict, with_metadata: bool = False) -> pa.Schema:
+    """The schema of the run ``meta`` describes."""
+    return schema_for(meta["mode"], tuple(meta.get("strains", STRAIN_SUFFIXES)), meta if with_metadata else None)
+
+
+def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
+    """One part as an Arrow table.
+
+    ``arrays`` (from :func:`kaiser_sim.simulate.compute_chunk`): ``deal``
+    (n,) int64, ``hands`` (n, 4) uint64 and one (n, 4, 5) int8 table per
+    solver mode of the run.
+    """
+    deal = np.asarray(arrays["deal"], dtype=np.int64)
+    cols = {"deal": deal, "dealer": (deal % 4).astype(np.int8)}
+    hands = arrays["hands"]
+    for seat, name in enumerate(HAND_COLUMNS):
+        cols[name] = np.ascontiguousarray(hands[:, seat])
+    strains = tuple(metadata.get("strains", STRAIN_SUFFIXES))
+    for mode in RUN_MODES[metadata["mode"]]:
+        flat = np.asarray(arrays[mode], dtype=np.int8).reshape(len(deal), 4 * len(strains))
+        for k, name in enumerate(value_columns(mode, strains)):
+            cols[name] = np.ascontiguousarray(flat[:, k])
+    part = {"chunk": int(chunk), "first": int(deal[0]) if len(deal) else 0, "count": int(len(deal))}
+    schema = schema_of(metadata).with_metadata(
+        {META_KEY: _dump(metadata), PART_KEY: _dump(part)}
+    )
+    return pa.Table.from_arrays([pa.array(cols[f.name], type=f.type) for f in schema], schema=schema)
+
+
+# --- metadata ------------------------------------------------------------------------------
+
+
+def _dump(obj) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _load_meta(schema_meta, key=META_KEY):
+    if not schema_meta or key not in schema_meta:
+        return None
+    return json.loads(schema_meta[key])
+
+
+def same_run(a: dict, b: dict) -> bool:
+    """Do two run metadata describe the same rows?  (The package version that
+    wrote them may differ: the rows do not depend on it.)"""
+    strip = lambda m: {k: v for k, v in m.items() if k != "version"}  # noqa: E731
+    return strip(a) == strip(b)
+
+
+def read_metadata(path) -> dict:
+    """The run metadata of a results dataset (a dict; see the module doc)."""
+    path = Path(path)
+    common = path / COMMON_METADATA
+    if not path.is_dir():
+        raise ResultsError(f"{path} is not a results directory" + (" (it is a file)" if path.exists() else ""))
+    if not common.is_file():
+        raise ResultsError(f"{path} is not a kaiser-sim results directory: it has no {COMMON_METADATA}")
+    try:
+        meta = _load_meta(pq.read_schema(common).metadata)
+    except (OSError, pa.ArrowException) as e:
+        raise ResultsError(f"{common} cannot be read: {e}") from None
+    if meta is None or meta.get("format") != FORMAT_NAME:
+        raise ResultsError(f"{common} is not kaiser-sim run metadata")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ResultsError(f"{common}: results format {meta.get('format_version')} is not supported "
+                           f"(this version reads format {FORMAT_VERSION})")
+    return meta
+
+
+def chunk_bounds(meta: dict, chunk: int) -> tuple[int, int]:
+    """``(first deal, count)`` of chunk ``chunk``."""
+    c, n = meta["chunk_size"], meta["deals"]
+    first = chunk * c
+    return first, max(0, min(c, n - first))
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+def part_name(chunk: int) -> str:
+    return f"part-{chunk:06d}.parquet"
+
+
+def fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(final: Path, write) -> None:
+    """Write through ``write(file_object)`` to a hidden temporary name, flush it
+    to disk, then rename it to ``final``: readers (and a resumed run) see the
+    whole file or nothing, even if the process is killed in between."""
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_common_metadata(path: Path, metadata: dict) -> None:
+    """``_common_metadata``: the schema and the run metadata, no rows."""
+    schema = schema_of(metadata, with_metadata=True)
+    _atomic_write(path / COMMON_METADATA, lambda f: pq.write_metadata(schema, f))
+    fsync_dir(path)
+
+
+def write_part(path: Path, table: pa.Table) -> Path:
+    """Write one part atomically; returns its path."""
+    part = _load_meta(table.schema.metadata, PART_KEY)
+    final = Path(path) / part_name(part["chunk"])
+    _atomic_write(final, lambda f: pq.write_table(table, f, compression=config.PARQUET_COMPRESSION))
+    return final
+
+
+def is_dataset_file(name: str) -> bool:
+    """Is ``name`` one of the files a results directory may hold?"""
+    return (name in (COMMON_METADATA, LOCK_FILE) or _PART_RE.match(name) is not None
+            or _TEMP_RE.match(name) is not None)
+
+
+def is_part_file(name: str) -> bool:
+    return _PART_RE.match(name) is not None
+
+
+def is_temp_file(name: str) -> bool:
+    return _TEMP_RE.match(name) is not None
+
+
+def part_files(path) -> dict[int, Path]:
+    """``{chunk: file}`` of the parts in ``path`` (whatever their content)."""
+    out = {}
+    for entry in os.scandir(path):
+        m = _PART_RE.match(entry.name)
+        if m:
+            out[int(m.group(1))] = Path(entry.path)
+    return dict(sorted(out.items()))
+
+
+def check_part(file: Path, meta: dict, chunk: int, deep: bool = True) -> str | None:
+    """Why ``file`` is not a valid part ``chunk`` of the run ``meta`` (None if it is).
+
+    Checks the footer, the run metadata, the chunk number, the row count and
+    the schema; ``deep`` also reads the rows and checks the deal indices.
+    """
+    if chunk >= meta["chunks"]:
+        return f"chunk {chunk} is outside this run ({meta['chunks']} chunks)"
+    try:
+        pf = pq.ParquetFile(file)
+        schema = pf.schema_arrow
+        run = _load_meta(schema.metadata)
+        part = _load_meta(schema.metadata, PART_KEY)
+        if run is None or part is None:
+            return "not a kaiser-sim part (no kaiser_sim metadata)"
+        if not same_run(run, meta):
+            diff = sorted(k for k in set(run) | set(meta) if k != "version" and run.get(k) != meta.get(k))
+            return "belongs to another run (differs in " + ", ".join(diff) + ")"
+        first, count = chunk_bounds(meta, chunk)
+        if part != {"chunk": chunk, "first": first, "count": count}:
+            return f"its metadata says chunk {part.get('chunk')}, first deal {part.get('first')}, {part.get('count')} deals"
+        if pf.metadata.num_rows != count:
+            return f"has {pf.metadata.num_rows} rows, chunk {chunk} has {count} deals"
+        if not schema.remove_metadata().equals(schema_of(meta)):
+            return "its columns are not those of this run"
+        if deep:  # every page decodes, and the rows are the chunk's deals
+            deal = pf.read().column("deal").to_numpy()
+            if not np.array_equal(deal, np.arange(first, first + count, dtype=np.int64)):
+                return "its deal indices are not those of the chunk"
+    except (OSError, pa.ArrowException, ValueError, KeyError, TypeError) as e:
+        return f"cannot be read ({e})"
+    return None
+
+
+@dataclass
+class DatasetState:
+    """What a results directory holds: run metadata, the valid parts, the
+    bad ones (``(file, reason)``) and leftover temporary files."""
+
+    path: Path
+    metadata: dict
+    parts: dict[int, Path] = field(default_factory=dict)
+    bad: list[tuple[Path, str]] = field(default_factory=list)
+    temp: list[Path] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return sum(chunk_bounds(self.metadata, c)[1] for c in self.parts)
+
+    @property
+    def missing(self) -> list[int]:
+        return [c for c in range(self.metadata["chunks"]) if c not in self.parts]
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing and not self.bad
+
+
+def scan(path, deep: bool = False) -> DatasetState:
+    """Read a results directory's metadata and check every part
+    (:func:`check_part`; ``deep`` reads the rows too)."""
+    path = Path(path)
+    meta = read_metadata(path)
+    state = DatasetState(path, meta)
+    for entry in sorted(os.scandir(path), key=lambda e: e.name):
+        if is_temp_file(entry.name):
+            state.temp.append(Path(entry.path))
+    for chunk, file in part_files(path).items():
+        why = check_part(file, meta, chunk, deep=deep)
+        if why is None:
+            state.parts[chunk] = file
+        else:
+            state.bad.append((file, why))
+    return state
+
+
+def info(path) -> dict:
+    """What ``kaiser-sim info`` shows: the run metadata plus ``rows``,
+    ``parts``, ``missing_parts``, ``bad_parts`` (``{name: reason}``) and
+    ``complete``.  Parts are checked from their footers (rows are not read)."""
+    state = scan(path)
+    return {
+        "path": str(path),
+        "metadata": state.metadata,
+        "rows": state.rows,
+        "parts": len(state.parts),
+        "missing_parts": len(state.missing),
+        "bad_parts": {f.name: why for f, why in state.bad},
+        "complete": state.complete,
+    }
+
+
+def info_text(d: dict) -> str:
+    """:func:`info` as readable lines."""
+    m = d["metadata"]
+    rules = m["rules"]
+    fixed = ", ".join(f"{k}={v}" for k, v in m.get("fixed", {}).items()) or "none"
+    if d["complete"]:
+        status = f"complete: {d['parts']} of {m['chunks']} parts"
+    else:
+        status = (f"INCOMPLETE: {d['parts']} of {m['chunks']} parts; finish with: "
+                  f"kaiser-sim simulate --resume --out {d['path']}")
+    cols = m["columns"]
+    lines = [
+        f"results   {d['path']}",
+        f"status    {status}",
+        f"rows      {d['rows']:,} of {m['deals']:,} deals",
+        f"seed      {m['seed']}",
+        f"chunks    {m['chunks']} parts of up to {m['chunk_size']:,} deals (part i: deals from i*{m['chunk_size']})",
+        f"mode      {m['mode']}",
+        f"rules     {rules.get('label', 'custom')} ({m['hand_size']} cards a hand, {m['deck']}-card deck)",
+        f"fixed     {fixed}",
+        f"dealer    {m['dealer']}",
+        f"columns   {len(cols)}: {', '.join(cols[:6])}, {cols[6]} .. {cols[-1]}",
+        f"version   kaiser-sim {m['version']}",
+    ]
+    for name, why in d["bad_parts"].items():
+        lines.append(f"BAD PART  {name}: {why}")
+    return "\n".join(lines)
+
+
+# --- loading ------------------------------------------------------------------------------
+
+
+def load_results(path, columns=None, *, allow_incomplete: bool = False):
+    """Read a results dataset into a pandas DataFrame, one row per deal, in deal order.
+
+    Parameters
+    ----------
+    path : the directory ``kaiser-sim simulate --out`` wrote.
+    columns : list of column names to read (default: all); see the module
+        doc, e.g. ``["deal", "pts_N_S", "pts_N_NT"]``.
+    allow_incomplete : read an unfinished run (some parts missing) instead of
+        raising :class:`ResultsError`.
+
+    Returns
+    -------
+    DataFrame; its ``attrs["kaiser_sim"]`` is the run metadata.
+    """
+    state = scan(path)
+    meta = state.metadata
+    if state.bad:
+        raise ResultsError("bad parts in " + str(path) + ": "
+                           + "; ".join(f"{f.name}: {why}" for f, why in state.bad))
+    if state.missing and not allow_incomplete:
+        raise ResultsError(f"{path} is incomplete: {len(state.parts)} of {meta['chunks']} parts "
+                           f"({state.rows:,} of {meta['deals']:,} deals); finish it with "
+                           f"kaiser-sim simulate --resume --out {path}, or pass allow_incomplete=True")
+    schema = schema_of(meta)
+    if columns is not None:
+        columns = list(columns)
+        unknown = [c for c in columns if c not in schema.names]
+        if unknown:
+            raise ResultsError(f"no column {', '.join(unknown)} in {path}; columns: {', '.join(schema.names)}")
+    files = list(state.parts.values())
+    if files:
+        table = pa.concat_tables(pq.read_table(f, columns=columns).replace_schema_metadata(None) for f in files)
+    else:
+        table = schema.empty_table() if columns is None else schema.empty_table().select(columns)
+    df = table.to_pandas()
+    df.attrs["kaiser_sim"] = meta
+    return df
+
+
+def dd_array(df, mode: str = "points") -> np.ndarray:
+    """The ``(n, 4, 5)`` int8 table of a results frame, as ``dd_table`` returns
+    it (``(n, 4, 6)`` when the frame has low no-trump columns)."""
+    strains = STRAIN_SUFFIXES + ((LOW_NT_SUFFIX,) if value_column(mode, 0, LOW_NT_SUFFIX) in df else ())
+    return df[value_columns(mode, strains)].to_numpy(dtype=np.int8).reshape(len(df), 4, len(strains))
+
+
+def hands_array(df) -> np.ndarray:
+    """The ``(n, 4)`` uint64 hands (N E S W) of a results frame."""
+    return df[list(HAND_COLUMNS)].to_numpy(dtype=np.uint64)
+
+
+def deal_texts(df) -> list[str]:
+    """Each row's deal in ``N:...`` notation."""
+    return [format_deal(h) for h in hands_array(df)]
+
+
+__all__ = [
+    "ResultsError",
+    "value_column",
+    "value_columns",
+    "columns_for",
+    "schema_for",
+    "schema_of",
+    "read_metadata",
+    "scan",
+    "load_results",
+    "dd_array",
+    "hands_array",
+    "deal_texts",
+]

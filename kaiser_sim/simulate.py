@@ -1,0 +1,587 @@
+"""Monte Carlo runs at scale: deal, solve and store results chunk by chunk.
+
+:func:`simulate` is the engine behind ``kaiser-sim simulate``.  A run of
+``N`` deals is cut into chunks of ``C`` deals; chunk ``i`` covers deal
+indices ``[i*C, (i+1)*C)`` and becomes one Parquet part (format:
+:mod:`kaiser_sim.results`).  A chunk is computed by :func:`compute_chunk`, a
+pure function of (run, chunk index): it deals with
+:func:`kaiser_sim.deal.deal_batch` (deal ``i`` depends only on the seed,
+the rules' deck and hand size, the fixed cards and ``i``) and solves with
+:func:`kaiser_sim.solver.dd_table` (exact, so independent of threads).
+Hence the rows never depend on the number of workers, the chunk size or
+the engine that ran them.  Under rules that change the play (a kitty, low
+no trump) a chunk is solved with
+:func:`kaiser_sim.variants.dd_table_for_rules`, so the values are those
+``kaiser-sim solve --rules`` prints.
+
+Engines (all hand chunks out a few at a time and write each part in this
+process as soon as it arrives, so memory does not grow with ``N``):
+
+- ``workers=1`` (or a single chunk): in this process, on ``workers`` numba threads.
+- ``workers=K>1`` (default: every core): ``K`` worker processes (spawned),
+  each solving whole chunks on one numba thread.  Chosen over one process
+  solving each chunk on all numba threads: ``dd_table`` gives each thread
+  one contiguous block of the chunk, and solve times vary a lot (search
+  nodes per deal: coefficient of variation 0.86, the hardest deal 9x the
+  mean), so the thread with the harder block finishes last while the other
+  core idles (about 2% of the time with 1000-deal chunks on two cores, 6%
+  with 100-deal chunks, estimated from node counts), and dealing and
+  writing would stop the solver.  With a process per core nothing waits and
+  writing overlaps solving; the cost is ~3 s of start-up (spawning, loading
+  the cached kernels) and ~185 MiB per worker.
+- ``scheduler=ADDRESS`` (``tcp://host:8786``) or a ``distributed.Client``:
+  chunks are Dask tasks on that cluster; each task uses every numba thread
+  of its worker process (start workers with ``--nthreads 1``, see the
+  README).  ``scheduler="local"`` starts a ``LocalCluster`` of ``K``
+  single-threaded worker processes for a try-out.  Results come back to
+  this process, which writes the parts: the cluster needs no shared disk.
+
+Crash safety: parts are written under a temporary name and renamed when
+complete (:func:`kaiser_sim.results.write_part`); only this process writes.
+A run killed at any moment leaves whole parts only; ``resume=True`` checks
+every part found (a corrupt or foreign one is an error naming it) and
+computes the missing chunks.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__, config
+from . import results as res
+from .cards import NotationError, Seat, format_hand, parse_hand
+from .deal import deal_batch, kitty_of, normalize_fixed
+from .progress import Progress, format_duration
+from .rules import Rules, RulesError
+
+
+class SimulateError(ValueError):
+    """A run that cannot start or resume (bad arguments, an existing or foreign
+    output, a corrupt part); the message says why.  Exit status 2 on the
+    command line."""
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's rows, plus its chunking.
+
+    ``fixed``: cards given to each seat (N E S W) in every deal, as four
+    bitboards.  The rows depend on ``seed``, ``rules`` (its hand size and
+    deck), ``fixed`` and the deal index only.
+    """
+
+    seed: int
+    deals: int
+    chunk_size: int
+    mode: str = "points"
+    rules: Rules = Rules(label="standard")
+    fixed: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def bounds(self, chunk: int) -> tuple[int, int]:
+        """``(first deal, count)`` of a chunk."""
+        first = chunk * self.chunk_size
+        return first, min(self.chunk_size, self.deals - first)
+
+    @property
+    def strains(self) -> tuple[str, ...]:
+        """Strain suffixes of the value columns: S H D C NT, plus LNT (low no
+        trump) under rules that play it."""
+        return res.STRAIN_SUFFIXES + ((res.LOW_NT_SUFFIX,) if self.rules.low_nt != "off" else ())
+
+    @property
+    def plain(self) -> bool:
+        """Do the rules leave the play alone (no kitty, no low no trump)?
+        Then the table is ``solver.dd_table``'s; otherwise
+        ``variants.dd_table_for_rules``'s."""
+        return self.rules.kitty == "none" and self.rules.low_nt == "off"
+
+    @property
+    def fixed_array(self) -> np.ndarray:
+        return np.array(self.fixed, dtype=np.uint64)
+
+    def metadata(self) -> dict:
+        """The run metadata stored with the results (see :mod:`kaiser_sim.results`)."""
+        return {
+            "format": res.FORMAT_NAME,
+            "format_version": res.FORMAT_VERSION,
+            "seed": self.seed,
+            "deals": self.deals,
+            "chunk_size": self.chunk_size,
+            "chunks": self.chunks,
+            "mode": self.mode,
+            "strains": list(self.strains),
+            "rules": self.rules.to_dict(),
+            "fixed": {s.name: format_hand(self.fixed[s]) for s in Seat if self.fixed[s]},
+            "hand_size": self.rules.hand_size,
+            "deck": 34 if self.rules.deck34 else 32,
+            "dealer": res.DEALER_RULE,
+            "columns": res.columns_for(self.mode, self.strains),
+            "version": __version__,
+        }
+
+    @classmethod
+    def from_metadata(cls, meta: Mapping) -> RunSpec:
+        rules = Rules.from_dict(meta["rules"])
+        fixed = [0, 0, 0, 0]
+        for seat, text in meta.get("fixed", {}).items():
+            fixed[Seat[seat]] = int(parse_hand(text, deck34=rules.deck34))
+        return cls(int(meta["seed"]), int(meta["deals"]), int(meta["chunk_size"]), meta["mode"], rules, tuple(fixed))
+
+
+def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
+    """Fixed cards as four bitboards, from ``["N=AKQ.5.-.-", "S=AS KS"]``
+    (``--fix``) or ``{"N": "AKQ.5.-.-"}`` / ``{Seat.N: mask}``.
+
+    A card given to two seats, a seat given twice, an unknown seat or a hand
+    that cannot be read is a :class:`SimulateError`.
+    """
+    if not fixed:
+        return (0, 0, 0, 0)
+    if isinstance(fixed, Mapping):
+        items = [(str(Seat(k).name) if not isinstance(k, str) else k, v, f"{k}") for k, v in fixed.items()]
+    else:
+        items = []
+        for text in fixed:
+            seat, sep, hand = str(text).partition("=")
+            if not sep:
+                raise SimulateError(f"--fix {text!r}: give SEAT=HAND, e.g. N=AKQ.5.-.- or 'N=AS KS 5H'")
+            items.append((seat, hand, f"{text!r}"))
+    masks = {}
+    for seat, hand, label in items:
+        key = seat.strip().upper()
+        if key not in Seat.__members__:
+            raise SimulateError(f"--fix {label}: unknown seat '{seat.strip()}' (use N, E, S or W)")
+        if key in masks:
+            raise SimulateError(f"--fix: seat {key} is given twice; put all of its cards in one --fix")
+        if isinstance(hand, (int, np.integer)):
+            masks[key] = int(hand)
+            continue
+        try:
+            masks[key] = int(parse_hand(str(hand), deck34=deck34, who=f"{key}'s fixed cards"))
+        except NotationError as e:
+            raise SimulateError(f"--fix {label}: {e}") from None
+    try:
+        arr = normalize_fixed(masks)
+    except NotationError as e:
+        raise SimulateError(f"impossible fixed cards: {e}") from None
+    return tuple(int(m) for m in arr)
+
+
+def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules | None = None,
+              fixed=None, chunk_size: int | None = None) -> RunSpec:
+    """A checked :class:`RunSpec`; :class:`SimulateError` names a bad argument."""
+    rules = Rules.preset("standard") if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise SimulateError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
+    chunk_size = config.SIMULATE_CHUNK_SIZE if chunk_size is None else chunk_size
+    if deals is None:
+        raise SimulateError("give the number of deals (--deals N) for a new run")
+    for name, value, least in (("--deals", deals, 1), ("--seed", seed, 0), ("--chunk-size", chunk_size, 1)):
+        if not isinstance(value, (int, np.integer)) or value < least:
+            raise SimulateError(f"{name} must be an integer >= {least} (got {value!r})")
+    if mode not in res.RUN_MODES:
+        raise SimulateError(f"unknown mode '{mode}' (use {', '.join(res.RUN_MODES)})")
+    masks = parse_fixed(fixed, deck34=rules.deck34)
+    try:  # the deck and hand-size checks of the generator, without dealing
+        deal_batch(0, int(seed), fixed=np.array(masks, dtype=np.uint64), hand_size=rules.hand_size,
+                   deck34=rules.deck34)
+    except NotationError as e:
+        raise SimulateError(f"impossible fixed cards: {e}") from None
+    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks)
+
+
+# --- one chunk (runs on a worker) ---------------------------------------------------------
+
+
+@contextmanager
+def _numba_threads(threads: int | None):
+    import numba
+
+    if threads is None:
+        yield
+        return
+    prev = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(prev)
+
+
+def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict:
+    """Deal and solve one chunk: the unit of work of every engine.
+
+    Returns ``{"chunk", "deal": (n,) int64, "hands": (n, 4) uint64,
+    "points"/"tricks": (n, 4, k) int8 (the run's modes; k strains), "version"}``.
+    A pure function of ``(spec, chunk)``; ``threads`` (numba threads, default
+    all) changes only the speed.  Under rules that change the play (a kitty,
+    low no trump) the tables are :func:`kaiser_sim.variants.dd_table_for_rules`'s,
+    as ``kaiser-sim solve --rules`` prints them (with a kitty: much slower,
+    a Python loop over discards).
+    """
+    from . import solver  # compiles (or loads from cache) on first use
+
+    first, count = spec.bounds(chunk)
+    out = {"chunk": chunk, "deal": np.arange(first, first + count, dtype=np.int64), "version": __version__}
+    with _numba_threads(threads):
+        hands = deal_batch(count, spec.seed, start=first, fixed=spec.fixed_array,
+                           hand_size=spec.rules.hand_size, deck34=spec.rules.deck34)
+        out["hands"] = hands
+        for mode in res.RUN_MODES[spec.mode]:
+            if spec.plain:
+                out[mode] = solver.dd_table(hands, mode=mode, threads=threads)
+            else:
+                from .variants import dd_table_for_rules
+
+                kitties = kitty_of(hands, deck34=spec.rules.deck34) if spec.rules.kitty != "none" else None
+                out[mode] = dd_table_for_rules(hands, spec.rules, mode, kitties=kitties)
+    return out
+
+
+# --- engines: each yields (chunk, arrays) as chunks complete --------------------------------
+
+
+def default_workers() -> int:
+    """Cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _in_process(spec: RunSpec, todo: list[int], threads: int) -> Iterator[tuple[int, dict]]:
+    for chunk in todo:
+        yield chunk, compute_chunk(spec, chunk, threads=threads)
+
+
+def _init_worker() -> None:
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def _processes(spec: RunSpec, todo: list[int], workers: int, tick) -> Iterator[tuple[int, dict]]:
+    # spawn, not fork: the parent may already run OpenMP threads (numba), which fork does not survive
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+    pending: dict = {}
+    chunks = iter(todo)
+    ok = False
+    try:
+        while True:
+            while len(pending) < workers * config.SIMULATE_CHUNKS_AHEAD:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending[pool.submit(compute_chunk, spec, chunk, 1)] = chunk
+            if not pending:
+                break
+            done, _ = wait(pending, timeout=config.SIMULATE_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            tick()
+            for future in sorted(done, key=pending.get):
+                yield pending.pop(future), future.result()
+        ok = True
+    finally:
+        if not ok:  # stop at once: do not let the workers finish chunks nobody will write
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=ok, cancel_futures=True)
+
+
+def _dask_connect(scheduler, workers: int, stack: ExitStack):
+    """``(client, numba threads per task)`` for ``scheduler``; what is opened
+    here is closed by ``stack``."""
+    try:
+        import distributed
+    except ImportError:
+        raise SimulateError("--scheduler needs the 'distributed' package: pip install distributed") from None
+    if isinstance(scheduler, distributed.Client):
+        return scheduler, None
+    if scheduler == "local":  # single-threaded worker processes: one chunk per core, like the local engine
+        cluster = stack.enter_context(distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+        return stack.enter_context(distributed.Client(cluster)), 1
+    try:
+        client = stack.enter_context(distributed.Client(scheduler, timeout=config.DASK_CONNECT_TIMEOUT))
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise SimulateError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        client.wait_for_workers(1, timeout=config.DASK_CONNECT_TIMEOUT)
+    except TimeoutError:
+        raise SimulateError(f"the Dask cluster at {scheduler} has no workers") from None
+    return client, None  # a task uses every numba thread of its worker process
+
+
+def _dask(spec: RunSpec, todo: list[int], client, threads: int | None, tick) -> Iterator[tuple[int, dict]]:
+    slots = max(2, sum(client.nthreads().values()) * config.SIMULATE_CHUNKS_AHEAD)
+    pending: dict = {}
+    chunks = iter(todo)
+    try:
+        while True:
+            while len(pending) < slots:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending[client.submit(compute_chunk, spec, chunk, threads, pure=False)] = chunk
+            if not pending:
+                break
+            done = [f for f in pending if f.done()]
+            if not done:
+                time.sleep(config.SIMULATE_POLL_SECONDS)
+            tick()
+            for future in sorted(done, key=pending.get):
+                chunk = pending.pop(future)
+                arrays = future.result()
+                future.release()
+                if arrays.get("version") != __version__:
+                    raise SimulateError(f"a Dask worker runs kaiser-sim {arrays.get('version')}, this "
+                                        f"process {__version__}: install the same version on the workers")
+                yield chunk, arrays
+    finally:
+        if pending:
+            client.cancel(list(pending))
+
+
+# --- the output directory ---------------------------------------------------------------------
+
+
+@contextmanager
+def _locked(path: Path):
+    """Hold an exclusive lock on ``path`` for the run (released by the OS even
+    on SIGKILL); a second run on the same directory is refused."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    fd = os.open(path / res.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SimulateError(f"{path} is being written by another kaiser-sim simulate") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _inspect(path: Path) -> bool:
+    """Does ``path`` hold a results dataset?  Refuses a file and a directory
+    holding anything else."""
+    if path.exists() and not path.is_dir():
+        raise SimulateError(f"{path} is a file; --out must be a directory (new, empty, or earlier results)")
+    if not path.exists():
+        return False
+    try:
+        names = sorted(os.listdir(path))
+    except OSError as e:
+        raise SimulateError(f"cannot read {path}: {e.strerror or e}") from None
+    foreign = [n for n in names if not res.is_dataset_file(n)]
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise SimulateError(f"{path} holds files that are not kaiser-sim results ({shown}); "
+                            "choose a new or empty --out directory (nothing was changed)")
+    return any(n == res.COMMON_METADATA or res.is_part_file(n) for n in names)
+
+
+def _remove_dataset(path: Path) -> None:
+    """Delete the dataset files of ``path`` (``--force``); nothing else is there."""
+    for entry in os.scandir(path):
+        if res.is_dataset_file(entry.name) and entry.name != res.LOCK_FILE:
+            os.unlink(entry.path)
+
+
+def _merge(meta: dict, given: dict, path: Path) -> RunSpec:
+    """The spec of the run in ``path``; an option given for the resume must agree."""
+    spec = RunSpec.from_metadata(meta)
+    clashes = []
+    for name, flag in (("seed", "--seed"), ("deals", "--deals"), ("chunk_size", "--chunk-size"), ("mode", "--mode")):
+        if given.get(name) is not None and given[name] != getattr(spec, name):
+            clashes.append(f"{flag} {given[name]} (the run has {getattr(spec, name)})")
+    if given.get("rules") is not None and given["rules"] != spec.rules:
+        diff = ", ".join(f"{k}={v[0]}" for k, v in given["rules"].differences(spec.rules).items())
+        clashes.append(f"--rules/--rule ({diff}; the run has {spec.rules.label})")
+    if given.get("fixed") and parse_fixed(given["fixed"], spec.rules.deck34) != spec.fixed:
+        clashes.append("--fix (the run has " + (", ".join(f"{k}={v}" for k, v in meta.get("fixed", {}).items())
+                                                or "no fixed cards") + ")")
+    if clashes:
+        raise SimulateError(f"cannot resume {path} with different options: " + "; ".join(clashes)
+                            + ". Leave them out to finish the run as started, or use --force to start over")
+    return spec
+
+
+# --- the engine -----------------------------------------------------------------------------------
+
+
+@dataclass
+class RunSummary:
+    """What :func:`simulate` did."""
+
+    path: Path
+    spec: RunSpec
+    chunks_written: int
+    chunks_found: int
+    deals_written: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Deals per second solved and written by this call."""
+        return self.deals_written / self.seconds if self.seconds > 0 else 0.0
+
+
+def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: str | None = None,
+             rules: Rules | None = None, fixed=None, chunk_size: int | None = None, workers: int | None = None,
+             scheduler=None, resume: bool = False, force: bool = False,
+             progress: Progress | None = None) -> RunSummary:
+    """Deal, solve and store ``deals`` deals as a Parquet results dataset in ``out``.
+
+    Parameters
+    ----------
+    out : results directory (created; see :mod:`kaiser_sim.results`).
+    deals : number of deals (required for a new run).
+    seed : seed of the run (default 0).
+    mode : ``"points"`` (default), ``"tricks"`` or ``"both"``: which tables to store.
+    rules : a :class:`~kaiser_sim.rules.Rules` (default ``standard``); its hand
+        size and deck decide the dealing, the whole value is recorded.
+    fixed : cards every deal gives a seat: ``["N=AKQ.5.-.-"]`` or ``{"N": "AKQ.5.-.-"}``.
+    chunk_size : deals per part (default ``config.SIMULATE_CHUNK_SIZE``).
+    workers : local worker processes (default: every core); with
+        ``scheduler="local"`` the number of Dask workers.
+    scheduler : ``None`` (local), ``"local"`` (a Dask ``LocalCluster``), a Dask
+        scheduler address ``"tcp://host:8786"`` or a ``distributed.Client``.
+    resume : finish the run found in ``out``; options left as ``None`` are
+        taken from it, options given must agree with it.
+    force : replace results found in ``out``.
+    progress : a :class:`~kaiser_sim.progress.Progress` (default silent).
+
+    The rows depend only on (seed, rules, fixed cards) and the deal index,
+    never on ``workers``, ``chunk_size`` or ``scheduler``.  Raises
+    :class:`SimulateError` for bad arguments, an existing output without
+    ``resume``/``force``, or a corrupt or foreign part found when resuming.
+
+    With ``workers > 1`` the worker processes are *spawned*: a script that
+    calls this must guard its entry point with ``if __name__ == "__main__":``
+    (as with any ``multiprocessing`` code).
+
+    Example
+    -------
+    >>> simulate("runs/s1", 100_000, seed=1)                 # doctest: +SKIP
+    >>> df = kaiser_sim.load_results("runs/s1", columns=["deal", "pts_N_NT"])  # doctest: +SKIP
+    """
+    progress = progress or Progress()
+    path = Path(out)
+    if resume and force:
+        raise SimulateError("give --resume or --force, not both")
+    workers = default_workers() if workers is None else int(workers)
+    if workers < 1:
+        raise SimulateError(f"--workers must be at least 1 (got {workers})")
+    given = {"seed": seed, "deals": deals, "chunk_size": chunk_size, "mode": mode, "rules": rules, "fixed": fixed}
+    existing = _inspect(path)
+    if existing and not (resume or force):
+        raise SimulateError(f"{path} already holds simulation results; --resume finishes that run, "
+                            "--force replaces it")
+    if resume and not existing and deals is None:
+        raise SimulateError(f"nothing to resume in {path} (no results there); give --deals N to start a run")
+    if existing and resume:
+        try:
+            meta = res.read_metadata(path)
+        except res.ResultsError as e:
+            raise SimulateError(f"cannot resume: {e}") from None
+        try:
+            spec = _merge(meta, given, path)
+        except (RulesError, NotationError, KeyError, TypeError) as e:
+            raise SimulateError(f"cannot resume {path}: its run metadata cannot be used ({e})") from None
+    else:
+        spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "points", rules, fixed,
+                         chunk_size)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimulateError(f"cannot create {path}: {e.strerror or e}") from None
+    with _locked(path):
+        return _run(path, spec, existing and resume, workers, scheduler, progress)
+
+
+def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, progress: Progress) -> RunSummary:
+    with ExitStack() as stack:
+        found: dict[int, Path] = {}
+        if resuming:
+            state = res.scan(path, deep=True)
+            if state.bad:
+                raise SimulateError(f"cannot resume {path}: " + "; ".join(f"{f.name} {why}" for f, why in state.bad)
+                                    + ". Move the bad parts away and resume, or use --force to start over")
+            found = state.parts
+        todo = [c for c in range(spec.chunks) if c not in found]
+        if scheduler is not None:  # connect before writing anything
+            client, threads = _dask_connect(scheduler, workers, stack)
+            stream = _dask(spec, todo, client, threads, progress.tick)
+            engine = f"Dask scheduler {scheduler if isinstance(scheduler, str) else client.scheduler.address}"
+        elif workers == 1 or len(todo) <= 1:  # one chunk: solve it here on every numba thread
+            stream, engine = _in_process(spec, todo, workers), "this process"
+        else:
+            k = min(workers, len(todo))
+            stream, engine = _processes(spec, todo, k, progress.tick), f"{k} worker processes"
+        stack.callback(stream.close)
+        meta = spec.metadata()
+        try:
+            if resuming:
+                for tmp in state.temp:
+                    tmp.unlink(missing_ok=True)
+            else:
+                _remove_dataset(path)
+                res.write_common_metadata(path, meta)
+        except OSError as e:
+            raise SimulateError(f"cannot write to {path}: {e.strerror or e}") from None
+        return _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progress)
+
+
+def _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progress) -> RunSummary:
+    """Write each chunk as it arrives; progress as parts land."""
+    progress.message(
+        (f"resuming {path}: {len(found)} of {spec.chunks} parts present, {len(todo)} to go" if resuming else
+         f"simulating {spec.deals:,} deals (seed {spec.seed}, rules {spec.rules.label}, mode {spec.mode}) "
+         f"in {spec.chunks} parts of {spec.chunk_size:,} -> {path}") + f"; on {engine}")
+    progress.start(spec.deals, sum(spec.bounds(c)[1] for c in found))
+    t0 = time.perf_counter()
+    written = deals_written = 0
+    try:
+        for chunk, arrays in stream:
+            try:
+                res.write_part(path, res.chunk_table(meta, chunk, arrays))
+            except OSError as e:
+                raise SimulateError(f"cannot write to {path}: {e.strerror or e}") from None
+            written += 1
+            deals_written += len(arrays["deal"])
+            progress.advance(len(arrays["deal"]))
+    except BaseException:
+        stream.close()
+        progress.finish(f"stopped: {len(found) + written} of {spec.chunks} parts in {path}; "
+                        f"finish with: kaiser-sim simulate --resume --out {path}")
+        raise
+    res.fsync_dir(path)
+    seconds = time.perf_counter() - t0
+    summary = RunSummary(path, spec, written, len(found), deals_written, seconds)
+    progress.finish(f"done: {spec.deals:,} deals in {spec.chunks} parts in {path}"
+                    + (f" ({deals_written:,} this run in {format_duration(seconds)}, {summary.rate:,.1f} deals/s)"
+                       if written else " (nothing left to do)"))
+    return summary
+
+
+__all__ = ["SimulateError", "RunSpec", "RunSummary", "simulate", "compute_chunk", "make_spec", "parse_fixed",
+           "default_workers"]
