@@ -1,0 +1,255 @@
+"""Time of ``kaiser-sim hand``: 2,000 deals x 5 strains, warm.
+
+Run with ``.venv/bin/python benchmarks/hand_advisor.py`` (``--help`` for the
+options).  The result is a markdown file,
+``benchmarks/results/hand_advisor.md`` by default.
+
+What is measured
+----------------
+One hand (``--hand``, default ``AK93.5.AK.8`` at N) and ``--deals`` random
+deals of the other cards (``advisor.advisor_deals``, seed ``--seed``):
+
+* **five strains** -- the advisor's solver call, ``advisor._dd_strains(deals,
+  seat, "points")``: the five strains with the hand on lead.  This is the
+  line the issue's target is about (2,000 deals x 5 strains in <= 5 s warm,
+  goal <= 3 s).  It is ``solver.dd_strains`` when the solver has it, else
+  the ``seat`` row of ``solver.dd_table`` (all four leaders solved: about 4x
+  the work); the result says which.
+* **reference** -- ``solver.dd_table(deals)``, all four leaders, for the
+  ratio; timed only when ``dd_strains`` exists (otherwise it *is* the line
+  above).
+* **analysis** -- everything ``advise`` does after solving: points, make
+  and bid tables, the recommendation, the text and the JSON.
+* **specials** -- the two extra solves of the 5H / 3S measure (five, then
+  three counting 0), ``--specials-repeats`` times (default 1: on the
+  ``dd_table`` fallback they cost two full tables).
+
+Before timing, the five-strain values are checked against ``dd_table`` on
+the first ``--check`` deals and the special-card measures against their
+ranges (0..5 and 0..3); this also compiles the kernels, so compilation is
+never timed.  Each line reports the median and range over the repeats and
+its CPU use (process CPU time / (wall time x threads it can use)); a machine
+shared with other work shows as CPU use well below 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from kaiser_sim import __version__, solver
+from kaiser_sim import advisor as adv
+from kaiser_sim.rules import get_preset
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "hand_advisor.md"
+TARGET_S, GOAL_S = 5.0, 3.0
+BUSY_CPU_USE = 0.9
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def timed(fn, threads: int | None = None):
+    """(result, wall seconds, CPU use) of one call; ``threads`` is how many
+    threads it can use (default: numba's)."""
+    threads = threads or numba.get_num_threads()
+    c0, t0 = time.process_time(), time.perf_counter()
+    out = fn()
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    return out, wall, cpu / (wall * threads) if wall > 0 else 0.0
+
+
+def record(walls, uses, threads) -> dict:
+    """Median, range and CPU use of some timed runs, and the median CPU
+    seconds they took (wall x CPU use x threads)."""
+    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls),
+            "cpu_use": statistics.median(uses), "runs": len(walls), "threads": threads,
+            "cpu_s": statistics.median(w * u * threads for w, u in zip(walls, uses))}
+
+
+def repeat(fn, times: int, log, name: str, threads: int | None = None) -> dict:
+    threads = threads or numba.get_num_threads()
+    walls, uses = [], []
+    for i in range(times):
+        _, wall, use = timed(fn, threads)
+        walls.append(wall)
+        uses.append(use)
+        log(f"{name}, run {i + 1}: {wall:.2f} s (CPU use {use:.2f})")
+    return record(walls, uses, threads)
+
+
+def validate(deals, seat, check: int) -> None:
+    sub = deals[:check]
+    five = adv._dd_strains(sub, seat, "points")
+    ref = solver.dd_table(sub, "points")[:, seat, :]
+    if not np.array_equal(five, ref):
+        bad = np.flatnonzero((five != ref).any(axis=1))
+        raise SystemExit(f"five-strain values differ from dd_table on {len(bad)} deals, first deal {bad[0]}")
+    v = five.astype(int)
+    no5 = adv._dd_strains(sub, seat, "points", five=np.uint64(0)).astype(int)
+    no3 = adv._dd_strains(sub, seat, "points", three=np.uint64(0)).astype(int)
+    if not (((v - no5) >= 0) & ((v - no5) <= 5)).all() or not (((no3 - v) >= 0) & ((no3 - v) <= 3)).all():
+        raise SystemExit("a special-card measure is out of its range (5H: 0..5, 3S: 0..3)")
+
+
+def render(lines: dict, info: dict) -> str:
+    five = lines["five strains"]["median"]
+    idle = lines["five strains"]["cpu_s"] / lines["five strains"]["threads"]
+    busy = any(r["cpu_use"] < BUSY_CPU_USE for r in lines.values())
+
+    def verdict(t):
+        return f"target <= {TARGET_S:.0f} s {'met' if t <= TARGET_S else 'NOT met'}, " \
+               f"goal <= {GOAL_S:.0f} s {'met' if t <= GOAL_S else 'not met'}"
+
+    if info["deals"] != 2000:
+        judged = "the target is for 2,000 deals: not judged"
+    elif busy:
+        judged = f"machine busy: wall time {verdict(five)}; idle estimate {idle:.2f} s: {verdict(idle)}"
+    else:
+        judged = verdict(five)
+    out = [
+        "# Hand advisor benchmark",
+        "",
+        f"{info['deals']:,} deals x 5 strains, hand {info['hand']} at {info['seat']}, seed {info['seed']}: "
+        f"**{five:.2f} s** median warm for the five-strain solve ({judged}).",
+        "",
+        f"Solver path: {info['path']}.",
+        "",
+        "| line | median s | min..max s | runs | CPU use | CPU s | idle estimate s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, r in lines.items():
+        out.append(f"| {name} | {r['median']:.3f} | {r['min']:.3f}..{r['max']:.3f} | {r['runs']} | "
+                   f"{r['cpu_use']:.2f} | {r['cpu_s']:.2f} | {r['cpu_s'] / r['threads']:.2f} |")
+    out += ["", "CPU s: process CPU time of the median run's kind (wall x CPU use x threads).  Idle estimate: "
+            "CPU s / threads, the wall time if every thread had a core to itself all along (an estimate: "
+            "it assumes the threads finish together)."]
+    if "reference dd_table (4 leaders)" in lines:
+        ratio = lines["reference dd_table (4 leaders)"]["median"] / five
+        out += ["", f"Five strains vs the full table: {ratio:.2f}x faster."]
+    total = sum(lines[k]["median"] for k in ("deal", "five strains", "analysis", "specials") if k in lines)
+    out += ["", f"`kaiser-sim hand` end to end (deal + five strains + analysis + specials), warm: about {total:.1f} s; "
+            f"with `--no-specials` about {total - lines['specials']['median']:.1f} s.", ""]
+    if busy:
+        out += ["**The machine was busy**: some line got less than "
+                f"{BUSY_CPU_USE:.0%} of the CPU it asked for; the times are upper bounds.", ""]
+    out += [
+        "Machine and run:",
+        "",
+        f"- CPU: {info['cpu']}; {info['cores']}",
+        f"- load average at start {info['load_start']}, at end {info['load_end']}",
+        f"- numba {numba.__version__} ({info['threading_layer']} threading layer, {numba.get_num_threads()} threads), "
+        f"numpy {np.__version__}, Python {platform.python_version()}, kaiser-sim {__version__}",
+        f"- {info['date']}; whole run {info['wall']:.0f} s",
+        f"- command: `{info['command']}`",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--hand", default="AK93.5.AK.8", help="the hand (8 cards)")
+    parser.add_argument("--seat", default="N", choices=list("NESW"), help="its seat (on lead)")
+    parser.add_argument("--deals", type=int, default=2000, help="random deals of the other cards")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the deals")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of the five-strain solve and analysis")
+    parser.add_argument("--specials-repeats", type=int, default=1, help="timed runs of the 5H/3S solves (0: skip)")
+    parser.add_argument("--check", type=int, default=100, help="deals checked against dd_table before timing")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
+
+    wall0 = time.perf_counter()
+    load_start = loadavg()
+
+    def log(msg):
+        print(f"[{time.perf_counter() - wall0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+
+    rules = get_preset("standard")
+    hand = adv.read_hand(args.hand, rules)
+    ctx = adv.auction_context(rules, args.seat)
+    seat = ctx.seat
+    has_strains = getattr(solver, "dd_strains", None) is not None
+    path = ("solver.dd_strains (one leader)" if has_strains
+            else "solver.dd_table fallback, leader row (dd_strains is not in the solver yet: 4x the work)")
+
+    log(f"validating on {min(args.check, args.deals)} deals (compiles the kernels)")
+    lines: dict = {}
+    adv.advisor_deals(hand, seat, 10, args.seed, rules)  # load the compiled dealer (untimed)
+    deals, wall, use = timed(lambda: adv.advisor_deals(hand, seat, args.deals, args.seed, rules))
+    lines["deal"] = record([wall], [use], numba.get_num_threads())
+    validate(deals, seat, min(args.check, args.deals))
+    log("valid")
+
+    values = adv._dd_strains(deals, seat, "points")  # warm at full size (untimed)
+    lines["five strains"] = repeat(lambda: adv._dd_strains(deals, seat, "points"), args.repeats, log, "five strains")
+    if has_strains:
+        lines["reference dd_table (4 leaders)"] = repeat(lambda: solver.dd_table(deals, "points"), args.repeats, log,
+                                                         "dd_table")
+
+    def analysis():
+        bids, per_deal = adv.bid_table(values, rules, seat, ctx.legal)
+        rec = adv.recommend(bids, per_deal, ctx, rules)
+        pts = adv.points_table(values)
+        a = adv.HandAdvice(hand, seat, ctx.dealer, args.deals, args.seed, rules, ctx, values, pts,
+                           adv.make_table(values, range(rules.min_bid, 13)), bids, rec,
+                           adv.match_advice(bids, per_deal, ctx, rules, rec), None, ())
+        return a.to_text(), a.to_json()
+
+    lines["analysis"] = repeat(analysis, args.repeats, log, "analysis", threads=1)  # plain Python
+    if args.specials_repeats > 0:
+        strain = int(np.argmax(values.astype(float).mean(axis=0)))
+        lines["specials"] = repeat(lambda: adv.specials_table(deals, values, seat, strain), args.specials_repeats,
+                                   log, "specials")
+    else:
+        lines["specials"] = {"median": 0.0, "min": 0.0, "max": 0.0, "cpu_use": 1.0, "runs": 0, "threads": 1,
+                             "cpu_s": 0.0}
+
+    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    info = dict(
+        deals=args.deals, hand=adv.format_hand(hand), seat=args.seat, seed=args.seed, path=path,
+        cpu=cpu_model(), cores=f"{os.cpu_count()} logical CPUs, {ncpu} usable by this process",
+        load_start=load_start, load_end=loadavg(), threading_layer=numba.threading_layer(),
+        date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        wall=time.perf_counter() - wall0,
+        command="python benchmarks/hand_advisor.py " + " ".join(sys.argv[1:] if argv is None else argv),
+    )
+    text = render(lines, info)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    print(text)
+    log(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,389 @@
+"""The hand advisor (``kaiser_sim.advisor``, ``kaiser-sim hand``).
+
+Analysis logic is tested on synthetic value arrays (no solver); the solver
+runs on a few hundred deals at most, with fixed seeds."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kaiser_sim import results as res
+from kaiser_sim.advisor import (
+    SCHEMA,
+    STRAIN_KEYS,
+    AdvisorInputError,
+    _dd_strains,
+    advise,
+    advisor_deals,
+    auction_context,
+    bid_table,
+    check_rules,
+    make_table,
+    match_advice,
+    points_table,
+    read_hand,
+    recommend,
+    save_plot,
+)
+from kaiser_sim.auction import Bid, ladder
+from kaiser_sim.cards import parse_hand
+from kaiser_sim.cli import main
+from kaiser_sim.deal import deal_batch
+from kaiser_sim.rules import Rules, get_preset
+
+STANDARD = get_preset("standard")
+STRONG = "AKQJ.A.AK.A"  # all four aces and the top trumps
+WEAK = "T9.-.987.987"  # nothing
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.fixture(scope="module")
+def strong():
+    return advise(STRONG, seat="N", n=100, seed=1)
+
+
+@pytest.fixture(scope="module")
+def weak():
+    return advise(WEAK, seat="E", n=100, seed=2, specials=False)
+
+
+def cli(*args):
+    return CliRunner().invoke(main, ["hand", *[str(a) for a in args]])
+
+
+def assert_refused(result, fragment):
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert fragment in result.stderr
+    assert "Traceback" not in result.output
+
+
+# --- the answers on real deals ----------------------------------------------------------
+
+
+def test_aces_and_top_trumps_make_6_almost_always(strong):
+    row = strong.make[(strong.make["strain"] == "S") & (strong.make["bid"] == 6)].iloc[0]
+    assert row["n"] == 100 and row["p"] >= 0.98
+    assert row["lo"] > 0.95
+    assert strong.points.loc["S", "mean"] >= 9
+    assert strong.recommendation.call != "pass"
+    assert strong.recommendation.expected.mean > 0
+
+
+def test_nothing_makes_12nt_never(weak):
+    row = weak.make[(weak.make["strain"] == "N") & (weak.make["bid"] == 12)].iloc[0]
+    assert row["k"] == 0 and row["p"] == 0.0 and row["hi"] < 0.04
+    kaiser = weak.bids.set_index("bid").loc["12NT"]
+    assert kaiser["expected"] == -24  # fails every time: twice the bid
+    rec = weak.recommendation  # partner's cards are random: a low bid may be a coin flip, never clearly good
+    assert rec.call == "pass" or (rec.expected.lo < 0 and rec.call in ("6", "6NT"))
+
+
+def test_special_cards_golden_and_bounds(strong):
+    # the strong hand takes every trick in NT (10 = 8 tricks + 5 - 3 on every deal),
+    # so the 5H is worth all 5 points and the 3S costs all 3
+    s = strong.specials
+    assert s.strain == strong.recommendation.strain == "N"
+    assert (s.worth_5h.mean, s.worth_5h.sd) == (5.0, 0.0)
+    assert (s.cost_3s.mean, s.cost_3s.sd) == (3.0, 0.0)
+    assert s.dealt["5H"]["declarer"][0] == 0 and s.dealt["3S"]["declarer"][0] == 0
+    for card in ("5H", "3S"):
+        assert sum(k for k, *_ in s.dealt[card].values()) == strong.n
+
+
+def test_special_card_worth_lies_in_its_range():
+    """V(5H counted) - V(5H counting 0) is in 0..5, V(3S counting 0) - V in 0..3,
+    on every deal and strain."""
+    hand = read_hand("K9.K5.QJ.QT", STANDARD)
+    deals = advisor_deals(hand, 2, 20, 11, STANDARD)
+    v = _dd_strains(deals, 2, "points").astype(int)
+    no5 = _dd_strains(deals, 2, "points", five=np.uint64(0)).astype(int)
+    no3 = _dd_strains(deals, 2, "points", three=np.uint64(0)).astype(int)
+    assert ((v - no5 >= 0) & (v - no5 <= 5)).all()
+    assert ((no3 - v >= 0) & (no3 - v <= 3)).all()
+    assert (v - no5).max() > 0 and (no3 - v).max() > 0  # the measure is not trivially 0
+
+
+def test_deals_are_deal_batch_with_the_hand_fixed():
+    hand = read_hand(STRONG, STANDARD)
+    deals = advisor_deals(hand, 1, 30, 9, STANDARD)
+    assert np.array_equal(deals, deal_batch(30, 9, fixed={"E": hand}))
+    assert (deals[:, 1] == np.uint64(hand)).all()
+    assert len({tuple(d) for d in deals}) == 30
+
+
+def test_agrees_with_simulate_fix(tmp_path):
+    """Same seed and fixed hand: the advisor's deals and values are simulate's."""
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["simulate", "-n", "40", "--seed", "5", "--fix", f"W={STRONG}",
+                                  "--mode", "points", "--workers", "1", "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    df = res.load_results(out)
+    a = advise(STRONG, seat="W", n=40, seed=5, specials=False)
+    assert np.array_equal(res.hands_array(df), advisor_deals(a.hand, 3, 40, 5, STANDARD))
+    assert np.array_equal(res.dd_array(df)[:, 3, :], a.values)
+
+
+def test_dealer_changes_only_the_legal_calls():
+    a = advise(WEAK, seat="S", n=30, seed=4, specials=False)
+    b = advise(WEAK, seat="S", dealer="S", n=30, seed=4, specials=False)
+    assert np.array_equal(a.values, b.values)
+    assert a.dealer == 1 and b.dealer == 2  # default dealer: the seat on the right
+    assert not a.recommendation.forced and "pass" in a.auction.legal_texts
+    assert b.recommendation.forced and b.recommendation.call != "pass" and "pass" not in b.auction.legal_texts
+    assert "forced" in b.recommendation.reason
+
+
+# --- analysis on synthetic values ---------------------------------------------------------
+
+
+def synthetic(n=100):
+    """S always 9, H always 5, D 12 on half the deals and 4 on the rest, C 7, NT 9."""
+    v = np.empty((n, 5), dtype=np.int8)
+    v[:, 0], v[:, 1], v[:, 3], v[:, 4] = 9, 5, 7, 9
+    v[:, 2] = np.where(np.arange(n) % 2 == 0, 12, 4)
+    return v
+
+
+def test_make_and_points_tables():
+    v = synthetic()
+    mk = make_table(v, range(6, 13)).set_index(["strain", "bid"])
+    assert mk.loc[("S", 9), "p"] == 1.0 and mk.loc[("S", 10), "p"] == 0.0
+    assert mk.loc[("D", 12), "k"] == 50 and mk.loc[("D", 12), "lo"] < 0.5 < mk.loc[("D", 12), "hi"]
+    pts = points_table(v)
+    assert list(pts.index) == list(STRAIN_KEYS)
+    assert pts.loc["D", "mean"] == 8 and pts.loc["D", "min"] == 4 and pts.loc["D", "max"] == 12
+    assert pts.loc["S", "sd"] == 0
+
+
+def test_bid_scores_follow_the_rules():
+    v = synthetic()
+    legal = tuple([None] + ladder(STANDARD))
+    bids, per_deal = bid_table(v, STANDARD, 0, legal)
+    b = bids.set_index("bid")
+    assert list(b.index) == [str(x) for x in ladder(STANDARD)]
+    assert (b.loc["6", "strain"], b.loc["6", "expected"]) == ("S", 9)
+    assert (b.loc["6NT", "strain"], b.loc["6NT", "expected"]) == ("N", 18)  # made NT doubles
+    assert b.loc["10NT", "expected"] == -20  # failed NT loses twice the bid
+    assert (b.loc["10", "strain"], b.loc["10", "expected"]) == ("D", 1)  # (12 - 10) / 2
+    assert b.loc["6", "exp_H"] == -6 and np.isnan(b.loc["6", "exp_N"])  # a plain bid names a suit
+    assert np.array_equal(per_deal["10"], np.where(v[:, 2] >= 10, v[:, 2], -10))
+
+    single = STANDARD.replace(nt_scoring="single")
+    s = bid_table(v, single, 0, legal)[0].set_index("bid")
+    assert s.loc["6NT", "expected"] == 9 and s.loc["10NT", "expected"] == -10
+    exact = bid_table(v, STANDARD.replace(made_scores="bid"), 0, legal)[0].set_index("bid")
+    assert exact.loc["6", "expected"] == 6
+    plain_nt = bid_table(v, STANDARD.replace(plain_bid_nt=True), 0, legal)[0].set_index("bid")
+    assert plain_nt.loc["6", "exp_N"] == 9  # played in NT, scored undoubled
+
+
+def test_recommendation_limit_and_comparison():
+    v = synthetic()
+    ctx = auction_context(STANDARD, "N")
+    bids, per_deal = bid_table(v, STANDARD, 0, ctx.legal)
+    rec = recommend(bids, per_deal, ctx, STANDARD)
+    assert (rec.call, rec.strain, rec.expected.mean) == ("6NT", "N", 18)
+    assert (rec.limit, rec.limit_strain) == ("11", "D")  # 11 in D: (12 - 11) / 2 > 0; 12 in D: 0
+    assert rec.versus == "6 in spades" and rec.difference.mean == 9 and rec.difference.lo > 0
+    assert not rec.forced
+
+    hopeless = np.full((50, 5), -2, dtype=np.int8)
+    bids, per_deal = bid_table(hopeless, STANDARD, 0, ctx.legal)
+    assert recommend(bids, per_deal, ctx, STANDARD).call == "pass"
+    forced = auction_context(STANDARD, "N", dealer="N")
+    bids, per_deal = bid_table(hopeless, STANDARD, 0, forced.legal)
+    rec = recommend(bids, per_deal, forced, STANDARD)
+    assert rec.forced and rec.call == "6" and rec.expected.mean == -6
+
+
+def test_dealer_facing_a_bid():
+    v = synthetic()
+    ctx = auction_context(STANDARD, "N", dealer="N", current_bid="8")
+    assert Bid(8) in ctx.legal and None in ctx.legal and Bid(7, True) not in ctx.legal
+    bids, per_deal = bid_table(v, STANDARD, 0, ctx.legal)
+    rec = recommend(bids, per_deal, ctx, STANDARD)
+    m = match_advice(bids, per_deal, ctx, STANDARD, rec)
+    assert (m.decision, m.strain, m.expected.mean) == ("match", "S", 9)
+    assert rec.call == "8NT" and "overbidding with 8NT" in m.reason
+
+    no_match = STANDARD.replace(dealer_match=False)
+    ctx2 = auction_context(no_match, "N", dealer="N", current_bid="8")
+    assert Bid(8) not in ctx2.legal
+    bids2, per2 = bid_table(v, no_match, 0, ctx2.legal)
+    m2 = match_advice(bids2, per2, ctx2, no_match, recommend(bids2, per2, ctx2, no_match))
+    assert not m2.allowed and m2.decision == "pass"
+
+    hopeless = np.full((20, 5), 3, dtype=np.int8)
+    bids3, per3 = bid_table(hopeless, STANDARD, 0, ctx.legal)
+    m3 = match_advice(bids3, per3, ctx, STANDARD, recommend(bids3, per3, ctx, STANDARD))
+    assert m3.decision == "pass" and m3.expected.mean == -8
+
+    not_dealer = auction_context(STANDARD, "N", dealer="E", current_bid="9")
+    assert not_dealer.legal[0] is None and Bid(9) not in not_dealer.legal and Bid(9, True) in not_dealer.legal
+    bids4, per4 = bid_table(v, STANDARD, 0, not_dealer.legal)
+    assert match_advice(bids4, per4, not_dealer, STANDARD, recommend(bids4, per4, not_dealer, STANDARD)) is None
+
+
+# --- input checks ---------------------------------------------------------------------------
+
+
+def test_read_hand():
+    assert read_hand("AK93.5.AK.8", STANDARD) == read_hand("AS KS 9S 3S 5H AD KD 8C", STANDARD) \
+        == read_hand("A♠ K♠ 9♠ 3♠ 5♥ A♦ K♦ 8♣", STANDARD) == int(parse_hand("AK93.5.AK.8"))
+    with pytest.raises(AdvisorInputError, match="has 10 cards"):
+        read_hand("AK93.5.AKJ.87", STANDARD)
+    with pytest.raises(AdvisorInputError, match="has 7 cards"):
+        read_hand("AK93.5.AK.-", STANDARD)
+    with pytest.raises(AdvisorInputError, match="appears twice"):
+        read_hand("AS AS KS QS JS TS 9S 8S", STANDARD)
+    with pytest.raises(AdvisorInputError, match="unknown"):
+        read_hand("AS KS QS JS TS 9S 8S XS", STANDARD)
+    with pytest.raises(AdvisorInputError, match="no 7 in spades"):
+        read_hand("AKQJT987.-.-.-", STANDARD)
+
+
+def test_auction_context_refusals():
+    assert auction_context(STANDARD, "N").dealer == 3  # W deals: N speaks first
+    with pytest.raises(AdvisorInputError, match="speaks first"):
+        auction_context(STANDARD, "N", dealer="W", current_bid="8")
+    with pytest.raises(AdvisorInputError, match="not a bid"):
+        auction_context(STANDARD, "N", dealer="N", current_bid="13")
+    with pytest.raises(AdvisorInputError, match="cannot read"):
+        auction_context(STANDARD, "N", dealer="N", current_bid="eight")
+    with pytest.raises(AdvisorInputError, match="no-trump bids start at 7"):
+        auction_context(get_preset("tournament"), "N", dealer="N", current_bid="6NT")
+    with pytest.raises(AdvisorInputError, match="unknown seat"):
+        auction_context(STANDARD, "X")
+    assert auction_context(STANDARD, "N", dealer="N", current_bid="pass").forced
+
+
+@pytest.mark.parametrize("preset", ["kitty-4", "kitty-34", "low-nt"])
+def test_unsupported_rules_are_refused(preset):
+    with pytest.raises(AdvisorInputError, match="does not handle"):
+        check_rules(get_preset(preset))
+    with pytest.raises(AdvisorInputError, match="cover 3"):
+        check_rules(STANDARD.replace(cover3=True))
+
+
+# --- output: JSON schema, text, chart, command line ------------------------------------------
+
+TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rules", "current_bid", "legal_calls",
+            "strains", "bids", "recommendation", "match", "specials", "notes"}
+
+
+def check_p(obj):
+    assert set(obj) == {"p", "lo", "hi"}
+    assert 0 <= obj["lo"] <= obj["p"] <= obj["hi"] <= 1
+
+
+def check_mean(obj):
+    assert set(obj) == {"mean", "lo", "hi", "sd", "n"}
+    assert obj["lo"] <= obj["mean"] <= obj["hi"]
+
+
+def test_json_schema():
+    r = cli(STRONG, "-n", 30, "--seed", 1, "--seat", "S", "--dealer", "S", "--current-bid", "8", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert set(d) == TOP_KEYS
+    assert d["schema"] == SCHEMA and d["hand"] == STRONG and (d["seat"], d["dealer"]) == ("S", "S")
+    assert (d["deals"], d["seed"], d["current_bid"]) == (30, 1, "8")
+    assert Rules.from_dict(d["rules"]) == STANDARD
+    assert d["legal_calls"][:3] == ["pass", "8", "8NT"]
+    assert list(d["strains"]) == list(STRAIN_KEYS)
+    for s in d["strains"].values():
+        assert set(s) == {"points", "make"}
+        assert set(s["points"]) == {"mean", "lo", "hi", "sd", "min", "max"}
+        assert list(s["make"]) == [str(b) for b in range(6, 13)]
+        for p in s["make"].values():
+            check_p(p)
+    assert [b["bid"] for b in d["bids"]] == [str(b) for b in ladder(STANDARD)]
+    for b in d["bids"]:
+        assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "by_strain"}
+        check_p(b["make"])
+        assert set(b["expected"]) == {"mean", "lo", "hi"}
+        assert b["strain"] in b["by_strain"] and set(b["by_strain"]) <= set(STRAIN_KEYS)
+    rec = d["recommendation"]
+    assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
+                        "reason"}
+    assert rec["call"] in d["legal_calls"]
+    check_mean(rec["expected"])
+    m = d["match"]
+    assert set(m) == {"bid", "allowed", "strain", "expected", "make", "decision", "reason"}
+    assert m["bid"] == "8" and m["decision"] in ("match", "pass")
+    check_mean(m["expected"])
+    check_p(m["make"])
+    sp = d["specials"]
+    assert set(sp) == {"strain", "dealt", "worth_5h", "cost_3s"}
+    for card in ("5H", "3S"):
+        assert set(sp["dealt"][card]) == {"declarer", "partner", "opponents"}
+        for p in sp["dealt"][card].values():
+            check_p(p)
+    check_mean(sp["worth_5h"])
+    assert 0 <= sp["worth_5h"]["mean"] <= 5 and 0 <= sp["cost_3s"]["mean"] <= 3
+    assert all(isinstance(t, str) for t in d["notes"])
+
+
+def test_json_without_specials_or_match():
+    r = cli(WEAK, "-n", 10, "--format", "json", "--no-specials")
+    d = json.loads(r.stdout)
+    assert d["specials"] is None and d["match"] is None and d["current_bid"] is None
+    rec = d["recommendation"]
+    assert (rec["call"] == "pass") == (rec["expected"] is None) == (rec["strain"] is None)
+
+
+def test_readme_documents_the_schema():
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Hand advisor"):]
+    for key in TOP_KEYS:
+        assert f"`{key}`" in section, key
+    assert SCHEMA in section
+
+
+def test_text_report(strong):
+    text = strong.to_text()
+    assert text.startswith(f"Hand advisor: N holds {STRONG}")
+    for fragment in ("Chance that N-S take at least the bid", "Expected hand score of each bid",
+                     "Recommended: 6NT", "5H dealt to:", "Worth of the 5H to N-S: +5.00", "Notes:"):
+        assert fragment in text
+    assert re.search(r"^12NT +NT +0\.0 \(0\.0-", text, re.M)
+
+
+def test_plot_files(strong, tmp_path):
+    for ext, magic in (("png", b"\x89PNG"), ("svg", b"<?xml")):
+        path = tmp_path / f"odds.{ext}"
+        save_plot(strong, path)
+        assert path.read_bytes().startswith(magic)
+    with pytest.raises(AdvisorInputError, match=".png"):
+        save_plot(strong, tmp_path / "odds.gif")
+
+
+def test_cli_table_and_plot(tmp_path):
+    out = tmp_path / "odds.png"
+    r = cli("AS KS 9S 3S", "5H AD KD 8C", "-n", 20, "--seed", 3, "--plot", out, "--no-specials")
+    assert r.exit_code == 0, r.output
+    assert "Hand advisor: N holds AK93.5.AK.8" in r.stdout and "Recommended:" in r.stdout
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["AK93.5.AKJ.87"], "has 10 cards"),
+    (["AK93.5.AK"], "has 3 suits"),
+    (["AS AS KS QS JS TS 9S 8S"], "AS appears twice"),
+    (["AS KS QS JS TS 9S 8S 1S"], "unknown card '1S'"),
+    (["AK93.5.AK.8", "--current-bid", "13", "--dealer", "N"], "impossible --current-bid"),
+    (["AK93.5.AK.8", "--current-bid", "5", "--dealer", "N"], "not a bid under these rules"),
+    (["AK93.5.AK.8", "--current-bid", "8"], "speaks first"),
+    (["AK93.5.AK.8", "--current-bid", "6NT", "--dealer", "N", "--rules", "tournament"], "start at 7"),
+    (["AK93.5.AK.8", "--plot", "odds.jpg"], "--plot odds.jpg"),
+    (["AK93.5.AK.8", "--rules", "kitty-34"], "kitty"),
+])
+def test_cli_bad_input(args, fragment):
+    assert_refused(cli(*args), fragment)
