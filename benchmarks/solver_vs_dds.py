@@ -1,0 +1,475 @@
+"""Throughput of kaiser-sim's double-dummy solver side by side with DDS.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/solver_vs_dds.py``
+(``--help`` for the options).  The result is a markdown file,
+``benchmarks/results/solver_vs_dds.md`` by default.
+
+What is measured
+----------------
+The same seeded random Kaiser deals (``deal.deal_batch``) are solved from
+every leader in every strain: 20 solves per deal, the leader's side value.
+
+* **kaiser-sim**: ``kaiser_sim.solver.dd_table(deals, mode, threads=k)``, in
+  tricks mode and in points mode.  One timed run is one call on all deals;
+  its time includes the wrapper's input checks.  The node counts come from
+  the timed calls themselves (``return_nodes=True``; the kernel counts nodes
+  whether or not they are returned).
+* **DDS** (Bo Haglund's and Soren Hein's solver, through endplay's ctypes
+  binding): ``SolveAllBoardsBin`` with target -1, solutions 1 (one best card
+  with its score, i.e. the exact number of tricks), mode 1, after
+  ``SetMaxThreads(k)``.  The ``boards`` structs are built once before timing
+  (that is pure Python conversion work, not DDS's); a timed run is the
+  sequence of ``SolveAllBoardsBin`` calls on all deals, at most
+  ``MAXNOOFBOARDS`` boards per call, whole deals per call so that DDS can
+  reuse work between the 20 boards of a deal.
+* **DDS single calls**, for context: ``SolveBoard`` once per board from a
+  Python loop (one thread, thread index 0), including the ctypes call and
+  reading the score, with the ``deal`` structs built before timing.
+
+DDS plays bridge: Kaiser's 32 cards are given with their real ranks (the low
+spade is the 3, the low heart the 5), so DDS tricks equal kaiser-sim's
+tricks mode.  That is checked on every solve before anything is timed (the
+check also compiles kaiser-sim's kernels); points mode is checked against the
+bound ``tricks - 3 <= points <= tricks + 5``.  A mismatch stops the run.
+
+Runs are repeated ``--repeats`` times, round robin over the engines at each
+thread count, and the median is reported with the range.  "All cores" is the
+number of CPUs this process may use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import endplay
+import endplay._dds as dds
+from kaiser_sim import solver
+from kaiser_sim.cards import Seat, Strain, format_deal
+from kaiser_sim.deal import deal_batch
+
+N_LEADERS = 4
+N_STRAINS = 5
+SOLVES_PER_DEAL = N_LEADERS * N_STRAINS
+DEALS_PER_DDS_CALL = dds.MAXNOOFBOARDS // SOLVES_PER_DEAL  # whole deals per SolveAllBoards call
+
+# DDS rank (2..14, bit 1 << rank) of our rank indices 0..8 in each suit S H D C.
+# Index 0 is the 3S / 5H; it does not occur in diamonds and clubs of the 32-card deck.
+_DDS_RANK = [[low] + list(range(7, 15)) for low in (3, 5, 2, 2)]
+
+#: a one-thread line whose CPU use (CPU time / wall time) is below this was starved by other programs
+BUSY_CPU_USE = 0.9
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "solver_vs_dds.md"
+
+
+# ---------------------------------------------------------------------------
+# DDS input
+
+
+def dds_holding(hand: int, suit: int) -> int:
+    """DDS holding (bit ``1 << rank``, ranks 2..14) of one suit of a bitboard hand."""
+    bits = (int(hand) >> (16 * suit)) & 0x1FF
+    out = 0
+    for r in range(9):
+        if bits >> r & 1:
+            out |= 1 << _DDS_RANK[suit][r]
+    return out
+
+
+def dds_deal(hands, leader: int, strain: int) -> dds.deal:
+    """A DDS ``deal`` struct at the start of play: ``strain`` trumps (4 = no
+    trump, as ours), ``leader`` on lead (N E S W = 0..3, as ours)."""
+    dl = dds.deal()
+    dl.trump = strain
+    dl.first = leader
+    for i in range(3):
+        dl.currentTrickSuit[i] = 0
+        dl.currentTrickRank[i] = 0
+    for seat in range(4):
+        for suit in range(4):
+            dl.remainCards[seat][suit] = dds_holding(hands[seat], suit)
+    return dl
+
+
+def board_order(n_deals: int):
+    """(deal, leader, strain) of each board, deal-major: the order boards are given to DDS."""
+    return [(i, leader, strain) for i in range(n_deals) for leader in range(N_LEADERS) for strain in range(N_STRAINS)]
+
+
+def build_dds_chunks(deals: np.ndarray) -> list[tuple[dds.boards, dds.solvedBoards, int]]:
+    """``boards`` structs of at most MAXNOOFBOARDS boards (whole deals), each
+    with a ``solvedBoards`` to receive the results, and the board count."""
+    chunks = []
+    for start in range(0, len(deals), DEALS_PER_DDS_CALL):
+        part = deals[start:start + DEALS_PER_DDS_CALL]
+        bo = dds.boards()
+        k = 0
+        for hands in part:
+            for leader in range(N_LEADERS):
+                for strain in range(N_STRAINS):
+                    bo.deals[k] = dds_deal(hands, leader, strain)
+                    bo.target[k] = -1  # find the exact value
+                    bo.solutions[k] = 1  # one best card and its score
+                    bo.mode[k] = 1  # always search, even with one legal card
+                    k += 1
+        bo.noOfBoards = k
+        chunks.append((bo, dds.solvedBoards(), k))
+    return chunks
+
+
+class _DDSInfo(ctypes.Structure):
+    """DDS 2.9's ``DDSInfo`` (dll.h).  endplay's own ``DDSInfo`` lacks fields
+    added after 2.8 (numBits, numCores, threadSizes), so passing it to
+    ``GetDDSInfo`` overruns the buffer; this one matches the library."""
+
+    _fields_ = [
+        ("major", ctypes.c_int), ("minor", ctypes.c_int), ("patch", ctypes.c_int),
+        ("versionString", ctypes.c_char * 10),
+        ("system", ctypes.c_int), ("numBits", ctypes.c_int), ("compiler", ctypes.c_int),
+        ("constructor", ctypes.c_int), ("numCores", ctypes.c_int), ("threading", ctypes.c_int),
+        ("noOfThreads", ctypes.c_int), ("threadSizes", ctypes.c_char * 128),
+        ("systemString", ctypes.c_char * 1024),
+    ]
+
+
+_DDS_THREADING = {0: "none", 1: "Windows", 2: "OpenMP", 3: "GCD", 4: "Boost", 5: "STL", 6: "TBB",
+                  7: "STLIMPL", 8: "PPLIMPL"}
+
+
+def dds_info() -> _DDSInfo:
+    info = _DDSInfo()
+    dds._dll.GetDDSInfo(ctypes.byref(info))
+    return info
+
+
+def dds_set_threads(k: int) -> None:
+    """``SetMaxThreads(k)`` and check that DDS took it."""
+    dds.SetMaxThreads(k)
+    got = dds_info().noOfThreads
+    if got != k:
+        raise SystemExit(f"DDS runs {got} threads after SetMaxThreads({k})")
+
+
+# ---------------------------------------------------------------------------
+# the timed runs: each returns (wall seconds, process CPU seconds, values (n, 4, 5), nodes (n, 4, 5))
+
+
+def run_dds_all(chunks, n_deals: int):
+    c0, t0 = time.process_time(), time.perf_counter()
+    for bo, solved, _ in chunks:
+        dds.SolveAllBoardsBin(bo, solved)
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    values = np.empty(n_deals * SOLVES_PER_DEAL, dtype=np.int64)
+    nodes = np.empty(n_deals * SOLVES_PER_DEAL, dtype=np.int64)
+    k = 0
+    for _, solved, count in chunks:
+        if solved.noOfBoards != count:
+            raise SystemExit(f"DDS solved {solved.noOfBoards} of {count} boards")
+        for b in range(count):
+            fut = solved.solvedBoard[b]
+            values[k] = fut.score[0]
+            nodes[k] = fut.nodes
+            k += 1
+    shape = (n_deals, N_LEADERS, N_STRAINS)
+    return elapsed, cpu, values.reshape(shape), nodes.reshape(shape)
+
+
+def run_dds_single(deal_structs, n_deals: int):
+    fut = dds.futureTricks()
+    solve_board = dds.SolveBoard
+    values = [0] * len(deal_structs)
+    nodes = [0] * len(deal_structs)
+    c0, t0 = time.process_time(), time.perf_counter()
+    for k, dl in enumerate(deal_structs):
+        solve_board(dl, -1, 1, 1, fut, 0)
+        values[k] = fut.score[0]
+        nodes[k] = fut.nodes
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    shape = (n_deals, N_LEADERS, N_STRAINS)
+    return elapsed, cpu, np.array(values).reshape(shape), np.array(nodes).reshape(shape)
+
+
+def run_kaiser(deals: np.ndarray, mode: str, threads: int):
+    c0, t0 = time.process_time(), time.perf_counter()
+    values, nodes = solver.dd_table(deals, mode, threads=threads, return_nodes=True)
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return elapsed, cpu, values, nodes
+
+
+# ---------------------------------------------------------------------------
+# validation
+
+
+def _where(deals, i, leader, strain) -> str:
+    return f"deal {i} {format_deal(deals[i])}, {Seat(leader).name} leads, strain {Strain(strain).name}"
+
+
+def validate(deals: np.ndarray, chunks, threads: int) -> np.ndarray:
+    """kaiser-sim tricks == DDS tricks on every solve; points within
+    ``tricks - 3 .. tricks + 5``.  Returns the DDS tricks.  Exits on a mismatch."""
+    n = len(deals)
+    dds_set_threads(threads)
+    dds_tricks = run_dds_all(chunks, n)[2]
+    ks_tricks = run_kaiser(deals, "tricks", threads)[2]
+    ks_points = run_kaiser(deals, "points", threads)[2]
+    problems = []
+    for i, leader, strain in zip(*np.nonzero(ks_tricks != dds_tricks)):
+        problems.append(f"tricks: kaiser-sim {ks_tricks[i, leader, strain]}, DDS {dds_tricks[i, leader, strain]}; "
+                        + _where(deals, i, leader, strain))
+    bad = (ks_points < dds_tricks - 3) | (ks_points > dds_tricks + 5)
+    for i, leader, strain in zip(*np.nonzero(bad)):
+        problems.append(f"points {ks_points[i, leader, strain]} outside tricks {dds_tricks[i, leader, strain]} -3..+5; "
+                        + _where(deals, i, leader, strain))
+    if problems:
+        print(f"VALIDATION FAILED on {len(problems)} of {2 * ks_tricks.size} checks; nothing timed:", file=sys.stderr)
+        for p in problems[:20]:
+            print("  " + p, file=sys.stderr)
+        raise SystemExit(1)
+    return dds_tricks
+
+
+# ---------------------------------------------------------------------------
+# bookkeeping and report
+
+
+@dataclass
+class Row:
+    engine: str
+    mode: str
+    threads: int
+    solves: int
+    times: list[float] = field(default_factory=list)
+    cpu_use: list[float] = field(default_factory=list)  # process CPU time / (wall time x threads)
+    nodes: list[float] = field(default_factory=list)
+
+    @property
+    def rates(self) -> list[float]:
+        return [self.solves / t for t in self.times]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+
+DDS_ALL = "DDS SolveAllBoards"
+DDS_ONE = "DDS SolveBoard, one call per board from Python"
+KAISER = "kaiser-sim dd_table"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def physical_cores() -> int | None:
+    """Distinct (physical id, core id) pairs in /proc/cpuinfo."""
+    try:
+        cores, phys = set(), "0"
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, val = line.partition(":")
+                key = key.strip()
+                if key == "physical id":
+                    phys = val.strip()
+                elif key == "core id":
+                    cores.add((phys, val.strip()))
+        return len(cores) or None
+    except OSError:
+        return None
+
+
+def loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def _fmt_rate(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> str:
+    ref = {r.threads: r.median for r in rows if r.engine == DDS_ALL}
+    lines = [
+        "# kaiser-sim solver vs DDS",
+        "",
+        f"{info['deals']} random Kaiser deals (32 cards, 8 a hand; seed {info['seed']}), "
+        "each solved from every leader in every strain: "
+        f"{info['solves']:,} solves per run, {info['repeats']} timed run{'s' if info['repeats'] > 1 else ''} per line "
+        "(median and range). "
+        "Validated before timing: kaiser-sim tricks equal DDS tricks on all "
+        f"{info['solves']:,} solves, and every points value lies within tricks -3..+5.",
+        "",
+        "| engine | mode | threads | solves/s (median) | min..max over repeats | ratio to DDS same threads "
+        "| mean nodes/solve | CPU use |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        rates = r.rates
+        ratio = r.median / ref[r.threads] if r.threads in ref else float("nan")
+        lines.append(
+            f"| {r.engine} | {r.mode} | {r.threads} | {_fmt_rate(r.median)} | "
+            f"{_fmt_rate(min(rates))}..{_fmt_rate(max(rates))} | {ratio:.3f} | {statistics.mean(r.nodes):,.0f} "
+            f"| {statistics.median(r.cpu_use):.0%} |"
+        )
+    # judged on the one-thread lines: with more threads, workers that run out of work also lower CPU use
+    starved = [r for r in rows if r.threads == 1 and statistics.median(r.cpu_use) < BUSY_CPU_USE]
+    if starved:
+        lines += ["", f"**The machine was busy:** {len(starved)} of the one-thread lines got less than "
+                  f"{BUSY_CPU_USE:.0%} of a CPU (load average at start {info['load_start']}). "
+                  "The solves/s are below what this machine does when quiet; rerun on a quiet machine "
+                  "before quoting them."]
+    lines += ["", "Speed-up from 1 thread to all cores (ratio of medians):", ""]
+    lines += [f"- {name}: ×{s:.2f}" for name, s in speedups] or ["- (only one thread count was measured)"]
+    lines += [
+        "",
+        "## What is timed",
+        "",
+        "- kaiser-sim: one `dd_table(deals, mode, threads=k, return_nodes=True)` call on all deals, "
+        "input checks included; the kernels were compiled (and checked) before timing.",
+        f"- {DDS_ALL}: the `SolveAllBoardsBin` calls only (target -1, solutions 1, mode 1; "
+        f"{DEALS_PER_DDS_CALL} whole deals = {DEALS_PER_DDS_CALL * SOLVES_PER_DEAL} boards per call, "
+        f"MAXNOOFBOARDS = {dds.MAXNOOFBOARDS}) after `SetMaxThreads(k)`; building the `boards` structs "
+        "(Python conversion) is done once, before timing.",
+        f"- {DDS_ONE}: a Python loop of `SolveBoard` calls (same parameters, thread index 0), "
+        "including the ctypes call and reading the score; the `deal` structs are built before timing.",
+        "- Nodes: kaiser-sim counts its search nodes; DDS reports `futureTricks.nodes`. "
+        "The two count different things, so compare them loosely. Values are means over the timed runs.",
+        "- CPU use: the process's CPU time divided by wall time × threads, median over the runs; "
+        "well below 100% means other programs took the cores (idle or spinning worker threads also move it).",
+        "- Repeats run round robin over the lines of one thread count, so a slow spell of the machine "
+        "spreads over all engines.",
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {info['cpu']}",
+        f"- cores: {info['cores']}",
+        f"- load average (1, 5, 15 min) at start: {info['load_start']}; at end: {info['load_end']}",
+        f"- Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__} "
+        f"(threading layer {info['threading_layer']}), endplay {endplay.__version__}, "
+        f"DDS {info['dds_version']} ({info['dds_threading']} threads)",
+        f"- date: {info['date']}",
+        f"- deals: {info['deals']}, seed: {info['seed']}, repeats: {info['repeats']}, "
+        f"benchmark wall time: {info['wall']:.0f} s",
+        f"- command: `{info['command']}`",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--deals", type=int, default=500, help="random deals (20 solves each)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per engine, mode and thread count")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the deals")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="the 'all cores' thread count (default: the CPUs this process may use)")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
+
+    wall0 = time.perf_counter()
+    load_start = loadavg()
+    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    all_threads = min(args.threads or ncpu, numba.config.NUMBA_NUM_THREADS)
+    thread_counts = sorted({1, all_threads})
+
+    def log(msg):
+        print(f"[{time.perf_counter() - wall0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+
+    deals = deal_batch(args.deals, args.seed)
+    n = len(deals)
+    solves = n * SOLVES_PER_DEAL
+    chunks = build_dds_chunks(deals)
+    single = [dds_deal(deals[i], leader, strain) for i, leader, strain in board_order(n)]
+
+    log(f"validating {solves:,} solves against DDS (compiles kaiser-sim's kernels)")
+    dds_tricks = validate(deals, chunks, all_threads)
+    log("valid")
+
+    rows: list[Row] = []
+    for k in thread_counts:
+        dds_set_threads(k)
+        at_k = [Row(DDS_ALL, "tricks", k, solves), Row(KAISER, "tricks", k, solves), Row(KAISER, "points", k, solves)]
+        if k == 1:
+            at_k.append(Row(DDS_ONE, "tricks", 1, solves))
+
+        def run(row: Row, data=deals):
+            m = len(data)
+            if row.engine == DDS_ALL:
+                return run_dds_all(chunks if m == n else chunks[:1], m)
+            if row.engine == DDS_ONE:
+                return run_dds_single(single[:m * SOLVES_PER_DEAL], m)
+            return run_kaiser(data, row.mode, k)
+
+        warm = deals[:DEALS_PER_DDS_CALL]  # untimed: thread pools and DDS memory for this thread count
+        for row in at_k:
+            run(row, warm)
+        for rep in range(args.repeats):
+            for row in at_k:
+                elapsed, cpu, values, nodes = run(row)
+                if row.mode == "tricks" and not np.array_equal(values, dds_tricks):
+                    raise SystemExit(f"{row.engine} gave different tricks on a timed run ({k} threads)")
+                row.times.append(elapsed)
+                row.cpu_use.append(cpu / (elapsed * k))
+                row.nodes.append(float(nodes.mean()))
+                log(f"{row.engine}, {row.mode}, {k} thread(s), run {rep + 1}: {solves / elapsed:,.0f} solves/s")
+        rows += at_k
+
+    def med(engine, mode, k):
+        return next(r.median for r in rows if (r.engine, r.mode, r.threads) == (engine, mode, k))
+
+    speedups = []
+    if all_threads > 1:
+        for engine, mode in ((KAISER, "tricks"), (KAISER, "points"), (DDS_ALL, "tricks")):
+            speedups.append((f"{engine}, {mode}, 1 → {all_threads} threads",
+                             med(engine, mode, all_threads) / med(engine, mode, 1)))
+
+    info = dict(
+        deals=n, seed=args.seed, repeats=args.repeats, solves=solves,
+        cpu=cpu_model(),
+        cores=f"{os.cpu_count()} logical CPUs ({physical_cores() or '?'} physical cores), "
+              f"{ncpu} usable by this process; all cores = {all_threads} threads",
+        load_start=load_start, load_end=loadavg(),
+        threading_layer=numba.threading_layer(),
+        dds_version=dds_info().versionString.decode(),
+        dds_threading=_DDS_THREADING.get(dds_info().threading, "?"),
+        date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        wall=time.perf_counter() - wall0,
+        command="python benchmarks/solver_vs_dds.py " + " ".join(sys.argv[1:] if argv is None else argv),
+    )
+    text = render(rows, info, speedups)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    print(text)
+    log(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
