@@ -455,3 +455,51 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
         raise InputError(str(e)) from None
     click.echo(f"{definition.study}: n={result.inputs['n']:,} deals, seed {result.inputs['seed']}, "
                f"{len(result.files)} files in {out}")
+
+
+@main.command()
+@click.option("--deals", "-n", type=click.IntRange(min=1), default=None,
+              help="Deals to simulate.  [default: 4000]")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the simulation.  [default: 1]")
+@click.option("--studies", metavar="A,B,...", help="Studies to include, comma-separated.  [default: all]")
+@click.option("--from", "from_path", type=click.Path(file_okay=False),
+              help="Read this results dataset (kaiser-sim simulate --out) instead of simulating.")
+@click.option("--out", "-o", type=click.Path(file_okay=False),
+              help="Output directory.  [default: reports/<rules>-<deals>-<seed>]")
+@click.option("--max-resolve", type=click.IntRange(min=1), default=None,
+              help="Deals re-solved by the 5H and 3S studies.  [default: 1000]")
+@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes when simulating.  [default: all cores]")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@rules_options
+@click.pass_context
+def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quiet, rules):
+    """Write the printed report: report.pdf, report.md, every table and chart.
+
+    Deals are simulated once (or read with --from) and shared by every
+    study.  DIR gets report.pdf (A4/Letter), report.md (charts as SVG),
+    tables/*.csv, one folder per study (CSV, PNG, SVG) and report.json.
+    Unknown --studies or unreadable --from: exit 2.
+
+    \b
+    Examples:
+        kaiser-sim report
+        kaiser-sim report --deals 20000 --seed 2 --studies bid-odds,bidding-chart
+        kaiser-sim report --from runs/big --out reports/big
+    """
+    from .progress import make_progress
+    from .report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
+    from .studies import StudyError
+
+    if from_path is not None and (deals is not None or seed is not None):
+        raise InputError("--deals and --seed describe a new run; with --from the results decide them")
+    log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    try:
+        preset = ctx.params.get("rules_preset") or "standard"
+        _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
+                             rules if (from_path is None or _given(ctx, "rules_preset", "rule_overrides")) else None,
+                             preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
+                             make_progress(quiet), log)
+    except StudyError as e:
+        raise InputError(str(e)) from None
+    click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "
+               f"{doc['seconds']['total']:.0f}s -> {doc['out']}")

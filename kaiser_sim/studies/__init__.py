@@ -1,0 +1,57 @@
+"""The studies: the questions kaiser-sim exists to answer.
+
+Each study is a module here with two functions:
+
+- ``run(results, rules, **params) -> dict[str, DataFrame]``: pure pandas over
+  a results frame (``kaiser_sim.load_results``); some studies re-solve a
+  sample of its deals (``max_resolve``), and say so with their own n.  Every
+  estimate carries its n and a 95% interval (Wilson for proportions, normal
+  standard error for means, bootstrap over deals where stated).
+- ``plot(tables) -> dict[str, Figure]``: charts drawn from those tables
+  only, each titled, labelled and with a footer giving n, seed and rules.
+
+``kaiser_sim.studies.runner`` loads study definitions (``analyses/*.toml``),
+obtains results (reads a dataset or simulates one) and writes every table
+as CSV and Markdown, every chart as PNG and SVG, and ``study.json``.
+
+Example
+-------
+>>> from kaiser_sim.studies import get_study
+>>> study = get_study("lead")                               # doctest: +SKIP
+>>> tables = study.run(kaiser_sim.load_results("runs/s1"), rules)  # doctest: +SKIP
+>>> figures = study.plot(tables)                            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: study name -> (module, one-line summary)
+STUDIES: dict[str, tuple[str, str]] = {
+    "bid-odds": ("bid_odds", "P(makes b) for b = 6..12: trump by rule, best strain in hindsight, NT"),
+    "hand-eval": ("hand_eval", "which hand count predicts the declaring side's points best"),
+    "bidding-chart": ("bidding_chart", "expected hand score of each bid by strength and trump length"),
+    "five-hearts": ("five_hearts", "what the 5H is worth: counterfactual move, capture, bonus switched off"),
+    "three-spades": ("three_spades", "what the 3S costs: counterfactual move, capture, penalty switched off"),
+    "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
+    "lead": ("lead", "the value of being on lead"),
+}
+
+
+class StudyError(ValueError):
+    """An unknown study, a bad definition file or bad parameters."""
+
+
+def study_names() -> list[str]:
+    return list(STUDIES)
+
+
+def get_study(name: str):
+    """The module of study ``name`` (with ``run`` and ``plot``)."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in STUDIES:
+        raise StudyError(f"unknown study '{name}'; studies: {', '.join(STUDIES)}")
+    return importlib.import_module(f"{__name__}.{STUDIES[key][0]}")
+
+
+__all__ = ["STUDIES", "StudyError", "get_study", "study_names"]

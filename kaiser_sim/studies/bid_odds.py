@@ -1,0 +1,98 @@
+"""Study 1, bid odds: how often does a bid make?
+
+For every declarer hand (each seat of each deal on lead, see
+:mod:`~kaiser_sim.studies.common`), P(the declaring side's double-dummy
+points >= b) for each bid level b of the rules (6..12 in the standard game):
+
+- ``trump by rule``: trump named from the declarer's own hand by
+  ``trump_rule`` (default: longest suit, ties by strength);
+- ``NT``: no trump;
+- ``best in hindsight``: the best of the five strains *after* seeing all
+  hands -- an upper bound no declarer can reach, labelled as such.
+
+Broken down by hand strength (:func:`~kaiser_sim.studies.common.strength`,
+the high-card count A4 K3 Q2 J1), by the length of the chosen trump suit,
+and by whether the declarer holds the 5H.  Probabilities carry Wilson 95%
+intervals over the declarer hands of each cell (4 per deal; the four seats
+of a deal are not independent, so pooled intervals are approximate).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .common import (DEFAULT_TRUMP_RULE, STRENGTH_NAME, declarer_frame,
+                     levels_of, make_rows, new_figure, run_info, tag)
+
+METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upper bound)": "best_pts"}
+
+
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
+    """Tables ``make`` (method x bid), ``by_strength``, ``by_trump_length``,
+    ``by_five_hearts``; cells with fewer than ``min_cell`` hands are dropped
+    from the breakdowns."""
+    d = declarer_frame(results, trump_rule)
+    levels = levels_of(rules)
+    rows = []
+    for method, col in METHODS.items():
+        rows += make_rows(d[col], levels, method=method)
+    make = pd.DataFrame(rows)
+
+    def breakdown(group_col, methods):
+        out = []
+        for key, g in d.groupby(group_col, observed=True):
+            if len(g) < min_cell:
+                continue
+            for method in methods:
+                out += make_rows(g[METHODS[method]], levels, **{group_col: key, "method": method})
+        return pd.DataFrame(out)
+
+    by_strength = breakdown("strength_bucket", ["trump by rule", "NT"])
+    by_length = breakdown("length_bucket", ["trump by rule"])
+    d["five_hearts"] = np.where(d["has5h"], "holds 5H", "no 5H")
+    by_five = breakdown("five_hearts", list(METHODS))
+    make.attrs["note"] = (f"P(declaring side's DD points >= bid); trump by rule = {trump_rule}; "
+                          "best in hindsight is an upper bound (strain chosen after seeing all hands); "
+                          "n = declarer hands (4 per deal).")
+    by_strength.attrs["note"] = f"strength = {STRENGTH_NAME} of the declarer's hand"
+    by_length.attrs["note"] = f"trump length = length of the suit named by rule {trump_rule}"
+    tables = {"make": make, "by_strength": by_strength, "by_trump_length": by_length, "by_five_hearts": by_five}
+    return tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+
+
+def _curves(ax, df, group_col, label_fmt="{}"):
+    for key, g in df.groupby(group_col, observed=True, sort=False):
+        line, = ax.plot(g["bid"], 100 * g["p"], marker="o", label=label_fmt.format(key))
+        ax.fill_between(g["bid"], 100 * g["lo"], 100 * g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
+
+
+def plot(tables) -> dict:
+    make = tables["make"]
+    foot = make.attrs.get("footer", "")
+    figs = {}
+    fig, ax = new_figure("Make probability by bid", "bid (points the declaring side must take)",
+                         "P(make), % of declarer hands", foot)
+    _curves(ax, make, "method")
+    ax.set_ylim(-2, 102)
+    ax.legend(fontsize=9)
+    figs["make_curves"] = fig
+
+    bs = tables["by_strength"]
+    for method, name in (("trump by rule", "make_by_strength"), ("NT", "make_by_strength_nt")):
+        g = bs[bs["method"] == method]
+        fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
+                             "P(make), %", bs.attrs.get("footer", foot))
+        _curves(ax, g, "strength_bucket", "HCP {}")
+        ax.set_ylim(-2, 102)
+        ax.legend(title="high-card count\n(A4 K3 Q2 J1)", fontsize=8, ncol=2)
+        figs[name] = fig
+
+    bl = tables["by_trump_length"]
+    fig, ax = new_figure("Make probability by trump length (trump by rule)", "bid", "P(make), %",
+                         bl.attrs.get("footer", foot))
+    _curves(ax, bl, "length_bucket", "{} trumps")
+    ax.set_ylim(-2, 102)
+    ax.legend(fontsize=9)
+    figs["make_by_trump_length"] = fig
+    return figs

@@ -1,0 +1,302 @@
+"""Shared pieces of the studies: hand features, the trump rules, the strength
+measure, per-declarer frames, interval tables and chart footers.
+
+The declarer
+------------
+In Kaiser the declarer leads, so "declarer" is the seat on lead and every
+deal gives four declarer hands, one per seat (:func:`declarer_frame`: one
+row per deal and seat).  The four rows of a deal are not independent (they
+share the deal); the intervals treat them as independent, which is exact
+for one seat's rows and approximate for pooled rows (see each study's
+notes).  "Makes b" means the declaring side's double-dummy points >= b.
+
+The strength measure
+--------------------
+:func:`strength` is the *plain high-card count* of the declarer's own hand,
+A 4, K 3, Q 2, J 1 (0..28 for 8 cards; mean 10).  It is the strength axis
+of the bid-odds and bidding-chart studies.  It was chosen because a player
+can count it at the table and it needs no fitted constants; the hand-eval
+study compares it with the fitted "Kaiser point count" and the heuristics
+of other programs on held-out deals (R², mean absolute error), so the
+choice can be revisited from that study's table.
+
+Trump rules
+-----------
+The declarer names trump from its own hand (:func:`trump_by_rule`):
+
+- ``longest``: the longest suit; ties to the first in S H D C order;
+- ``strongest``: the suit with the most high-card points (A4 K3 Q2 J1);
+  ties to the longer, then S H D C order;
+- ``longest-strength`` (the default, "longest suit, ties by strength"): the
+  longest suit; ties to the one with more high-card points, then S H D C.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..cards import FIVE_HEARTS, THREE_SPADES
+from ..results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, value_column
+from ..stats import mean_ci, wilson_interval
+
+#: suit / strain keys in array order (NT = no trump, strain index 4)
+SUITS = ("S", "H", "D", "C")
+STRAINS = STRAIN_SUFFIXES  # S H D C NT
+NT = 4
+#: rank indices inside a suit (see kaiser_sim.cards)
+RANK_A, RANK_K, RANK_Q, RANK_J, RANK_T = 8, 7, 6, 5, 4
+#: plain high-card count A4 K3 Q2 J1
+HCP_VALUES = {RANK_A: 4, RANK_K: 3, RANK_Q: 2, RANK_J: 1}
+TRUMP_RULES = ("longest", "strongest", "longest-strength")
+DEFAULT_TRUMP_RULE = "longest-strength"
+STRENGTH_NAME = "high-card count (A4 K3 Q2 J1)"
+#: strength buckets: (label, lowest, highest) of the high-card count
+STRENGTH_BUCKETS = (("0-5", 0, 5), ("6-7", 6, 7), ("8-9", 8, 9), ("10-11", 10, 11), ("12-13", 12, 13),
+                    ("14-15", 14, 15), ("16-17", 16, 17), ("18-19", 18, 19), ("20+", 20, 99))
+#: trump length buckets (the longest suit of 8 cards has at least 2)
+LENGTH_BUCKETS = (("2", 0, 2), ("3", 3, 3), ("4", 4, 4), ("5", 5, 5), ("6+", 6, 99))
+_M16 = np.uint64(0xFFFF)
+
+
+# --- hand features ------------------------------------------------------------------------
+
+
+def suit_bits(hands, suit: int) -> np.ndarray:
+    """The 16 bits of ``suit`` of each hand (int64), rank index = bit."""
+    h = np.asarray(hands, dtype=np.uint64)
+    return ((h >> np.uint64(16 * suit)) & _M16).astype(np.int64)
+
+
+def suit_lengths(hands) -> np.ndarray:
+    """``(..., 4)`` int64 suit lengths S H D C of each hand."""
+    return np.stack([np.bitwise_count(suit_bits(hands, s)).astype(np.int64) for s in range(4)], axis=-1)
+
+
+def rank_held(hands, suit: int, rank: int) -> np.ndarray:
+    """1 where the hand holds ``rank`` (index 0..8) of ``suit``, else 0."""
+    return (suit_bits(hands, suit) >> rank) & 1
+
+
+def suit_hcp(hands) -> np.ndarray:
+    """``(..., 4)`` high-card points A4 K3 Q2 J1 in each suit."""
+    out = []
+    for s in range(4):
+        b = suit_bits(hands, s)
+        out.append(sum(v * ((b >> r) & 1) for r, v in HCP_VALUES.items()))
+    return np.stack(out, axis=-1).astype(np.int64)
+
+
+def hcp(hands) -> np.ndarray:
+    """Plain high-card count A4 K3 Q2 J1 of each hand."""
+    return suit_hcp(hands).sum(axis=-1)
+
+
+def has_card(hands, card: int) -> np.ndarray:
+    """True where the hand holds ``card`` (a card number of kaiser_sim.cards)."""
+    return (np.asarray(hands, dtype=np.uint64) >> np.uint64(card)) & np.uint64(1) == np.uint64(1)
+
+
+def aces(hands) -> np.ndarray:
+    return sum(rank_held(hands, s, RANK_A) for s in range(4))
+
+
+def strength(hands) -> np.ndarray:
+    """The shared strength measure of the studies: the plain high-card count
+    (module doc).  One function, so the axis changes in one place."""
+    return hcp(hands)
+
+
+def trump_by_rule(hands, rule: str = DEFAULT_TRUMP_RULE) -> np.ndarray:
+    """Trump suit (0..3) the declarer names from its own hand by ``rule``
+    (one of :data:`TRUMP_RULES`, module doc)."""
+    length = suit_lengths(hands)
+    points = suit_hcp(hands)
+    if rule == "longest":
+        key = length
+    elif rule == "strongest":
+        key = points * 100 + length
+    elif rule == "longest-strength":
+        key = length * 100 + points
+    else:
+        raise ValueError(f"unknown trump rule '{rule}' (use {', '.join(TRUMP_RULES)})")
+    return np.argmax(key, axis=-1)  # first maximum: S H D C order on full ties
+
+
+def bucket(values, buckets) -> pd.Categorical:
+    """Label each value with its ``(label, lo, hi)`` bucket (ordered categorical)."""
+    v = np.asarray(values)
+    labels = np.empty(v.shape, dtype=object)
+    for label, lo, hi in buckets:
+        labels[(v >= lo) & (v <= hi)] = label
+    return pd.Categorical(labels, categories=[b[0] for b in buckets], ordered=True)
+
+
+# --- the per-declarer frame ------------------------------------------------------------------
+
+
+def points_array(results) -> np.ndarray:
+    """``(n, 4, 5)`` int64 DD points (leader x strain) of a results frame."""
+    cols = [value_column("points", L, s) for L in range(4) for s in range(5)]
+    return results[cols].to_numpy(dtype=np.int64).reshape(len(results), 4, 5)
+
+
+def hands_array(results) -> np.ndarray:
+    return results[list(HAND_COLUMNS)].to_numpy(dtype=np.uint64)
+
+
+def declarer_frame(results, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFrame:
+    """One row per (deal, seat): the seat as declarer (on lead).
+
+    Columns: ``deal``, ``seat`` (0..3), ``len_S..len_C``, ``hcp_S..hcp_C``,
+    ``strength`` (:func:`strength`), ``aces``, ``has5h``, ``has3s``,
+    ``pts_S..pts_NT`` (the declaring side's DD points with this seat on
+    lead), ``trump`` (0..3 by ``trump_rule``), ``trump_len``, ``trump_pts``,
+    ``best_suit``, ``best_suit_pts``, ``nt_pts``, ``best_pts`` (best of the
+    five strains in hindsight), ``strength_bucket``, ``length_bucket``,
+    ``hand`` (the declarer's bitboard).
+    """
+    hands = hands_array(results)  # (n, 4)
+    pts = points_array(results)  # (n, 4, 5)
+    n = len(results)
+    flat_h = hands.reshape(-1)
+    flat_p = pts.reshape(-1, 5)
+    length = suit_lengths(flat_h)
+    shcp = suit_hcp(flat_h)
+    trump = trump_by_rule(flat_h, trump_rule)
+    idx = np.arange(4 * n)
+    best_suit = np.argmax(flat_p[:, :4], axis=1)
+    df = pd.DataFrame({
+        "deal": np.repeat(results["deal"].to_numpy(dtype=np.int64), 4),
+        "seat": np.tile(np.arange(4, dtype=np.int64), n),
+    })
+    for s, key in enumerate(SUITS):
+        df[f"len_{key}"] = length[:, s]
+    for s, key in enumerate(SUITS):
+        df[f"hcp_{key}"] = shcp[:, s]
+    df["strength"] = strength(flat_h)
+    df["aces"] = aces(flat_h)
+    df["has5h"] = has_card(flat_h, FIVE_HEARTS)
+    df["has3s"] = has_card(flat_h, THREE_SPADES)
+    for s, key in enumerate(STRAINS):
+        df[f"pts_{key}"] = flat_p[:, s]
+    df["trump"] = trump
+    df["trump_len"] = length[idx, trump]
+    df["trump_pts"] = flat_p[idx, trump]
+    df["best_suit"] = best_suit
+    df["best_suit_pts"] = flat_p[idx, best_suit]
+    df["nt_pts"] = flat_p[:, NT]
+    df["best_pts"] = flat_p.max(axis=1)
+    df["strength_bucket"] = bucket(df["strength"], STRENGTH_BUCKETS)
+    df["length_bucket"] = bucket(df["trump_len"], LENGTH_BUCKETS)
+    df["hand"] = flat_h
+    return df
+
+
+# --- estimates with their uncertainty --------------------------------------------------------
+
+
+def proportion_row(k, n) -> dict:
+    """``{k, n, p, lo, hi}`` with the Wilson 95% interval."""
+    k, n = int(k), int(n)
+    lo, hi = wilson_interval(k, n) if n else (np.nan, np.nan)
+    return {"k": k, "n": n, "p": k / n if n else np.nan, "lo": lo, "hi": hi}
+
+
+def mean_row(x) -> dict:
+    """``{n, mean, lo, hi, sd}``: the mean with its normal 95% interval."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return {"n": 0, "mean": np.nan, "lo": np.nan, "hi": np.nan, "sd": np.nan}
+    m = mean_ci(x)
+    return {"n": int(x.size), "mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd}
+
+
+def make_rows(values, levels, **labels) -> list[dict]:
+    """One row per bid level b: P(values >= b) with its Wilson interval."""
+    v = np.asarray(values)
+    return [{**labels, "bid": int(b), **proportion_row((v >= b).sum(), v.size)} for b in levels]
+
+
+def levels_of(rules) -> list[int]:
+    """Bid levels of the rules, min bid .. 12."""
+    from ..rules import MAX_BID
+
+    return list(range(rules.min_bid, MAX_BID + 1))
+
+
+def hand_score(rules, level: int, nt: bool, raw) -> np.ndarray:
+    """The declaring side's hand score for a bid of ``level`` (NT or not)
+    given its raw points (:func:`kaiser_sim.scoring.score_hands`; the 45
+    rule does not apply to the declarer)."""
+    from ..scoring import score_hands
+
+    raw = np.asarray(raw, dtype=np.int64)
+    if raw.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return score_hands(rules, level, nt, 0, raw, (0, 0)).delta[:, 0]
+
+
+# --- footers, metadata ----------------------------------------------------------------------
+
+
+def run_info(results, rules) -> dict:
+    """n, seed and rules label of a results frame (from its metadata)."""
+    meta = results.attrs.get("kaiser_sim", {}) or {}
+    return {"n": int(len(results)), "seed": meta.get("seed", "?"), "rules": getattr(rules, "label", str(rules))}
+
+
+def footer(info: dict, extra: str = "") -> str:
+    text = f"n={info['n']:,} deals, seed={info['seed']}, rules={info['rules']}"
+    if extra:
+        text += f"; {extra}"
+    return text + "; double dummy; bands/bars: 95% intervals"
+
+
+def tag(tables: dict, info: dict, extra: str = "") -> dict:
+    """Attach the run info and a chart footer to every table (``attrs``)."""
+    for df in tables.values():
+        df.attrs["run"] = dict(info)
+        df.attrs["footer"] = footer(info, extra)
+    return tables
+
+
+def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5)):
+    """``fig, ax`` titled and labelled, with the footer; legible at half A4."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=figsize)
+    ax.set_title(title, fontsize=12)
+    ax.set_xlabel(xlabel, fontsize=10)
+    ax.set_ylabel(ylabel, fontsize=10)
+    ax.grid(alpha=0.3)
+    fig.text(0.01, 0.01, foot, fontsize=7, color="0.35")
+    fig.subplots_adjust(bottom=0.16)
+    return fig, ax
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_KEYS[int(seat)]
+
+
+def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame:
+    """A results frame (the ``load_results`` schema, points columns) built
+    from a deals array, solving it unless ``points`` ((n, 4, 5)) is given;
+    ``attrs["kaiser_sim"]`` records the seed.  For tests and small runs."""
+    from ..solver import dd_table
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    pts = dd_table(deals) if points is None else np.asarray(points)
+    n = deals.shape[0]
+    df = pd.DataFrame({"deal": np.arange(first, first + n, dtype=np.int64),
+                       "dealer": (np.arange(first, first + n) % 4).astype(np.int8)})
+    for s, col in enumerate(HAND_COLUMNS):
+        df[col] = deals[:, s]
+    for L in range(4):
+        for s in range(5):
+            df[value_column("points", L, s)] = pts[:, L, s].astype(np.int8)
+    df.attrs["kaiser_sim"] = {"seed": seed, "deals": n, "mode": "points"}
+    return df

@@ -1,0 +1,82 @@
+"""Study 7, the lead: what is being on lead worth?
+
+Same deal, same strain: the declaring side's double-dummy points with the
+declarer on lead (as in Kaiser) against the same side's points when the
+next seat clockwise (the declarer's left-hand opponent) leads instead.
+The second value is ``10 - points(LHO on lead)`` (the sides' points add to
+10).  No re-solve: both values are in every results row.
+
+``lead value = points(declarer leads) - points(LHO leads)``, for the
+strain named by the trump rule, for no trump, and for every strain;
+paired means with 95% normal intervals, its distribution, and the change in
+the make probability of each bid (paired difference of indicators).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .common import (DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, levels_of, mean_row, new_figure,
+                     points_array, run_info, tag)
+
+
+def lead_values(results, rules=None, trump_rule: str = DEFAULT_TRUMP_RULE):
+    """``(on_lead, lho_leads, strain_kind)``: (4n, 5) arrays of the declaring
+    side's points with the declarer on lead and with its LHO on lead."""
+    pts = points_array(results)  # (n, 4, 5)
+    total = rules.raw_total if rules is not None else 10
+    on = pts.reshape(-1, 5)
+    lho = (total - np.roll(pts, -1, axis=1)).reshape(-1, 5)  # seat L's row gets leader L+1
+    return on, lho
+
+
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.DataFrame]:
+    d = declarer_frame(results, trump_rule)
+    on, lho = lead_values(results, rules)
+    idx = np.arange(len(d))
+    trump = d["trump"].to_numpy()
+    views = {"trump by rule": (on[idx, trump], lho[idx, trump]), "NT": (on[:, NT], lho[:, NT])}
+    for s, key in enumerate(STRAINS[:4]):
+        views[f"{key} trump (any hand)"] = (on[:, s], lho[:, s])
+    rows, dist, make = [], [], []
+    levels = levels_of(rules)
+    for view, (a, b) in views.items():
+        diff = a - b
+        rows.append({"strain": view, **mean_row(diff), "mean_on_lead": a.mean(), "mean_lho_leads": b.mean(),
+                     "share_gain": (diff > 0).mean(), "share_loss": (diff < 0).mean()})
+        if view in ("trump by rule", "NT"):
+            vals, counts = np.unique(diff, return_counts=True)
+            dist += [{"strain": view, "lead_value": int(v), "count": int(c), "share": c / diff.size}
+                     for v, c in zip(vals, counts)]
+            for lv in levels:
+                m = mean_row((a >= lv).astype(float) - (b >= lv).astype(float))
+                make.append({"strain": view, "bid": lv, "p_on_lead": (a >= lv).mean(), "p_lho_leads": (b >= lv).mean(),
+                             "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
+    summary = pd.DataFrame(rows)
+    summary.attrs["note"] = ("lead value = declaring side's DD points with the declarer on lead minus with its "
+                             "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal)")
+    tables = {"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)}
+    return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
+
+
+def plot(tables) -> dict:
+    dist = tables["distribution"]
+    foot = tables["summary"].attrs.get("footer", "")
+    fig, ax = new_figure("Value of the lead: declarer on lead minus LHO on lead",
+                         "lead value (points of the declaring side)", "share of declarer hands, %", foot)
+    width = 0.4
+    for i, (view, g) in enumerate(dist.groupby("strain", sort=False)):
+        ax.bar(g["lead_value"] + (i - 0.5) * width, 100 * g["share"], width=width, label=view)
+    ax.legend(fontsize=9)
+    figs = {"lead_value": fig}
+    mc = tables["make_change"]
+    fig, ax = new_figure("Change in make probability from having the lead", "bid",
+                         "P(make | on lead) - P(make | LHO leads), percentage points", foot)
+    for view, g in mc.groupby("strain", sort=False):
+        ax.errorbar(g["bid"], 100 * g["change"], yerr=[100 * (g["change"] - g["lo"]), 100 * (g["hi"] - g["change"])],
+                    marker="o", capsize=3, label=view)
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.legend(fontsize=9)
+    figs["lead_make_change"] = fig
+    return figs

@@ -1,0 +1,254 @@
+"""Study definitions (TOML), running a study, and writing its outputs.
+
+A definition file (``analyses/NAME.toml``)::
+
+    study = "bid-odds"          # a name of kaiser_sim.studies.STUDIES
+    deals = 100000              # deals to simulate when no results are given
+    seed = 1
+    rules = "standard"          # a preset (kaiser-sim rules)
+    rule = []                   # overrides, "key=value"
+    [params]                    # keyword arguments of the study's run()
+    trump_rule = "longest-strength"
+
+:func:`run_study` reads an existing results dataset or simulates one, runs
+the study and writes into the output directory: every table as
+``NAME.csv`` and ``NAME.md``, every chart as ``NAME.png`` and ``NAME.svg``,
+and ``study.json`` (study, parameters, seed, n, rules, package version,
+the results used, the files written).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..rules import Rules, RulesError, get_preset
+from . import STUDIES, StudyError, get_study
+
+#: where the shipped definitions live (``analyses/`` beside the package)
+ANALYSES_DIR = Path(__file__).resolve().parents[2] / "analyses"
+DEFAULT_DEALS = 10_000
+DEFAULT_SEED = 1
+_KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
+
+
+@dataclass
+class StudyDefinition:
+    """What to run: the study, how many deals, seed, rules and parameters."""
+
+    study: str
+    deals: int = DEFAULT_DEALS
+    seed: int = DEFAULT_SEED
+    rules: str = "standard"
+    rule: list[str] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+    description: str = ""
+    source: str | None = None
+
+    def make_rules(self) -> Rules:
+        try:
+            return get_preset(self.rules).with_overrides(list(self.rule))
+        except RulesError as e:
+            raise StudyError(f"{self.source or self.study}: {e}") from None
+
+
+def load_definition(path) -> StudyDefinition:
+    """Read a study definition TOML file; :class:`StudyError` naming the problem."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise StudyError(f"cannot read {path}: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise StudyError(f"{path} is not valid TOML: {e}") from None
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise StudyError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; keys: {', '.join(sorted(_KEYS))}")
+    if "study" not in data:
+        raise StudyError(f"{path}: no 'study' key (one of {', '.join(STUDIES)})")
+    d = StudyDefinition(study=str(data["study"]), deals=int(data.get("deals", DEFAULT_DEALS)),
+                        seed=int(data.get("seed", DEFAULT_SEED)), rules=str(data.get("rules", "standard")),
+                        rule=list(data.get("rule", [])), params=dict(data.get("params", {})),
+                        description=str(data.get("description", "")), source=str(path))
+    get_study(d.study)  # check the name
+    return d
+
+
+def definition_for(name_or_file) -> StudyDefinition:
+    """A definition from a ``.toml`` path, else the shipped
+    ``analyses/NAME.toml``, else the study's defaults."""
+    text = str(name_or_file)
+    if text.endswith(".toml") or Path(text).is_file():
+        return load_definition(text)
+    get_study(text)
+    key = text.strip().lower().replace("_", "-")
+    shipped = ANALYSES_DIR / f"{key}.toml"
+    if shipped.is_file():
+        return load_definition(shipped)
+    return StudyDefinition(study=key)
+
+
+def parse_param(text: str) -> tuple[str, object]:
+    """``key=value`` with a TOML value (``3``, ``true``, ``"x"``; bare words are strings)."""
+    if "=" not in text:
+        raise StudyError(f"--param {text}: write KEY=VALUE")
+    key, value = (t.strip() for t in text.split("=", 1))
+    try:
+        parsed = tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        parsed = value
+    return key, parsed
+
+
+def check_params(module, params: dict) -> None:
+    sig = inspect.signature(module.run)
+    allowed = [p for p in list(sig.parameters)[2:]]
+    bad = [k for k in params if k not in allowed]
+    if bad:
+        raise StudyError(f"unknown parameter(s) {', '.join(bad)} for this study; parameters: {', '.join(allowed)}")
+
+
+# --- results ----------------------------------------------------------------------------------
+
+
+def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
+                   out=None, progress=None, workers: int | None = None) -> pd.DataFrame:
+    """A results frame: ``load_results(from_path)``, or a new points-mode run
+    of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
+    if a run with the same inputs is already there)."""
+    from ..results import ResultsError, load_results
+    from ..simulate import SimulateError, simulate
+
+    if from_path is not None:
+        try:
+            return load_results(from_path)
+        except ResultsError as e:
+            raise StudyError(str(e)) from None
+    path = Path(out) / "results"
+    existing = (path / "_common_metadata").is_file()
+    try:
+        simulate(path, deals, seed, mode="points", rules=rules, resume=existing, progress=progress, workers=workers)
+        return load_results(path)
+    except (SimulateError, ResultsError) as e:
+        raise StudyError(f"{e} (delete {path} or pass --from)") from None
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _cell(x) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, (float, np.floating)):
+        if math.isnan(x):
+            return ""
+        return f"{x:.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x)}"
+    return str(x).replace("|", "\\|")
+
+
+def to_markdown(df: pd.DataFrame) -> str:
+    """A GitHub Markdown table (floats to 4 significant digits)."""
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
+    """Write tables (CSV, Markdown), figures (PNG, SVG) and ``study.json``."""
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, df in tables.items():
+        df.to_csv(out / f"{name}.csv", index=False)
+        note = df.attrs.get("note")
+        text = f"# {name}\n\n" + (f"{note}\n\n" if note else "") + to_markdown(df)
+        if df.attrs.get("footer"):
+            text += f"\n_{df.attrs['footer']}_\n"
+        (out / f"{name}.md").write_text(text, encoding="utf-8")
+        written += [f"{name}.csv", f"{name}.md"]
+    for name, fig in figures.items():
+        for ext in ("png", "svg"):
+            fig.savefig(out / f"{name}.{ext}", format=ext, dpi=150)
+            written.append(f"{name}.{ext}")
+        plt.close(fig)
+    doc = dict(inputs)
+    doc["files"] = written
+    (out / "study.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    return written + ["study.json"]
+
+
+@dataclass
+class StudyOutput:
+    tables: dict
+    figures: dict
+    files: list[str]
+    inputs: dict
+
+
+def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = None, from_path=None,
+              rules: Rules | None = None, progress=None, workers: int | None = None,
+              write: bool = True) -> StudyOutput:
+    """Run one study end to end: obtain results, ``run``, ``plot``, write.
+
+    ``rules`` (for scoring) defaults to the rules recorded with the results,
+    else the definition's; with ``results`` or ``from_path`` the deals come
+    from there (their seed and n are recorded), else ``definition.deals``
+    deals are simulated with ``definition.seed`` into ``out/results``.
+    """
+    module = get_study(definition.study)
+    check_params(module, definition.params)
+    t0 = time.time()
+    source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
+    if results is None and from_path is not None:
+        results = obtain_results(from_path)
+    meta = (results.attrs.get("kaiser_sim", {}) or {}) if results is not None else {}
+    if rules is None:
+        rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else definition.make_rules()
+    if results is None:
+        results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers)
+        meta = results.attrs.get("kaiser_sim", {}) or {}
+        source = str(Path(out) / "results")
+    if meta.get("rules"):
+        run_rules = Rules.from_dict(meta["rules"])
+        if (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
+            raise StudyError(f"the results were dealt for rules '{run_rules.label}' (hand size {run_rules.hand_size}), "
+                             f"not for '{rules.label}'")
+    t1 = time.time()
+    tables = module.run(results, rules, **definition.params)
+    figures = module.plot(tables)
+    t2 = time.time()
+    inputs = {
+        "study": definition.study,
+        "definition": definition.source,
+        "description": definition.description,
+        "params": definition.params,
+        "seed": meta.get("seed", definition.seed),
+        "n": int(len(results)),
+        "results": source,
+        "rules": rules.to_dict(),
+        "version": __version__,
+        "seconds": {"results": round(t1 - t0, 1), "study": round(t2 - t1, 1)},
+    }
+    files = write_outputs(tables, figures, out, inputs) if write else []
+    return StudyOutput(tables, figures, files, inputs)
+
+
+__all__ = ["StudyDefinition", "load_definition", "definition_for", "obtain_results", "run_study",
+           "write_outputs", "to_markdown", "parse_param", "ANALYSES_DIR"]

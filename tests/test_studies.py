@@ -1,0 +1,343 @@
+"""The studies: structure, invariants, and one number of each recomputed
+independently of the study code (plain Python over the results columns or
+direct solver calls).
+
+The fixture solves a small seeded set of deals once (``results_frame``:
+deal_batch + dd_table into the results schema); the re-solving studies use
+a handful of deals (``max_resolve``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from kaiser_sim import solver
+from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES, cards_of, card_rank, card_suit, parse_hand
+from kaiser_sim.cli import main
+from kaiser_sim.deal import deal_batch
+from kaiser_sim.rules import get_preset
+from kaiser_sim.studies import STUDIES, StudyError, get_study
+from kaiser_sim.studies import bid_odds, bidding_chart, hand_eval, lead, specials, trump_and_nt
+from kaiser_sim.studies.common import results_frame, trump_by_rule
+from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, load_definition, to_markdown
+
+N_DEALS = 80
+SEED = 11
+RULES = get_preset("standard")
+HCP = {8: 4, 7: 3, 6: 2, 5: 1}
+
+
+@pytest.fixture(scope="module")
+def results():
+    return results_frame(deal_batch(N_DEALS, SEED), seed=SEED)
+
+
+def _hand_cards(mask):
+    return [(card_suit(c), card_rank(c)) for c in cards_of(mask)]
+
+
+def _naive_trump(mask, rule="longest-strength"):
+    cards = _hand_cards(mask)
+    length = [sum(1 for s, _ in cards if s == suit) for suit in range(4)]
+    pts = [sum(HCP.get(r, 0) for s, r in cards if s == suit) for suit in range(4)]
+    key = {"longest": lambda s: (length[s],), "strongest": lambda s: (pts[s], length[s]),
+           "longest-strength": lambda s: (length[s], pts[s])}[rule]
+    best = max(key(s) for s in range(4))
+    return next(s for s in range(4) if key(s) == best)
+
+
+def _pts(results, i, leader, strain):
+    return int(results[f"pts_{'NESW'[leader]}_{['S', 'H', 'D', 'C', 'NT'][strain]}"].iloc[i])
+
+
+# --- framework --------------------------------------------------------------------------------
+
+
+def test_registry_and_definitions():
+    for name in STUDIES:
+        mod = get_study(name)
+        assert callable(mod.run) and callable(mod.plot)
+        d = load_definition(ANALYSES_DIR / f"{name}.toml")
+        assert d.study == name and d.deals > 0 and d.make_rules() == RULES
+    with pytest.raises(StudyError):
+        get_study("no-such-study")
+    assert definition_for("lead").study == "lead"
+
+
+def test_bad_definition(tmp_path):
+    bad = tmp_path / "x.toml"
+    bad.write_text('study = "lead"\nbogus = 1\n')
+    with pytest.raises(StudyError, match="bogus"):
+        load_definition(bad)
+    bad.write_text("study = \n")
+    with pytest.raises(StudyError, match="TOML"):
+        load_definition(bad)
+
+
+def test_markdown():
+    md = to_markdown(pd.DataFrame({"a": [1, 2], "p": [0.123456, np.nan], "ok": [True, False]}))
+    assert md.splitlines()[0] == "| a | p | ok |"
+    assert "| 1 | 0.1235 | yes |" in md and "| 2 |  | no |" in md
+
+
+# --- 1 bid odds -------------------------------------------------------------------------------
+
+
+def _check_make_table(df, group_cols):
+    assert (df["lo"] <= df["p"] + 1e-12).all() and (df["p"] <= df["hi"] + 1e-12).all()
+    for _, g in df.groupby(group_cols, observed=True):
+        assert np.all(np.diff(g.sort_values("bid")["p"].to_numpy()) <= 1e-12)  # falls as b rises
+
+
+def test_bid_odds(results):
+    t = bid_odds.run(results, RULES)
+    make = t["make"]
+    assert set(make["bid"]) == set(range(6, 13)) and (make["n"] == 4 * N_DEALS).all()
+    _check_make_table(make, ["method"])
+    _check_make_table(t["by_strength"], ["strength_bucket", "method"])
+    _check_make_table(t["by_trump_length"], ["length_bucket", "method"])
+    p = make.pivot(index="bid", columns="method", values="p")
+    assert (p["best in hindsight (upper bound)"] >= p["trump by rule"]).all()
+    assert (p["best in hindsight (upper bound)"] >= p["NT"]).all()
+    # independent recount: NT makes 8
+    k = sum(_pts(results, i, L, 4) >= 8 for i in range(N_DEALS) for L in range(4))
+    row = make[(make["method"] == "NT") & (make["bid"] == 8)].iloc[0]
+    assert row["k"] == k
+    # trump by rule makes 7, trump from a naive rule
+    hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    k7 = sum(_pts(results, i, L, _naive_trump(int(hands[i, L]))) >= 7 for i in range(N_DEALS) for L in range(4))
+    assert make[(make["method"] == "trump by rule") & (make["bid"] == 7)]["k"].iloc[0] == k7
+    figs = bid_odds.plot(t)
+    assert all(f.axes[0].get_title() and f.axes[0].get_xlabel() for f in figs.values())
+    assert all("n=" in f.texts[0].get_text() and "seed=11" in f.texts[0].get_text() for f in figs.values())
+
+
+def test_intervals_narrow_as_n_grows(results):
+    small = bid_odds.run(results.iloc[:20], RULES)["make"]
+    big = bid_odds.run(results, RULES)["make"]
+    w_small = (small["hi"] - small["lo"]).to_numpy()
+    w_big = (big["hi"] - big["lo"]).to_numpy()
+    assert w_big.mean() < w_small.mean()
+
+
+def test_trump_rules_match_naive(results):
+    hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64).ravel()
+    for rule in ("longest", "strongest", "longest-strength"):
+        got = trump_by_rule(hands, rule)
+        assert [int(x) for x in got] == [_naive_trump(int(h), rule) for h in hands]
+
+
+# --- 3 bidding chart --------------------------------------------------------------------------
+
+
+def test_bidding_chart(results):
+    t = bidding_chart.run(results, RULES, min_cell=2)
+    ex = t["expected"]
+    assert (ex["lo"] <= ex["expected"] + 1e-9).all() and (ex["expected"] <= ex["hi"] + 1e-9).all()
+    # expected score of plain bids cannot rise with the level (per hand it never does)
+    for _, g in ex[~ex["bid"].str.endswith("NT")].groupby(["strength", "trump_len"], observed=True):
+        assert np.all(np.diff(g["expected"].to_numpy()) <= 1e-9)
+    # independent recompute of one cell: bid 7 and 7NT, hands with high-card count 10-11 and 3 trumps
+    hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    s7, s7nt = [], []
+    for i in range(N_DEALS):
+        for L in range(4):
+            h = int(hands[i, L])
+            cards = _hand_cards(h)
+            hcp = sum(HCP.get(r, 0) for _, r in cards)
+            tr = _naive_trump(h)
+            if 10 <= hcp <= 11 and sum(1 for s, _ in cards if s == tr) == 3:
+                raw = _pts(results, i, L, tr)
+                s7.append(raw if raw >= 7 else -7)
+                nt = _pts(results, i, L, 4)
+                s7nt.append(2 * nt if nt >= 7 else -14)
+    cell = ex[(ex["strength"] == "10-11") & (ex["trump_len"] == "3")]
+    assert cell[cell["bid"] == "7"]["n"].iloc[0] == len(s7)
+    assert cell[cell["bid"] == "7"]["expected"].iloc[0] == pytest.approx(np.mean(s7))
+    assert cell[cell["bid"] == "7NT"]["expected"].iloc[0] == pytest.approx(np.mean(s7nt))
+    assert set(bidding_chart.plot(t)) == {"what_to_bid", "expected_by_bid"}
+
+
+def test_crossing():
+    assert bidding_chart.crossing([0, 1, 2], [0.2, 0.4, 0.8], 0.5) == pytest.approx(1.25)
+    assert np.isnan(bidding_chart.crossing([0, 1], [0.1, 0.2], 0.5))
+
+
+# --- 4 / 5 the 5H and the 3S ------------------------------------------------------------------
+
+
+def test_move_card_keeps_lengths():
+    deals = deal_batch(50, 3)
+    for card in (FIVE_HEARTS, THREE_SPADES):
+        holder = specials.holder_of(deals, card)
+        same, ok = specials.move_card(deals, card, holder)
+        assert ok.all() and (same == deals).all()  # to itself: nothing changes
+        for off in (1, 2, 3):
+            new, ok = specials.move_card(deals, card, (holder + off) % 4)
+            assert (new[~ok] == deals[~ok]).all()
+            assert (np.bitwise_or.reduce(new, axis=1) == np.bitwise_or.reduce(deals, axis=1)).all()
+            for s in range(4):
+                assert (np.bitwise_count((new >> np.uint64(16 * s)) & np.uint64(0xFFFF))
+                        == np.bitwise_count((deals >> np.uint64(16 * s)) & np.uint64(0xFFFF))).all()
+            moved = specials.holder_of(new, card)
+            assert (moved[ok] == ((holder + off) % 4)[ok]).all()
+
+
+def test_self_swap_is_zero(results):
+    summary, make, _ = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("self",), max_resolve=6)
+    assert (summary["mean"] == 0).all() and (summary["excluded"] == 0).all()
+    assert (make["change"] == 0).all()
+
+
+def test_five_hearts_counterfactual_recomputed(results):
+    m = 5
+    summary, _, _ = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("partner",), max_resolve=m)
+    hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    changes = []
+    for i in range(m):
+        h = [int(x) for x in hands[i]]
+        holder = next(s for s in range(4) if h[s] >> FIVE_HEARTS & 1)
+        part = (holder + 2) % 4
+        hearts = [c for c in cards_of(h[part]) if card_suit(c) == 1]
+        if not hearts:
+            continue
+        low = min(hearts, key=card_rank)
+        new = list(h)
+        new[holder] = h[holder] & ~(1 << FIVE_HEARTS) | (1 << low)
+        new[part] = h[part] & ~(1 << low) | (1 << FIVE_HEARTS)
+        after = solver.solve(np.array(new, dtype=np.uint64), holder, 4)
+        changes.append(after - _pts(results, i, holder, 4))
+    row = summary[summary["strain"] == "NT"].iloc[0]
+    assert row["n"] == len(changes) and row["mean"] == pytest.approx(np.mean(changes))
+
+
+@pytest.mark.parametrize("study,card,lo,hi", [("five-hearts", FIVE_HEARTS, 0, 5), ("three-spades", THREE_SPADES, -3, 0)])
+def test_specials_study(results, study, card, lo, hi):
+    t = get_study(study).run(results, RULES, max_resolve=4)
+    assert t["counterfactual"]["n"].max() <= 4
+    assert set(t["counterfactual"]["receiver"]) == {"partner", "LHO", "RHO"}
+    rec = specials.worth_records(results, RULES, card, max_resolve=4)
+    assert len(rec) == 4 * 20 and rec["worth"].between(lo, hi).all()
+    ov = t["worth_overall"].iloc[0]
+    assert ov["lo"] <= ov["mean"] <= ov["hi"] and ov["n"] == 80
+    # independent: deal 0, the holder on lead in no trump, worth = points - points with the card counting 0
+    h = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)[0]
+    holder = next(s for s in range(4) if int(h[s]) >> card & 1)
+    key = "five" if card == FIVE_HEARTS else "three"
+    want = solver.solve(h, holder, 4) - solver.solve(h, holder, 4, **{key: np.uint64(0)})
+    got = rec[(rec["deal"] == 0) & (rec["role"] == "declarer") & (rec["strain_kind"] == "NT")]["worth"]
+    assert list(got) == [want]
+    assert set(get_study(study).plot(t)) == {"swing", "mean_change", "worth_distribution"}
+
+
+# --- 6 trump and NT ---------------------------------------------------------------------------
+
+
+def test_trump_and_nt(results):
+    t = trump_and_nt.run(results, RULES, min_cell=1)
+    tr = t["trump_rules"].set_index("rule")
+    assert ((tr["picks_lo"] <= tr["picks_best"]) & (tr["picks_best"] <= tr["picks_hi"])).all()
+    assert (tr["loss"] >= 0).all()
+    hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    picks = losses = 0
+    nt_wins = 0
+    for i in range(N_DEALS):
+        for L in range(4):
+            suits = [_pts(results, i, L, s) for s in range(4)]
+            got = suits[_naive_trump(int(hands[i, L]), "longest")]
+            picks += got == max(suits)
+            losses += max(suits) - got
+            nt_wins += _pts(results, i, L, 4) > max(suits)
+    assert tr.loc["longest", "picks_best"] == pytest.approx(picks / (4 * N_DEALS))
+    assert tr.loc["longest", "loss"] == pytest.approx(losses / (4 * N_DEALS))
+    assert t["nt_beats_trump"].iloc[0]["k"] == nt_wins
+    assert len(trump_and_nt.plot(t)) == 3
+
+
+# --- 7 the lead -------------------------------------------------------------------------------
+
+
+def test_lead(results):
+    t = lead.run(results, RULES)
+    s = t["summary"].set_index("strain")
+    vals = [_pts(results, i, L, 4) - (10 - _pts(results, i, (L + 1) % 4, 4)) for i in range(N_DEALS) for L in range(4)]
+    assert s.loc["NT", "mean"] == pytest.approx(np.mean(vals))
+    assert s.loc["NT", "lo"] <= s.loc["NT", "mean"] <= s.loc["NT", "hi"]
+    d = t["distribution"]
+    assert d.groupby("strain")["share"].sum().to_numpy() == pytest.approx(1.0)
+    assert len(lead.plot(t)) == 2
+
+
+# --- 2 hand evaluation ------------------------------------------------------------------------
+
+
+def test_heuristics_golden():
+    h = np.array([parse_hand("AK93.5.AK.8")], dtype=np.uint64)
+    assert hand_eval.heuristic(h, np.array([0]))[0] == 3 * 4 + 4 + 3 + 3 + 2 - 2
+    assert hand_eval.rank_squared(h)[0] == pytest.approx((14**2 + 13**2 + 9**2 + 3**2 + 5**2 + 14**2 + 13**2 + 8**2) / 100)
+
+
+def test_hand_eval(results):
+    t = hand_eval.run(results, RULES, n_boot=20)
+    c = t["comparison"]
+    assert len(c) == 8 and (c["r2"] <= 1).all() and (c["mae"] >= 0).all()
+    assert (c["n_test"] == 4 * (results["deal"] % 5 == 0).sum()).all()
+    k = t["kaiser_count"]
+    assert set(k["feature"]) == set(hand_eval.FEATURES)
+    assert ((k["lo"] <= k["points"]) & (k["points"] <= k["hi"])).all()
+    assert len(hand_eval.plot(t)) == 2
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    from kaiser_sim.simulate import simulate
+
+    path = tmp_path_factory.mktemp("runs") / "r"
+    simulate(path, 12, 5, workers=1)
+    return path
+
+
+def test_cli_study_from_results(dataset, tmp_path):
+    out = tmp_path / "lead"
+    r = CliRunner().invoke(main, ["study", "lead", "--from", str(dataset), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    files = {p.name for p in out.iterdir()}
+    assert {"summary.csv", "summary.md", "lead_value.png", "lead_value.svg", "study.json"} <= files
+    doc = json.loads((out / "study.json").read_text())
+    assert doc["study"] == "lead" and doc["n"] == 12 and doc["seed"] == 5 and doc["version"]
+    assert doc["rules"]["label"] == "standard"
+
+
+def test_cli_study_param_and_toml(dataset, tmp_path):
+    toml = tmp_path / "fh.toml"
+    toml.write_text('study = "five-hearts"\ndeals = 10\nseed = 2\n[params]\nmax_resolve = 2\n')
+    out = tmp_path / "fh"
+    r = CliRunner().invoke(main, ["study", str(toml), "--from", str(dataset), "--out", str(out),
+                                  "--param", "receivers=['LHO']"])
+    assert r.exit_code == 0, r.output
+    cf = pd.read_csv(out / "counterfactual.csv")
+    assert set(cf["receiver"]) == {"LHO"} and cf["n"].max() <= 2
+
+
+def test_cli_study_errors(tmp_path):
+    r = CliRunner().invoke(main, ["study", "nope", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "unknown study" in r.output
+    r = CliRunner().invoke(main, ["study", "lead", "--param", "bogus=1", "--from", str(tmp_path), "--out", str(tmp_path)])
+    assert r.exit_code == 2
+    assert CliRunner().invoke(main, ["study", "--help"]).exit_code == 0
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
