@@ -21,16 +21,32 @@ One jitted, *iterative* alpha-beta (an explicit stack of plies instead of
 recursion: self-recursive numba functions cannot be cached, see
 SOLVER_NOTES pitfall 1, and the explicit stack avoids per-call argument
 overhead).  Values inside the search are North-South's points from the start
-of the current trick onward; N-S maximise, E-W minimise.  At trick
-boundaries a transposition table keyed on *relative ranks* (per suit, which
-seat holds the 1st, 2nd, ... highest remaining card) stores lower/upper
-bounds; equal keys mean equal values whatever cards were played before,
-because only the order of the remaining cards matters and the special cards
-are flagged separately (they are the lowest of their suits, so "still in
-play" identifies them).  Sound bounds cut the search: quick tricks of the
-hand on lead and top trumps of each side.  Cards adjacent in rank in one
-hand are equivalent and tried once, except the 5H and the 3S, which are
-never interchangeable with a neighbour in points mode.
+of the current trick onward; N-S maximise, E-W minimise.  Cards adjacent in
+rank in one hand are equivalent and tried once, except the 5H and the 3S,
+which are never interchangeable with a neighbour in points mode.  Sound
+bounds cut the search: quick tricks of the hand on lead (or partner's after
+an entry) and top trumps of each side; two-trick endings are solved
+directly (``_solve_two``).
+
+Transposition table with "winning ranks" (as DDS)
+-------------------------------------------------
+Every search result also carries its *winning ranks* W: the cards whose rank
+the proof relies on -- a card that beat another card of its suit in a trick
+(in the last trick only when an opponent followed suit, as only the side
+then counts), the top cards a bound counted, the cards a TT entry fixed.  A
+cut-off passes on the W of the one move that proved it; a node where every
+move counts passes on the union, and a move that stood for a run of
+equivalent cards adds the whole run whenever any card of the run is in W
+(the skipped cards' lines are the same line with the run permuted;
+SOLVER_NOTES pitfall 5).  At a trick boundary the result is stored in a
+bucket found by hashing the leader, trump, every hand's length in every suit
+and the owners of the special cards still in play; the entry fixes, per
+suit, the owners of the remaining cards from the top down to the lowest
+card of W, and matches any position that agrees on those (whatever the lower
+cards and the cards played before): the proof carries over card for card,
+lower cards only ever winning by suit.  A lookup takes the tightest bounds
+of all matching entries of the bucket; a bound is only stored into the entry
+of its own W.
 """
 
 from __future__ import annotations
@@ -41,7 +57,9 @@ from numba import njit, prange
 
 from . import config
 from .cards import FIVE_HEARTS_BIT, NO_TRUMP, SUIT_MASK, THREE_SPADES_BIT, Seat, check_hands, parse_deal
-from .cards import bit_count, highest_bit_index, lowest_bit_index
+from numba import types
+from numba.core.extending import intrinsic
+from llvmlite import ir as _ir
 
 MODES = ("points", "tricks")
 _INF = 100
@@ -57,8 +75,55 @@ _SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
 # [29] null-window passes.
 STATS_SIZE = 32
 
-# transposition table columns (int64 data array)
+# transposition table: buckets of _BUCKET entries; keys (uint64) columns
+# lens, flags, code & mask, mask (see _pos_desc); data (int64) columns:
 _TT_LO, _TT_HI, _TT_MOVE = 0, 1, 2
+_BUCKET_LOG2 = 4
+_BUCKET = 1 << _BUCKET_LOG2
+
+
+# Bit scans as single machine instructions (LLVM intrinsics; the portable
+# versions in ``cards`` are loops of shifts).  Same results as
+# cards.bit_count / lowest_bit_index / highest_bit_index.
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], _ir.Constant(_ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def bit_count(x):
+    """Number of set bits of a uint64."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_index(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def highest_bit_index(x):
+    """Index of the highest set bit of a non-zero uint64."""
+    return 63 - np.int64(_ctlz(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
@@ -92,37 +157,105 @@ def _trick_points(mask, five, three):
 
 
 @njit(cache=True, inline="always")
-def _suit_code(h0, h1, h2, h3, m):
-    """Owners of the remaining cards of one suit, lowest first, 2 bits each,
-    behind a leading 1 (so the length is part of the code)."""
-    u = (h0 | h1 | h2 | h3) & m
-    code = np.uint64(1)
-    while u:
-        b = u & (~u + np.uint64(1))
-        owner = np.uint64(0)
-        if h1 & b:
-            owner = np.uint64(1)
-        elif h2 & b:
-            owner = np.uint64(2)
-        elif h3 & b:
-            owner = np.uint64(3)
-        code = (code << np.uint64(2)) | owner
-        u ^= b
-    return code
+def _owner(h0, h1, h2, b):
+    """Seat (as uint64) holding card bit ``b`` (one of the four hands)."""
+    if h0 & b:
+        return np.uint64(0)
+    if h1 & b:
+        return np.uint64(1)
+    if h2 & b:
+        return np.uint64(2)
+    return np.uint64(3)
 
 
-@njit(cache=True, inline="always")
-def _tt_key(h0, h1, h2, h3, leader, trump, five_in, three_in):
-    """Two-word key of a trick-boundary position in relative ranks."""
-    flags = np.uint64(leader) | (np.uint64(trump) << np.uint64(2))
-    if five_in:
-        flags |= np.uint64(32)
-    if three_in:
-        flags |= np.uint64(64)
-    k0 = (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[0])
-          | (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[1]) << np.uint64(20)) | (flags << np.uint64(40)))
-    k1 = _suit_code(h0, h1, h2, h3, _SUIT_MASKS[2]) | (_suit_code(h0, h1, h2, h3, _SUIT_MASKS[3]) << np.uint64(20))
-    return k0, k1
+@njit(cache=True)
+def _pos_desc(h0, h1, h2, h3, leader, trump, five, three):
+    """Describe a trick-boundary position for the transposition table.
+
+    Returns (lens, flags, code): ``lens`` the length of every hand in every
+    suit (4 bits each, suit s hand q at bit 16s + 4q); ``flags`` the leader,
+    the trump and which special cards are in play and who holds them (never
+    0); ``code`` per suit the owners of the remaining cards from the top
+    (2 bits each, suit s card i at bit 16s + 2i, at most 8 cards: the owner
+    of a 9th follows from the lengths).
+    """
+    union = h0 | h1 | h2 | h3
+    x = h1 | h3  # owner bit 0
+    y = h2 | h3  # owner bit 1
+    lens = np.uint64(0)
+    code = np.uint64(0)
+    for s in range(4):
+        m = _SUIT_MASKS[s]
+        sh = np.uint64(16 * s)
+        lens |= (np.uint64(bit_count(h0 & m)) | (np.uint64(bit_count(h1 & m)) << np.uint64(4))
+                 | (np.uint64(bit_count(h2 & m)) << np.uint64(8))
+                 | (np.uint64(bit_count(h3 & m)) << np.uint64(12))) << sh
+        u = union & m
+        pos = sh
+        stop = sh + np.uint64(16)
+        while u and pos < stop:
+            j = np.uint64(highest_bit_index(u))
+            own = ((x >> j) & _ONE) | (((y >> j) & _ONE) << _ONE)
+            code |= own << pos
+            u ^= _ONE << j
+            pos += np.uint64(2)
+    flags = np.uint64(leader) | (np.uint64(trump) << np.uint64(2)) | np.uint64(2048)
+    if union & five:
+        flags |= np.uint64(32) | (_owner(h0, h1, h2, five) << np.uint64(7))
+    if union & three:
+        flags |= np.uint64(64) | (_owner(h0, h1, h2, three) << np.uint64(9))
+    return lens, flags, code
+
+
+@njit(cache=True)
+def _wr_mask(union, w, special):
+    """Code mask of a TT entry for the winning ranks ``w`` (cards whose rank
+    mattered) in a position with remaining cards ``union``: per suit, the
+    owners of every card from the top down to the lowest card of ``w``.
+    A special card that is neither the lowest nor the highest of its suit is
+    always included (the entry fixes only its owner, not its place)."""
+    sp = special & union
+    while sp:
+        b = sp & (~sp + _ONE)
+        sp ^= b
+        u = union & _SUIT_MASKS[lowest_bit_index(b) >> 4]
+        if b != (u & (~u + _ONE)) and b != _bit(highest_bit_index(u)):
+            w |= b
+    mask = np.uint64(0)
+    for s in range(4):
+        m = _SUIT_MASKS[s]
+        wm = w & m
+        if wm:
+            u = union & m
+            low = wm & (~wm + _ONE)
+            k = bit_count(u & ~(low - _ONE))
+            n = bit_count(u)
+            if k >= n:
+                k = n - 1  # the lowest card's owner follows from the lengths
+            if k > 0:
+                mask |= ((_ONE << np.uint64(2 * k)) - _ONE) << np.uint64(16 * s)
+    return mask
+
+
+@njit(cache=True)
+def _mask_region(union, mask):
+    """The cards a TT entry with code mask ``mask`` fixes in a position with
+    remaining cards ``union`` (its winning ranks, as seen from here)."""
+    w = np.uint64(0)
+    for s in range(4):
+        km = (mask >> np.uint64(16 * s)) & np.uint64(0xFFFF)
+        if km:
+            k = bit_count(km) >> 1
+            u = union & _SUIT_MASKS[s]
+            n = bit_count(u)
+            if k >= n - 1:
+                w |= u
+            else:
+                for i in range(k):
+                    t = _bit(highest_bit_index(u))
+                    w |= t
+                    u ^= t
+    return w
 
 
 @njit(cache=True, inline="always")
@@ -136,7 +269,9 @@ def _tt_slot(k0, k1, log2):
 @njit(cache=True)
 def _cashable(h, p, trump):
     """Tricks hand ``p``, if it were on lead, could cash at once whatever the
-    others do.
+    others do, and the cards that count relies on (for winning-ranks TT
+    entries: any position where ``p`` holds those same top cards, with the
+    same suit lengths, cashes at least as many).
 
     Its top cards (the highest remaining cards of a suit, in an unbroken run)
     each win a trick.  In a trump contract a side-suit winner is counted only
@@ -153,36 +288,42 @@ def _cashable(h, p, trump):
     if trump != 4:
         tmask = _SUIT_MASKS[trump]
     qt = 0
+    used = np.uint64(0)
     for s in range(4):
         m = _SUIT_MASKS[s]
         u = union & m
-        k = 0
-        while u:
-            top = _bit(highest_bit_index(u))
-            if mine & top:
-                k += 1
-                u ^= top
-            else:
-                break
+        if (mine & u) == 0:
+            continue
+        other = u & ~mine
+        run = u
+        if other:
+            run = u & ~((_bit(highest_bit_index(other)) << _ONE) - _ONE)
+        k = bit_count(run)
         if k == 0:
             continue
         if trump != 4 and s != trump:
+            k0 = k
             if o1 & tmask:
                 k = min(k, bit_count(o1 & m))
             if o2 & tmask:
                 k = min(k, bit_count(o2 & m))
             if part & tmask:
                 k = min(k, bit_count(part & m))
+            while k < k0:  # only the top k cards of the run are used
+                run ^= run & (~run + _ONE)
+                k0 -= 1
         qt += k
-    return qt
+        used |= run
+    return qt, used
 
 
 @njit(cache=True)
 def _quick_tricks(h, p, trump):
     """Tricks the side of ``p``, on lead, is sure to take: the leader's own
     cashable winners, or partner's after an entry (a suit where the leader
-    has a card and partner the top card, which no opponent can ruff)."""
-    own = _cashable(h, p, trump)
+    has a card and partner the top card, which no opponent can ruff); and the
+    cards that count relies on."""
+    own, used = _cashable(h, p, trump)
     q = (p + 2) & 3
     union = h[0] | h[1] | h[2] | h[3]
     o1 = h[(p + 1) & 3]
@@ -198,33 +339,30 @@ def _quick_tricks(h, p, trump):
             tm = _SUIT_MASKS[trump]
             if ((o1 & tm) and (o1 & m) == 0) or ((o2 & tm) and (o2 & m) == 0):
                 continue
-        return max(own, _cashable(h, q, trump))
-    return own
+        pq, usedq = _cashable(h, q, trump)
+        if pq > own:
+            return pq, usedq | top
+        return own, used
+    return own, used
 
 
 @njit(cache=True)
 def _sure_trump_tricks(h, side, trump):
     """Tricks a side must win with top trumps: each card of the side's unbroken
     run of highest trumps wins its trick; cards of the run held by one hand
-    never meet in one trick, so at least the larger hand's share counts."""
+    never meet in one trick, so at least the larger hand's share counts.
+    Also returns the run (the cards the count relies on)."""
     if trump == 4:
-        return 0
+        return 0, np.uint64(0)
     m = _SUIT_MASKS[trump]
     u = (h[0] | h[1] | h[2] | h[3]) & m
     a = h[side] & m
     b = h[side + 2] & m
-    ka = 0
-    kb = 0
-    while u:
-        top = _bit(highest_bit_index(u))
-        if a & top:
-            ka += 1
-        elif b & top:
-            kb += 1
-        else:
-            break
-        u ^= top
-    return max(ka, kb)
+    other = u & ~(a | b)
+    run = u
+    if other:
+        run = u & ~((_bit(highest_bit_index(other)) << _ONE) - _ONE)
+    return max(bit_count(run & a), bit_count(run & b)), run
 
 
 @njit(cache=True, inline="always")
@@ -243,9 +381,48 @@ def _legal(hand, led_card):
     return follow if follow else hand
 
 
+@njit(cache=True, inline="always")
+def _rank_win(trick, wc):
+    """The winning card's bit if it beat another card of its suit in the
+    trick (its rank mattered), else 0."""
+    wb = _bit(wc)
+    if (trick ^ wb) & _SUIT_MASKS[wc >> 4]:
+        return wb
+    return np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _last_rank_win(h, s3, trump, first):
+    """The last trick (each hand's card not in ``first``, ``s3`` leads):
+    (winning seat, the winner's bit if its rank mattered, all four cards).
+
+    Only the winning *side* counts in the last trick, so the winner's rank
+    matters only when an opponent played a card of its suit."""
+    lc = lowest_bit_index(h[s3] & ~first)
+    ls = s3
+    last = _bit(lc)
+    for i in range(1, 4):
+        q = (s3 + i) & 3
+        c = lowest_bit_index(h[q] & ~first)
+        last |= _bit(c)
+        if _beats(c, lc, trump):
+            lc = c
+            ls = q
+    sm = _SUIT_MASKS[lc >> 4]
+    opp = (h[(ls + 1) & 3] | h[(ls + 3) & 3]) & ~first
+    wr = np.uint64(0)
+    if opp & sm:
+        wr = _bit(lc)
+    return ls, wr, last
+
+
 @njit(cache=True)
-def _solve_two(h, p, trump, five, three):
-    """Exact N-S points of a two-trick ending with ``p`` on lead.
+def _solve_two(h, p, trump, five, three, a, b):
+    """N-S points of a two-trick ending with ``p`` on lead (exact; fail-soft
+    as seen from the window (a, b)), and its winning ranks: the cards whose
+    rank the proof of that result relies on (for a value >= b, the proof
+    that the value is at least it: one best move of N-S, every move of E-W;
+    for a value <= a the converse; inside the window both).
 
     Plain minimax over the first trick (at most 2 x 2 x 2 x 2 lines), the
     last trick evaluated directly: far cheaper than the general search for
@@ -255,13 +432,18 @@ def _solve_two(h, p, trump, five, three):
     p2 = (p + 2) & 3
     p3 = (p + 3) & 3
     max0 = (p & 1) == 0  # does the player at this position maximise N-S?
+    # per level: value, winning ranks of "value >= it" (lo) and "<= it" (hi)
     best0 = -_INF if max0 else _INF
+    lo0 = np.uint64(0)
+    hi0 = np.uint64(0)
     c0s = h[p]
     while c0s:
         c0 = lowest_bit_index(c0s)
         b0 = _bit(c0)
         c0s ^= b0
         best1 = _INF if max0 else -_INF
+        lo1 = np.uint64(0)
+        hi1 = np.uint64(0)
         c1s = _legal(h[p1], c0)
         while c1s:
             c1 = lowest_bit_index(c1s)
@@ -271,6 +453,8 @@ def _solve_two(h, p, trump, five, three):
             if _beats(c1, c0, trump):
                 w1, s1 = c1, p1
             best2 = -_INF if max0 else _INF
+            lo2 = np.uint64(0)
+            hi2 = np.uint64(0)
             c2s = _legal(h[p2], c0)
             while c2s:
                 c2 = lowest_bit_index(c2s)
@@ -280,6 +464,8 @@ def _solve_two(h, p, trump, five, three):
                 if _beats(c2, w1, trump):
                     w2, s2 = c2, p2
                 best3 = _INF if max0 else -_INF
+                lo3 = np.uint64(0)
+                hi3 = np.uint64(0)
                 c3s = _legal(h[p3], c0)
                 while c3s:
                     c3 = lowest_bit_index(c3s)
@@ -290,36 +476,56 @@ def _solve_two(h, p, trump, five, three):
                         w3, s3 = c3, p3
                     first = b0 | b1 | b2 | b3
                     v = _trick_points(first, five, three) if (s3 & 1) == 0 else 0
-                    # the last trick: each hand's remaining card, s3 leads
-                    lc = lowest_bit_index(h[s3] ^ (first & h[s3]))
-                    ls = s3
-                    last = np.uint64(0)
-                    for i in range(4):
-                        q = (s3 + i) & 3
-                        c = lowest_bit_index(h[q] & ~first)
-                        last |= _bit(c)
-                        if i > 0 and _beats(c, lc, trump):
-                            lc = c
-                            ls = q
+                    ls, wl, last = _last_rank_win(h, s3, trump, first)
+                    wv = _rank_win(first, w3) | wl
                     if (ls & 1) == 0:
                         v += _trick_points(last, five, three)
+                    # level 3 is a maximiser iff level 0 is not
                     if max0:
-                        best3 = min(best3, v)
+                        lo3 |= wv
+                        if v < best3:
+                            best3 = v
+                            hi3 = wv
                     else:
-                        best3 = max(best3, v)
+                        hi3 |= wv
+                        if v > best3:
+                            best3 = v
+                            lo3 = wv
                 if max0:
-                    best2 = max(best2, best3)
+                    hi2 |= hi3
+                    if best3 > best2:
+                        best2 = best3
+                        lo2 = lo3
                 else:
-                    best2 = min(best2, best3)
+                    lo2 |= lo3
+                    if best3 < best2:
+                        best2 = best3
+                        hi2 = hi3
             if max0:
-                best1 = min(best1, best2)
+                lo1 |= lo2
+                if best2 < best1:
+                    best1 = best2
+                    hi1 = hi2
             else:
-                best1 = max(best1, best2)
+                hi1 |= hi2
+                if best2 > best1:
+                    best1 = best2
+                    lo1 = lo2
         if max0:
-            best0 = max(best0, best1)
+            hi0 |= hi1
+            if best1 > best0:
+                best0 = best1
+                lo0 = lo1
         else:
-            best0 = min(best0, best1)
-    return best0
+            lo0 |= lo1
+            if best1 < best0:
+                best0 = best1
+                hi0 = hi1
+    if best0 >= b:
+        return best0, lo0
+    if best0 <= a:
+        return best0, hi0
+    return best0, lo0 | hi0
 
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
@@ -353,9 +559,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     WCARD = np.empty(nply + 1, np.int64)
     TPNS = np.zeros(nply + 1, np.int64)
     SLOT = np.full(nply + 1, -1, np.int64)
-    KEY0 = np.zeros(nply + 1, np.uint64)
-    KEY1 = np.zeros(nply + 1, np.uint64)
+    LENS = np.zeros(nply + 1, np.uint64)
+    FLAGS = np.zeros(nply + 1, np.uint64)
+    CODE = np.zeros(nply + 1, np.uint64)
+    WR = np.zeros(nply + 1, np.uint64)  # winning ranks of the children so far
     special = five | three
+    rw = np.uint64(0)  # winning ranks of the value v being returned
 
     d = 0
     PL[0] = leader
@@ -375,11 +584,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             b = B[d]
             ttmove = -1
             SLOT[d] = -1
+            WR[d] = np.uint64(0)
             state = _NEXT
             if pos == 0:
                 r = ntricks - (d >> 2)
                 if r == 2:
-                    v = _solve_two(h, p, trump, five, three)
+                    v, rw = _solve_two(h, p, trump, five, three, a, b)
                     state = _RETURN
                     continue
                 if r == 1:
@@ -395,6 +605,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             wc = c
                             ws = q
                     v = _trick_points(allc, five, three) if (ws & 1) == 0 else 0
+                    rw = np.uint64(0)
+                    if (h[(ws + 1) & 3] | h[(ws + 3) & 3]) & _SUIT_MASKS[wc >> 4]:
+                        rw = _bit(wc)
                     state = _RETURN
                     continue
                 union = h[0] | h[1] | h[2] | h[3]
@@ -408,53 +621,92 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     total -= 3
                     lo = -2  # one trick holding the 3S, nothing else
                 hi = total - lo  # likewise for the other side
-                k0, k1 = _tt_key(h[0], h[1], h[2], h[3], p, trump, f_in, t_in)
-                slot = _tt_slot(k0, k1, log2)
-                SLOT[d] = slot
-                KEY0[d] = k0
-                KEY1[d] = k1
+                # the cards each bound relies on (its winning ranks)
+                wlo = np.uint64(0)
+                whi = np.uint64(0)
+                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three)
+                base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2) << _BUCKET_LOG2
+                SLOT[d] = base
+                LENS[d] = lens
+                FLAGS[d] = flags
+                CODE[d] = code
                 stats[25] += 1
-                if tt_keys[slot, 0] == k0 and tt_keys[slot, 1] == k1:
+                hit = False
+                mlo = np.uint64(0)
+                mhi = np.uint64(0)
+                for e in range(base, base + _BUCKET):
+                    if (tt_keys[e, 0] == lens and tt_keys[e, 1] == flags
+                            and ((tt_keys[e, 2] ^ code) & tt_keys[e, 3]) == 0):
+                        hit = True
+                        if tt_data[e, _TT_LO] > lo:
+                            lo = tt_data[e, _TT_LO]
+                            mlo = tt_keys[e, 3]
+                        if tt_data[e, _TT_HI] < hi:
+                            hi = tt_data[e, _TT_HI]
+                            mhi = tt_keys[e, 3]
+                        ttmove = tt_data[e, _TT_MOVE]
+                if hit:
                     stats[26] += 1
-                    if tt_data[slot, _TT_LO] >= b or tt_data[slot, _TT_HI] <= a:
+                    if lo >= b or hi <= a:
                         stats[27] += 1
-                    lo = max(lo, tt_data[slot, _TT_LO])
-                    hi = min(hi, tt_data[slot, _TT_HI])
-                    ttmove = tt_data[slot, _TT_MOVE]
                 if lo >= b or hi <= a:
                     stats[28] += 1
-                    v = lo if lo >= b else hi
+                    if lo >= b:
+                        v = lo
+                        rw = _mask_region(union, mlo)
+                    else:
+                        v = hi
+                        rw = _mask_region(union, mhi)
                     state = _RETURN
                     continue
                 # sure tricks: quick tricks of the hand on lead, top trumps of
                 # each side.  Each is a count of tricks; in points it is worth
                 # at least that many points less 3 if the 3S may fall in one.
-                qt = _quick_tricks(h, p, trump)
-                st_ns = _sure_trump_tricks(h, 0, trump)
-                st_ew = _sure_trump_tricks(h, 1, trump)
+                qt, wqt = _quick_tricks(h, p, trump)
+                st_ns, wns = _sure_trump_tricks(h, 0, trump)
+                st_ew, wew = _sure_trump_tricks(h, 1, trump)
                 pen = 3 if t_in else 0
                 if (p & 1) == 0:
-                    ns_sure = max(qt, st_ns)
+                    if qt >= st_ns:
+                        ns_sure = qt
+                        w_ns = wqt
+                    else:
+                        ns_sure = st_ns
+                        w_ns = wns
                     ew_sure = st_ew
+                    w_ew = wew
                 else:
                     ns_sure = st_ns
-                    ew_sure = max(qt, st_ew)
-                if ns_sure > 0:
-                    lo = max(lo, ns_sure - pen)
-                if ew_sure > 0:
-                    hi = min(hi, total - (ew_sure - pen))
+                    w_ns = wns
+                    if qt >= st_ew:
+                        ew_sure = qt
+                        w_ew = wqt
+                    else:
+                        ew_sure = st_ew
+                        w_ew = wew
+                if ns_sure > 0 and ns_sure - pen > lo:
+                    lo = ns_sure - pen
+                    wlo = w_ns
+                    mlo = np.uint64(0)
+                if ew_sure > 0 and total - (ew_sure - pen) < hi:
+                    hi = total - (ew_sure - pen)
+                    whi = w_ew
+                    mhi = np.uint64(0)
                 if lo >= b or hi <= a or lo == hi:
                     stats[28] += 1
                 if lo >= b:
                     v = lo
+                    rw = wlo | _mask_region(union, mlo)
                     state = _RETURN
                     continue
                 if hi <= a:
                     v = hi
+                    rw = whi | _mask_region(union, mhi)
                     state = _RETURN
                     continue
                 if lo == hi:
                     v = lo
+                    rw = wlo | whi | _mask_region(union, mlo | mhi)
                     state = _RETURN
                     continue
                 # narrow the window to what is still unknown (pitfall 4: an
@@ -619,10 +871,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 state = _ENTER
             else:
                 v = BEST[d]
+                rw = WR[d]
                 state = _RETURN
                 if SLOT[d] >= 0:
-                    _tt_store(tt_keys, tt_data, SLOT[d], KEY0[d], KEY1[d], v, A0[d], B0[d],
-                              _move_code(BMOVE[d], h[0] | h[1] | h[2] | h[3]))
+                    union = h[0] | h[1] | h[2] | h[3]
+                    _tt_store(tt_keys, tt_data, SLOT[d], LENS[d], FLAGS[d], CODE[d], _wr_mask(union, rw, special),
+                              v, A0[d], B0[d], _move_code(BMOVE[d], union), stats[0])
 
         else:  # _RETURN: node d has value v
             if d == 0:
@@ -636,6 +890,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if pos == 3:
                 table = _bit(CARD[d - 3]) | _bit(CARD[d - 2]) | _bit(CARD[d - 1])
                 v += TPNS[d]
+                rw |= _rank_win(table | cb, WCARD[d])
             else:
                 table ^= cb
             cut = False
@@ -659,32 +914,78 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 else:
                     stats[5 + pos] += 1
                 v = BEST[d]
+                # a cut-off is proved by this one move: its winning ranks
                 if SLOT[d] >= 0:
-                    _tt_store(tt_keys, tt_data, SLOT[d], KEY0[d], KEY1[d], v, A0[d], B0[d],
-                              _move_code(c, h[0] | h[1] | h[2] | h[3]))
+                    union = h[0] | h[1] | h[2] | h[3]
+                    _tt_store(tt_keys, tt_data, SLOT[d], LENS[d], FLAGS[d], CODE[d], _wr_mask(union, rw, special),
+                              v, A0[d], B0[d], _move_code(c, union), stats[0])
                 # stay in _RETURN: node d is done
             else:
+                # every move counts: collect its winning ranks.  A move that
+                # stood for a run of equivalent cards also stands for the
+                # lines where another card of the run is played, whose winning
+                # ranks are these with the run's cards permuted: if any card
+                # of the run mattered, the whole run does (SOLVER_NOTES
+                # pitfall 5).
+                if (cb & special) == 0:
+                    sm = _SUIT_MASKS[c >> 4]
+                    above = h[p] & sm & ~((cb << _ONE) - _ONE)
+                    if above and (rw & (above | cb)):
+                        present = h[0] | h[1] | h[2] | h[3] | table
+                        run = cb
+                        x = cb
+                        while True:
+                            up = present & sm & ~((x << _ONE) - _ONE)
+                            if up == 0:
+                                break
+                            y = up & (~up + _ONE)
+                            if (h[p] & y) and (y & special) == 0:
+                                run |= y
+                                x = y
+                            else:
+                                break
+                        if rw & run:
+                            rw |= run
+                WR[d] |= rw
                 state = _NEXT
 
 
-@njit(cache=True, inline="always")
-def _tt_store(tt_keys, tt_data, slot, k0, k1, v, a, b, move):
-    """Record what a finished search of window (a, b) proved about a position."""
-    if tt_keys[slot, 0] != k0 or tt_keys[slot, 1] != k1:
-        tt_keys[slot, 0] = k0
-        tt_keys[slot, 1] = k1
-        tt_data[slot, _TT_LO] = -_INF
-        tt_data[slot, _TT_HI] = _INF
+@njit(cache=True)
+def _tt_store(tt_keys, tt_data, base, lens, flags, code, mask, v, a, b, move, salt):
+    """Record what a finished search of window (a, b) proved about a position,
+    in the bucket starting at ``base``: the entry of the same lengths, flags
+    and owners of the cards under ``mask`` (the winning ranks of the proof)
+    gets the bound.  Only bounds proved with this very mask go into an entry."""
+    ecode = code & mask
+    e = -1
+    for i in range(base, base + _BUCKET):
+        if (tt_keys[i, 0] == lens and tt_keys[i, 1] == flags and tt_keys[i, 3] == mask
+                and tt_keys[i, 2] == ecode):
+            e = i
+            break
+    if e < 0:
+        for i in range(base, base + _BUCKET):
+            if tt_keys[i, 1] == 0:
+                e = i
+                break
+        if e < 0:
+            e = base + (salt & (_BUCKET - 1))
+        tt_keys[e, 0] = lens
+        tt_keys[e, 1] = flags
+        tt_keys[e, 2] = ecode
+        tt_keys[e, 3] = mask
+        tt_data[e, _TT_LO] = -_INF
+        tt_data[e, _TT_HI] = _INF
     if v <= a:
-        if v < tt_data[slot, _TT_HI]:
-            tt_data[slot, _TT_HI] = v
+        if v < tt_data[e, _TT_HI]:
+            tt_data[e, _TT_HI] = v
     elif v >= b:
-        if v > tt_data[slot, _TT_LO]:
-            tt_data[slot, _TT_LO] = v
+        if v > tt_data[e, _TT_LO]:
+            tt_data[e, _TT_LO] = v
     else:
-        tt_data[slot, _TT_LO] = v
-        tt_data[slot, _TT_HI] = v
-    tt_data[slot, _TT_MOVE] = move
+        tt_data[e, _TT_LO] = v
+        tt_data[e, _TT_HI] = v
+    tt_data[e, _TT_MOVE] = move
 
 
 @njit(cache=True, inline="always")
@@ -739,7 +1040,7 @@ def _can_reach(hands, leader, trump, five, three, target, tt_keys, tt_data, log2
 
 @njit(cache=True)
 def _new_tt(log2):
-    keys = np.zeros((1 << log2, 2), dtype=np.uint64)
+    keys = np.zeros((1 << log2, 4), dtype=np.uint64)
     data = np.empty((1 << log2, 3), dtype=np.int64)
     return keys, data
 
