@@ -2,9 +2,18 @@
 
 import os
 
-#: log2 of the number of entries in each thread's transposition table.
-#: 2**16 entries x 24 bytes = 1.5 MiB per thread (fixed: memory is bounded).
+#: log2 of the number of entries in each transposition table (one per block of
+#: deals being solved, so at most one per thread at a time).  2**16 entries x
+#: 56 bytes = 3.5 MiB (fixed: memory is bounded).  At least 5 (16-entry buckets).
 TT_LOG2_ENTRIES = int(os.environ.get("KAISER_SIM_TT_LOG2", "16"))
+
+#: ``dd_table`` splits its deals into up to this many blocks per thread, handed
+#: out dynamically so that no thread idles while another finishes
+DD_BLOCKS_PER_THREAD = 8
+
+#: ...but a block holds at least this many deals (its transposition table
+#: carries over from deal to deal and must have time to pay for itself)
+DD_MIN_BLOCK = 16
 
 #: deals solved per parallel batch in ``dd_table`` (bounds peak memory of the
 #: per-batch scratch; results are written straight into the output array).

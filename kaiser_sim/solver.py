@@ -1046,13 +1046,16 @@ def _new_tt(log2):
 
 
 @njit(cache=True, parallel=True)
-def _dd_table(deals, five, three, log2, nchunks):
+def _dd_table(deals, five, three, log2, nchunks, leaders):
     """Kernel of ``dd_table``: (n, 4, 5) values and node counts.
 
-    The deals are split into ``nchunks`` contiguous blocks, one per thread,
-    each with its own transposition table (fixed size, so memory is bounded).
-    Table entries hold exact facts about relative-rank positions, so a table
-    stays valid from one deal to the next.
+    Solves every strain for each seat in ``leaders`` (rows of other seats
+    stay 0).  The deals are split into ``nchunks`` contiguous blocks; the
+    caller makes several blocks per thread and asks numba to hand them out
+    dynamically, so no thread idles while another finishes a slow block.
+    Each block has its own transposition table (fixed size, so memory is
+    bounded); entries hold exact facts about relative-rank positions, so a
+    table stays valid from one deal to the next.
     """
     n = deals.shape[0]
     out = np.zeros((n, 4, 5), dtype=np.int8)
@@ -1068,7 +1071,7 @@ def _dd_table(deals, five, three, log2, nchunks):
             total = _ns_total(hands, five, three)
             for strain in range(5):
                 guess = -_INF
-                for leader in (0, 2, 1, 3):
+                for leader in leaders:
                     before = stats[0]
                     v = _solve_value(hands, leader, strain, five, three, tt_keys, tt_data, log2, stats, guess)
                     out[i, leader, strain] = v
@@ -1077,6 +1080,11 @@ def _dd_table(deals, five, three, log2, nchunks):
                     guess = total - v if leader & 1 else v
         allst[k] = stats
     return out, nodes, allst
+
+
+#: solving order of the leaders in a full table: partners one after the other,
+#: so each solve's value is a good first guess for the next (MTD(f))
+_ALL_LEADERS = np.array([0, 2, 1, 3], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------
@@ -1152,6 +1160,42 @@ def can_reach(hands, leader, strain, target: int, mode: str = "points", *, five=
                            config.TT_LOG2_ENTRIES, stats))
 
 
+def _run_table(arr, f, t, threads, leaders):
+    """Run the ``_dd_table`` kernel on all (or ``threads``) numba threads."""
+    nthreads = numba.get_num_threads() if threads is None else int(threads)
+    nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
+    n = arr.shape[0]
+    if n == 0:
+        return (np.zeros((0, 4, 5), dtype=np.int8), np.zeros((0, 4, 5), dtype=np.int64),
+                np.zeros((1, STATS_SIZE), dtype=np.int64))
+    # several blocks per thread, handed out one at a time; a block is at least
+    # config.DD_MIN_BLOCK deals so its table has time to pay for itself
+    nchunks = max(1, min(nthreads * config.DD_BLOCKS_PER_THREAD, n // config.DD_MIN_BLOCK))
+    if nthreads == 1:
+        nchunks = 1
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    prev_chunk = numba.set_parallel_chunksize(1)
+    try:
+        return _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks, leaders)
+    finally:
+        numba.set_parallel_chunksize(prev_chunk)
+        numba.set_num_threads(prev)
+
+
+def dd_strains(deals, leader, mode: str = "points", *, threads: int | None = None, five=None, three=None):
+    """Values of the five strains with ``leader`` on lead: ``(n, 5)`` int8,
+    strains S H D C N, for the leader's side (a quarter of :func:`dd_table`'s
+    work; the hand advisor's case).  Kernel: ``_dd_table``."""
+    arr = _as_deals(deals)
+    f, t = _specials(mode, five, three)
+    lead = int(leader)
+    if not 0 <= lead <= 3:
+        raise ValueError(f"leader must be a seat 0..3 (N E S W), got {leader}")
+    out, _, _ = _run_table(arr, f, t, threads, np.array([lead], dtype=np.int64))
+    return out[:, lead, :]
+
+
 def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_nodes: bool = False,
              return_stats: bool = False, five=None, three=None):
     """Double-dummy table of many deals, parallel over deals on all cores.
@@ -1174,20 +1218,7 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     """
     arr = _as_deals(deals)
     f, t = _specials(mode, five, three)
-    nthreads = numba.get_num_threads() if threads is None else int(threads)
-    n = arr.shape[0]
-    if n == 0:
-        out = np.zeros((0, 4, 5), dtype=np.int8)
-        nodes = np.zeros((0, 4, 5), dtype=np.int64)
-        stats = np.zeros((1, STATS_SIZE), dtype=np.int64)
-    else:
-        nchunks = max(1, min(nthreads, n))
-        prev = numba.get_num_threads()
-        numba.set_num_threads(max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS)))
-        try:
-            out, nodes, stats = _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks)
-        finally:
-            numba.set_num_threads(prev)
+    out, nodes, stats = _run_table(arr, f, t, threads, _ALL_LEADERS)
     result = (out,)
     if return_nodes:
         result += (nodes,)
@@ -1196,4 +1227,4 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     return result if len(result) > 1 else out
 
 
-__all__ = ["MODES", "solve", "can_reach", "dd_table", "Seat"]
+__all__ = ["MODES", "solve", "can_reach", "dd_table", "dd_strains", "Seat"]
