@@ -1,10 +1,12 @@
 """Naive double-dummy reference for the Kaiser solver (tests only).
 
 Plain minimax with alpha-beta pruning over single card plays, from a trick
-boundary: no transposition table, no equivalent-card tricks, no bounds.
-Alpha-beta returns the exact minimax value at the root for any move order,
-so this is the definition the fast solver (``kaiser_sim.solver``) is checked
-against.
+boundary: no transposition table, no equivalent-card tricks, no quick-trick
+or other clever bounds.  The one cut-off besides alpha-beta is the value's
+trivial range at a trick boundary (from -3 to every trick left + 5), which
+makes full deals 4x faster.  Alpha-beta returns the exact minimax value at
+the root for any move order, so this is the definition the fast solver
+(``kaiser_sim.solver``) is checked against.
 
 Two twins of one algorithm:
 
@@ -27,10 +29,21 @@ layout); a card of suit ``s`` occupies bits ``16*s .. 16*s+15``.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
-from kaiser_sim.cards import FIVE_HEARTS, NO_TRUMP, THREE_SPADES, highest_bit_index, lowest_bit_index
+from kaiser_sim.cards import (
+    FIVE_HEARTS,
+    NO_TRUMP,
+    THREE_SPADES,
+    bit_count,
+    highest_bit_index,
+    lowest_bit_index,
+    parse_deal,
+)
 
 MODES = ("points", "tricks")
 _INF = 1000
@@ -95,9 +108,21 @@ def _search_py(hands, leader, trick, ctx, alpha, beta):
         return won + _search_py(hands, winner, (), ctx, alpha - won, beta - won)
     seat = (leader + len(trick)) % 4
     hand = hands[seat]
-    if not trick and hand == 0:
-        return 0
-    if trick:
+    if not trick:
+        if hand == 0:
+            return 0
+        if ctx["prune"]:
+            # The value's trivial range: between -3 (if the 3S is still out)
+            # and every trick left plus 5 (if the 5H is still out).  If the
+            # window lies outside it, no move can matter.
+            in_play = hands[0] | hands[1] | hands[2] | hands[3]
+            hi = bin(hand).count("1") + (5 if ctx["points"] and in_play >> ctx["five"] & 1 else 0)
+            lo = -3 if ctx["points"] and in_play >> ctx["three"] & 1 else 0
+            if hi <= alpha:
+                return hi
+            if lo >= beta:
+                return lo
+    else:
         follow = hand & (0xFFFF << (16 * (trick[0] >> 4)))
         if follow:
             hand = follow
@@ -125,8 +150,8 @@ def solve_py(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE
 
     ``side`` (a seat; only its parity matters) is the side whose value is
     returned and which maximises it; default the leader's side.
-    ``prune=False`` turns alpha-beta into plain minimax (for testing the
-    pruning itself on tiny endgames).
+    ``prune=False`` turns alpha-beta into plain minimax, without the range
+    cut-off either (for testing the pruning itself on tiny endgames).
     """
     hs, max_side = _prepare(hands, leader, strain, mode, side)
     ctx = {
@@ -142,12 +167,13 @@ def solve_py(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE
 
 # --- numba twin -----------------------------------------------------------------------
 #
-# No cache=True here: a self-recursive jitted function loaded from numba's
-# on-disk cache segfaults (numba issue #6061), so this compiles once per
-# process (about a second).
+# No cache=True on _search_jit: a self-recursive jitted function loaded from
+# numba's on-disk cache segfaults (numba issue #6061), so it compiles once per
+# process (a few seconds).  nogil=True lets solve_many run solves on several
+# threads.
 
 
-@njit(inline="always")
+@njit
 def _beats(card, win_card, trump):
     """Jitted twin of :func:`_beats_py`."""
     if card >> 4 == win_card >> 4:
@@ -155,15 +181,15 @@ def _beats(card, win_card, trump):
     return card >> 4 == trump
 
 
-@njit(inline="always")
+@njit
 def _top_rank_card(mask):
-    """The card of ``mask`` with the highest rank (ties: the highest suit number)."""
+    """The card of ``mask`` with the highest rank (ties: the highest suit)."""
     best = -1
     best_rank = -1
     for suit in range(4):
         part = (mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
         if part:
-            r = highest_bit_index(part)
+            r = np.int64(highest_bit_index(part))
             if r >= best_rank:
                 best_rank = r
                 best = 16 * suit + r
@@ -171,14 +197,40 @@ def _top_rank_card(mask):
 
 
 @njit
-def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, led, winner, win_card, trick_bits, alpha, beta):
-    """Jitted twin of :func:`_search_py`.
+def _low_rank_card(mask):
+    """The card of ``mask`` with the lowest rank (ties: the lowest suit)."""
+    best = -1
+    best_rank = 99
+    for suit in range(4):
+        part = (mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
+        if part:
+            r = np.int64(lowest_bit_index(part))  # (lowest_bit_index gives a uint64)
+            if r < best_rank:
+                best_rank = r
+                best = 16 * suit + r
+    return best
 
-    The current trick is carried as: ``nplayed`` cards so far, the suit
-    ``led`` of the first one, the seat ``winner`` and card number
-    ``win_card`` winning it so far, and the mask ``trick_bits`` of its cards
-    (for the special cards).  ``hands`` is modified during the search and
-    restored before returning.
+
+@njit
+def _minus(hands, seat, bit):
+    """``hands`` (a 4-tuple of uint64) with ``bit`` taken out of ``seat``'s hand."""
+    return (
+        hands[0] ^ bit if seat == 0 else hands[0],
+        hands[1] ^ bit if seat == 1 else hands[1],
+        hands[2] ^ bit if seat == 2 else hands[2],
+        hands[3] ^ bit if seat == 3 else hands[3],
+    )
+
+
+@njit(nogil=True)
+def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, led, winner, win_card, trick_bits, alpha, beta):
+    """Jitted twin of :func:`_search_py` (same value, same pruning, same bound).
+
+    ``hands`` is a 4-tuple of uint64.  The current trick is carried as:
+    ``nplayed`` cards so far, the suit ``led`` of the first one, the seat
+    ``winner`` and card number ``win_card`` winning it so far, and the mask
+    ``trick_bits`` of its cards (for the special cards).  The only other
+    difference from the Python twin is the order in which moves are tried.
     """
     if nplayed == 4:
         value = 1
@@ -191,19 +243,33 @@ def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, le
             hands, trump, max_side, five_bit, three_bit, winner, 0, 0, winner, 0, np.uint64(0), alpha - won, beta - won
         )
     seat = (leader + nplayed) & 3
-    hand = hands[seat]
-    if nplayed == 0 and hand == 0:
-        return 0
-    if nplayed > 0:
+    hand = hands[0] if seat == 0 else (hands[1] if seat == 1 else (hands[2] if seat == 2 else hands[3]))
+    if nplayed == 0:
+        if hand == 0:
+            return 0
+        # the value's trivial range (see _search_py)
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        hi = np.int64(bit_count(hand))
+        lo = 0
+        if in_play & five_bit:
+            hi += 5
+        if in_play & three_bit:
+            lo = -3
+        if hi <= alpha:
+            return hi
+        if lo >= beta:
+            return lo
+    else:
         follow = hand & (np.uint64(0xFFFF) << np.uint64(16 * led))
         if follow:
             hand = follow
     maximising = seat & 1 == max_side
     best = -_INF if maximising else _INF
-    # Move order (any order gives the same alpha-beta value; this one only
-    # makes cut-offs come sooner).  Leader: high ranks first.  Followers: if
-    # the opponents are winning, the cheapest winning card first, then low
-    # cards; if partner is winning, low cards first.
+    # Move order: any order gives the same alpha-beta value; this one only
+    # makes cut-offs come sooner.  Leader: high ranks first.  Follower: if the
+    # opponents are winning, cards that beat the winning card first (cheapest
+    # first), then the rest lowest rank first; if partner is winning, the
+    # cards that do not overtake first (lowest rank first), then the rest.
     if nplayed == 0:
         first, second = hand, np.uint64(0)
     else:
@@ -224,8 +290,10 @@ def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, le
         while moves:
             if nplayed == 0:
                 card = _top_rank_card(moves)
+            elif phase == 0 and winner & 1 != seat & 1:
+                card = np.int64(lowest_bit_index(moves))  # cheapest beater: all in one suit
             else:
-                card = np.int64(lowest_bit_index(moves))  # (returns uint64 in numba)
+                card = _low_rank_card(moves)
             bit = np.uint64(1) << np.uint64(card)
             moves ^= bit
             if nplayed == 0:
@@ -234,11 +302,21 @@ def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, le
                 w, wc, ld = seat, card, led
             else:
                 w, wc, ld = winner, win_card, led
-            hands[seat] ^= bit
             v = _search_jit(
-                hands, trump, max_side, five_bit, three_bit, leader, nplayed + 1, ld, w, wc, trick_bits | bit, alpha, beta
+                _minus(hands, seat, bit),
+                trump,
+                max_side,
+                five_bit,
+                three_bit,
+                leader,
+                nplayed + 1,
+                ld,
+                w,
+                wc,
+                trick_bits | bit,
+                alpha,
+                beta,
             )
-            hands[seat] ^= bit
             if maximising:
                 if v > best:
                     best = v
@@ -251,39 +329,58 @@ def _search_jit(hands, trump, max_side, five_bit, three_bit, leader, nplayed, le
                     beta = v
             if alpha >= beta:
                 break
+        if alpha >= beta:
+            break
     return best
 
 
-def solve(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> int:
-    """Exact value, jitted twin of :func:`solve_py` (same arguments)."""
+def _jit_args(hands, leader, strain, mode, five, three, side):
     hs, max_side = _prepare(hands, leader, strain, mode, side)
     points = mode == "points"
     five_bit = np.uint64(1 << int(five)) if points else np.uint64(0)
     three_bit = np.uint64(1 << int(three)) if points else np.uint64(0)
-    work = np.array(hs, dtype=np.uint64)
-    return int(
-        _search_jit(
-            work, int(strain), max_side, five_bit, three_bit, int(leader), 0, 0, int(leader), 0, np.uint64(0), -_INF, _INF
-        )
-    )
+    work = tuple(np.uint64(h) for h in hs)
+    return (work, int(strain), max_side, five_bit, three_bit, int(leader), 0, 0, int(leader), 0, np.uint64(0))
 
 
-def can_reach(hands, leader, strain, target, mode="points", **kw) -> bool:
-    """``solve(...) >= target`` (the reference meaning of the fast ``can_reach``)."""
-    return solve(hands, leader, strain, mode, **kw) >= target
+def solve(hands, leader, strain, mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> int:
+    """Exact value, the jitted twin of :func:`solve_py` (same arguments but ``prune``).
+
+    About 0.5 s for a full 8-card deal; endgames of 5 cards or fewer take
+    milliseconds.
+    """
+    return int(_search_jit(*_jit_args(hands, leader, strain, mode, five, three, side), -_INF, _INF))
 
 
-def dd_table(deals, mode="points") -> np.ndarray:
-    """``(n, 4, 5)`` int8 table with :func:`solve`, laid out like ``kaiser_sim.dd_table``
-    (axis 1 leader N E S W, axis 2 strain S H D C N).  Accepts an ``(n, 4)``
-    array or a list of deal strings."""
+def reaches(hands, leader, strain, target, mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> bool:
+    """Is the value at least ``target``?  One null-window alpha-beta search
+    (window ``(target - 1, target)``): cheaper than :func:`solve`, same answer
+    as ``solve(...) >= target``."""
+    args = _jit_args(hands, leader, strain, mode, five, three, side)
+    return bool(_search_jit(*args, int(target) - 1, int(target)) >= target)
+
+
+def solve_many(positions, mode="points", threads=None) -> list[int]:
+    """:func:`solve` for many ``(hands, leader, strain)`` positions, on
+    ``threads`` threads (default: one per CPU); results in input order."""
+    positions = list(positions)
+    if threads is None:
+        threads = os.cpu_count() or 1
+    solve(*positions[0], mode)  # compile outside the threads
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(lambda p: solve(*p, mode), positions))
+
+
+def dd_table(deals, mode="points", threads=None) -> np.ndarray:
+    """``(n, 4, 5)`` int8 table computed with :func:`solve`, laid out like
+    ``kaiser_sim.dd_table`` (axis 1 leader N E S W, axis 2 strain S H D C N).
+    ``deals`` is an ``(n, 4)`` array or a list of deal strings."""
     if len(deals) and isinstance(deals[0], str):
-        from kaiser_sim.cards import parse_deal
-
         deals = [parse_deal(d) for d in deals]
-    out = np.empty((len(deals), 4, 5), dtype=np.int8)
-    for i, hands in enumerate(deals):
-        for leader in range(4):
-            for strain in range(NO_TRUMP + 1):
-                out[i, leader, strain] = solve(hands, leader, strain, mode)
-    return out
+    positions = [(hands, leader, strain) for hands in deals for leader in range(4) for strain in range(NO_TRUMP + 1)]
+    values = solve_many(positions, mode, threads) if positions else []
+    return np.array(values, dtype=np.int8).reshape(len(deals), 4, NO_TRUMP + 1)
+
+
+#: ``kaiser_sim.solver.can_reach``'s reference: the null-window search.
+can_reach = reaches

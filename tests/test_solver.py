@@ -1,0 +1,306 @@
+"""The fast double-dummy solver (``kaiser_sim.solver``, ``kaiser_sim.dd_table``).
+
+Checked against DDS in tricks mode, against the naive reference
+(``tests/naive.py``) in points mode, on game invariants and symmetries, and
+on the worked examples of RULES.md section 8.
+
+To check these tests themselves, point them at the naive reference:
+``KAISER_SIM_SOLVER_UNDER_TEST=naive pytest tests/test_solver.py``
+(then the DDS comparison on hundreds of full deals takes many minutes).
+"""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import dds_ref
+import naive
+from kaiser_sim.cards import SUIT_BITS, format_deal, parse_deal, popcount
+
+MODES = ("points", "tricks")
+COMBOS = [(leader, strain) for leader in range(4) for strain in range(5)]  # every (leader, strain)
+S, H, D, C, NT = 0, 1, 2, 3, 4
+
+
+@pytest.fixture(scope="module")
+def fast():
+    """The solver under test: ``solve``, ``can_reach`` and ``dd_table``."""
+    if os.environ.get("KAISER_SIM_SOLVER_UNDER_TEST") == "naive":
+        return SimpleNamespace(solve=naive.solve, can_reach=naive.can_reach, dd_table=naive.dd_table)
+    import kaiser_sim
+    from kaiser_sim import solver
+
+    return SimpleNamespace(solve=solver.solve, can_reach=solver.can_reach, dd_table=kaiser_sim.dd_table)
+
+
+def _mismatches(rows):
+    return "\n".join(f"  {where}: expected {exp}, got {got}" for where, exp, got in rows[:10]) + (
+        f"\n  ... {len(rows)} in all" if len(rows) > 10 else ""
+    )
+
+
+def _combos_for(i: int, per: int):
+    """``per`` (leader, strain) pairs for the ``i``-th position; consecutive
+    positions cycle through all 20."""
+    return [COMBOS[(i * per + j) % len(COMBOS)] for j in range(per)]
+
+
+def _table_mismatches(deals, expected, got):
+    return [
+        (f"{format_deal(deals[i])} leader={'NESW'[l]} strain={'SHDCN'[s]}", int(expected[i, l, s]), int(got[i, l, s]))
+        for i, l, s in zip(*np.nonzero(expected != got))
+    ]
+
+
+# --- tricks mode against DDS ----------------------------------------------------------------
+
+
+def _check_tricks_against_dds(fast, deals):
+    got = fast.dd_table(deals, "tricks")
+    assert got.shape == (len(deals), 4, 5) and got.dtype == np.int8
+    bad = _table_mismatches(deals, dds_ref.dds_table(deals), got)
+    assert not bad, "tricks != DDS:\n" + _mismatches(bad)
+
+
+def test_tricks_match_dds(fast, make_deals):
+    _check_tricks_against_dds(fast, make_deals(300, 2001))
+
+
+@pytest.mark.slow
+def test_tricks_match_dds_many(fast, make_deals):
+    _check_tricks_against_dds(fast, make_deals(5000, 2002))
+
+
+def test_tricks_match_dds_on_endgames(fast, make_endgames):
+    _check_tricks_against_dds(fast, make_endgames(200, (1, 2, 3, 4, 5, 6, 7), seed=2003))
+
+
+# --- points mode against the naive reference -----------------------------------------------
+
+
+def test_points_match_naive_on_endgames(fast, make_endgames):
+    """200 endgames of 3-5 cards a hand, every leader and strain."""
+    endgames = make_endgames(200, (3, 4, 5), seed=2004)
+    bad = []
+    for hands in endgames:
+        for leader, strain in COMBOS:
+            exp = naive.solve(hands, leader, strain, "points")
+            got = fast.solve(hands, leader, strain, "points")
+            if got != exp:
+                bad.append((f"{format_deal(hands)} leader={leader} strain={strain}", exp, got))
+    assert not bad, "points != naive:\n" + _mismatches(bad)
+
+
+@pytest.mark.parametrize("k", [1, 2, 6, 7])
+def test_points_match_naive_every_endgame_size(fast, make_endgames, k):
+    """Endgames of 1, 2, 6 and 7 cards (3-5 above, 8 below): solve and dd_table."""
+    n, per = {1: (30, 20), 2: (30, 20), 6: (40, 5), 7: (20, 2)}[k]
+    endgames = make_endgames(n, (k,), seed=2005 + k)
+    table = fast.dd_table(endgames, "points")
+    bad = []
+    for i, hands in enumerate(endgames):
+        for leader, strain in _combos_for(i, per):
+            exp = naive.solve(hands, leader, strain, "points")
+            for how, got in (("solve", fast.solve(hands, leader, strain, "points")), ("dd_table", table[i, leader, strain])):
+                if got != exp:
+                    bad.append((f"{how} {format_deal(hands)} leader={leader} strain={strain}", exp, got))
+    assert not bad, f"points != naive on {k}-card endgames:\n" + _mismatches(bad)
+
+
+def test_dd_table_on_endgames_of_mixed_sizes(fast, make_endgames):
+    """One dd_table call on endgames of 1..8 cards agrees with solve on each."""
+    endgames = make_endgames(16, (1, 2, 3, 4, 5, 6, 7, 8), seed=2013)
+    for mode in MODES:
+        table = fast.dd_table(endgames, mode)
+        bad = []
+        for i, hands in enumerate(endgames):
+            for leader, strain in _combos_for(i, 3):
+                exp = fast.solve(hands, leader, strain, mode)
+                if table[i, leader, strain] != exp:
+                    bad.append((f"{format_deal(hands)} leader={leader} strain={strain} {mode}", exp, table[i, leader, strain]))
+        assert not bad, "dd_table != solve:\n" + _mismatches(bad)
+
+
+def _check_points_on_full_deals(fast, deals, per):
+    """Points of full deals against the naive solver (SOLVER_NOTES pitfall 5:
+    some errors show only on full deals)."""
+    table = fast.dd_table(deals, "points")
+    positions = [(deals[i], l, s) for i in range(len(deals)) for l, s in _combos_for(i, per)]
+    expected = naive.solve_many(positions, "points")
+    bad = []
+    for k, ((hands, leader, strain), exp) in enumerate(zip(positions, expected)):
+        got = table[k // per, leader, strain]
+        if got != exp:
+            bad.append((f"{format_deal(hands)} leader={leader} strain={strain}", exp, got))
+    # solve() must agree with dd_table(): check it on the first few
+    for k, (hands, leader, strain) in enumerate(positions[:5]):
+        assert fast.solve(hands, leader, strain, "points") == table[k // per, leader, strain]
+    assert not bad, "points != naive on full deals:\n" + _mismatches(bad)
+
+
+def test_points_match_naive_on_full_deals(fast, make_deals):
+    _check_points_on_full_deals(fast, make_deals(20, 2014), per=1)
+
+
+@pytest.mark.slow
+def test_points_match_naive_on_full_deals_many(fast, make_deals):
+    _check_points_on_full_deals(fast, make_deals(200, 2015), per=4)
+
+
+# --- can_reach ---------------------------------------------------------------------------------
+
+
+def _check_can_reach(fast, hands, leader, strain, mode, value):
+    n = popcount(hands[0])
+    lo, hi = (-4, n + 6) if mode == "points" else (-1, n + 1)
+    bad = []
+    for target in range(lo, hi + 1):
+        got = bool(fast.can_reach(hands, leader, strain, target, mode))
+        if got != (value >= target):
+            bad.append((f"{format_deal(hands)} leader={leader} strain={strain} {mode} target={target}", value >= target, got))
+    return bad
+
+
+def test_can_reach_matches_value(fast, make_endgames, make_deals):
+    """can_reach(t) == (value >= t) for every t from below the lowest value to
+    above the highest: endgames against the naive value, full deals against solve."""
+    bad = []
+    for i, hands in enumerate(make_endgames(40, (1, 2, 3, 4, 5, 6), seed=2016)):
+        for leader, strain in _combos_for(i, 3):
+            for mode in MODES:
+                bad += _check_can_reach(fast, hands, leader, strain, mode, naive.solve(hands, leader, strain, mode))
+    for i, hands in enumerate(make_deals(4, 2017)):
+        for leader, strain in _combos_for(i, 2):
+            for mode in MODES:
+                bad += _check_can_reach(fast, hands, leader, strain, mode, fast.solve(hands, leader, strain, mode))
+    assert not bad, "can_reach disagrees:\n" + _mismatches(bad)
+
+
+# --- invariants ----------------------------------------------------------------------------------
+
+
+def test_the_two_sides_share_the_total(fast, make_endgames, make_deals):
+    """At one position, the leader's side's value (fast solver) plus the other
+    side's own optimum (naive, that side maximising) is everything in play:
+    the tricks left, and in points mode +5 / -3 for the special cards still out."""
+    positions = [(h, l, s) for i, h in enumerate(make_endgames(60, (2, 3, 4, 5), seed=2018)) for l, s in _combos_for(i, 4)]
+    positions += [(h, l, s) for i, h in enumerate(make_deals(2, 2019)) for l, s in _combos_for(i, 1)]
+    bad = []
+    for hands, leader, strain in positions:
+        for mode in MODES:
+            mine = fast.solve(hands, leader, strain, mode)
+            theirs = naive.solve(hands, leader, strain, mode, side=leader + 1)
+            total = naive.total_in_play(hands, mode)
+            if mine + theirs != total:
+                bad.append((f"{format_deal(hands)} leader={leader} strain={strain} {mode}", total - theirs, mine))
+    assert not bad, "the sides do not add up:\n" + _mismatches(bad)
+
+
+def test_full_deal_values_in_range(fast, make_deals):
+    deals = make_deals(100, 2020)
+    tricks = fast.dd_table(deals, "tricks")
+    points = fast.dd_table(deals, "points")
+    assert tricks.min() >= 0 and tricks.max() <= 8
+    assert points.min() >= -2 and points.max() <= 12
+    # points and tricks are different games: they must differ somewhere
+    assert (points != tricks).any()
+
+
+def _rotate(deals, k):
+    """Seat i's hand moves to seat i + k."""
+    return np.roll(deals, k, axis=1)
+
+
+def _swap_suits(deals, a, b):
+    """Exchange suits a and b in every hand (a bit-field swap)."""
+    deals = np.asarray(deals, dtype=np.uint64)
+    mask = np.uint64(0xFFFF)
+    sa, sb = np.uint64(SUIT_BITS * a), np.uint64(SUIT_BITS * b)
+    part_a = (deals >> sa) & mask
+    part_b = (deals >> sb) & mask
+    keep = deals & ~((mask << sa) | (mask << sb))
+    return keep | (part_a << sb) | (part_b << sa)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rotating_the_seats_rotates_the_table(fast, make_deals, mode):
+    deals = make_deals(30, 2021)
+    table = fast.dd_table(deals, mode)
+    for k in (1, 2, 3):
+        rotated = fast.dd_table(_rotate(deals, k), mode)
+        # leader L of the original deal is seat L + k of the rotated one
+        assert np.array_equal(rotated, np.roll(table, k, axis=1)), f"rotation by {k} seats"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_exchanging_clubs_and_diamonds_exchanges_the_strains(fast, make_deals, mode):
+    # both suits run 7..A at rank indices 1..8, so the swap gives a valid deal
+    deals = make_deals(30, 2022)
+    swapped = _swap_suits(deals, D, C)
+    assert (swapped != deals).any()
+    table = fast.dd_table(deals, mode)
+    expected = table[:, :, [S, H, C, D, NT]]
+    assert np.array_equal(fast.dd_table(swapped, mode), expected)
+
+
+def test_exchanging_spades_and_hearts_exchanges_the_strains_in_tricks_mode(fast, make_deals):
+    # the 3S and 5H sit at the same rank index: a valid deal, but in points
+    # mode the swap also exchanges the +5 and -3 cards, so tricks mode only
+    deals = make_deals(30, 2023)
+    table = fast.dd_table(deals, "tricks")
+    expected = table[:, :, [H, S, D, C, NT]]
+    assert np.array_equal(fast.dd_table(_swap_suits(deals, S, H), "tricks"), expected)
+
+
+# --- golden cases ----------------------------------------------------------------------------------
+
+
+def test_rules_examples(fast, rules_example):
+    """RULES.md section 8 examples (hand-checked values in conftest)."""
+    ex = rules_example
+    hands, leader, strain = ex["hands"], ex["leader"], ex["strain"]
+    assert fast.solve(hands, leader, strain, "points") == ex["points"]
+    assert fast.solve(hands, leader, strain, "tricks") == ex["tricks"]
+    assert fast.can_reach(hands, leader, strain, ex["points"], "points")
+    assert not fast.can_reach(hands, leader, strain, ex["points"] + 1, "points")
+    table = fast.dd_table([ex["deal"]], "points")
+    assert table[0, leader, strain] == ex["points"]
+    # the other side's value at the same position is the rest of what is in play
+    assert ex["points"] + ex["other_points"] == naive.total_in_play(hands, "points")
+
+
+KNOWN_DEALS = [
+    # deal, points table, tricks table (leader N E S W x strain S H D C N);
+    # tricks from DDS, points from the naive solver
+    (
+        "N:AQ.Q.7.AQJT KJ.AT.AJ.K9 83.K95.Q98.- T9.J8.KT.87",
+        [[8, 9, 9, 9, 9], [3, 1, 1, 1, 2], [7, 9, 9, 9, 8], [3, 1, 1, 1, 2]],
+        [[5, 5, 5, 4, 4], [3, 4, 4, 4, 4], [5, 5, 4, 4, 4], [4, 4, 4, 4, 5]],
+    ),
+    (
+        "N:A.9.KJ98.87 KJ8.AJ85.Q.- 3.T.AT7.AKQ QT9.KQ.-.JT9",
+        [[-2, -2, 10, 10, 10], [12, 12, 7, 7, 6], [-2, -2, 10, 10, 10], [12, 12, 7, 6, 6]],
+        [[1, 1, 8, 8, 8], [7, 7, 2, 2, 4], [1, 1, 8, 8, 8], [7, 7, 2, 2, 4]],
+    ),
+]
+
+
+@pytest.mark.parametrize("deal, points, tricks", KNOWN_DEALS, ids=["mixed", "extremes"])
+def test_known_deal_tables(fast, deal, points, tricks):
+    """Literal deals with their literal tables (a change in the card layout,
+    the notation or the table's axes shows here)."""
+    assert fast.dd_table([deal], "points")[0].tolist() == points
+    assert fast.dd_table([deal], "tricks")[0].tolist() == tricks
+    assert dds_ref.dds_table(parse_deal(deal)[None])[0].tolist() == tricks
+
+
+def test_dd_table_accepts_deal_strings(fast, make_deals, make_endgames):
+    """Deal strings (any first seat, endgames too) give the same table as the arrays."""
+    deals = np.concatenate([make_deals(4, 2024), make_endgames(4, (2, 5), seed=2024)])
+    strings = [format_deal(h, first=i % 4) for i, h in enumerate(deals)]
+    for mode in MODES:
+        assert np.array_equal(fast.dd_table(strings, mode), fast.dd_table(deals, mode))
