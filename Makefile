@@ -40,13 +40,13 @@ bench: venv
 bench-simulate: venv
 	$(PY) benchmarks/simulate.py
 
-## report: INTERIM until a `kaiser-sim report` command exists: deals 4 deals
-##         (seed 1) and prints their double-dummy tables in both modes
+## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
+##         standard rules) into reports/sample/ (PDF, Markdown, CSV, PNG; a few minutes)
 report: venv
-	@echo "== kaiser-sim interim report: 4 deals (seed 1) solved double dummy, points and tricks =="
-	@echo "== (the full study report is not written yet; this shows the deal and solve commands) =="
-	@echo
-	$(PY) -m kaiser_sim deal --count 4 --seed 1 | $(PY) -m kaiser_sim solve --input - --format table --mode both
+	rm -rf reports/sample
+	$(PY) -m kaiser_sim report --out reports/sample
+	rm -rf reports/sample/results
+	@echo "== open reports/sample/report.pdf (or report.md) =="
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

@@ -476,7 +476,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
     """Write the printed report: report.pdf, report.md, every table and chart.
 
     Deals are simulated once (or read with --from) and shared by every
-    study.  DIR gets report.pdf (A4/Letter), report.md (charts as SVG),
+    study.  --out gets report.pdf (A4/Letter), report.md (charts as SVG),
     tables/*.csv, one folder per study (CSV, PNG, SVG) and report.json.
     Unknown --studies or unreadable --from: exit 2.
 

@@ -1,0 +1,929 @@
+"""The printed report: every study on one shared results set, as PDF and Markdown.
+
+:func:`build_report` runs the chosen studies on one results frame (simulated
+once, or read with ``--from``) and builds the content once, as a list of
+:class:`Section` objects holding text, tables and charts.  Two renderers
+turn that list into files: :func:`render_markdown` (``report.md``, charts
+linked as SVG, tables as Markdown) and :func:`render_pdf` (``report.pdf``,
+pages laid out with matplotlib's ``PdfPages``, A4 with a 7.0 x 9.5 in
+content box so that it prints on Letter too).  :func:`write_report` writes
+both, each study's own outputs (CSV, Markdown, PNG, SVG, ``study.json``
+under ``DIR/<study>/``), the report tables as CSV (``DIR/tables/``) and
+``report.json`` with the inputs.
+
+Report tables are the study tables cut down for reading: every estimate is
+printed with its 95% interval as ``62.1 [58.3, 66.0]``.  They are written as
+CSV exactly as printed; the full numeric tables are the study CSVs.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import re
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .rules import Rules
+from .studies import STUDIES, StudyError, get_study
+from .studies.runner import definition_for, run_study, to_markdown
+
+#: default size of ``kaiser-sim report`` (chosen to finish well within 10
+#: minutes on a 2-core machine; see README)
+DEFAULT_DEALS = 4000
+DEFAULT_SEED = 1
+#: re-solved deals of the 5H and 3S studies in the report (their own default is larger)
+DEFAULT_MAX_RESOLVE = 1000
+RESOLVING = ("five-hearts", "three-spades")
+#: fewer deals leave the studies' breakdowns empty
+MIN_DEALS = 100
+
+#: page geometry (inches): A4 portrait with a content box that also fits Letter
+PAGE_W, PAGE_H = 8.27, 11.69
+BOX_W, BOX_H = 7.0, 9.5
+LEFT = (PAGE_W - BOX_W) / 2
+TOP = (PAGE_H - BOX_H) / 2
+CHART_DPI = 150
+
+QUESTIONS = {
+    "bid-odds": "How often does each bid make, by hand strength, trump length and the 5♥?",
+    "hand-eval": "Which count of your own hand predicts your side's points best?",
+    "bidding-chart": "What should I bid, by strength and trump length?",
+    "five-hearts": "What is the 5♥ worth, and to whom?",
+    "three-spades": "What does the 3♠ cost, and who ends up with it?",
+    "trump-and-nt": "Which suit to name as trump, and when does no trump pay?",
+    "lead": "What is it worth to be on lead?",
+}
+TITLES = {
+    "bid-odds": "Bid odds: how often a bid makes",
+    "hand-eval": "Hand evaluation: which count predicts the points",
+    "bidding-chart": "The bidding chart: what to bid",
+    "five-hearts": "The 5♥: what it is worth",
+    "three-spades": "The 3♠: what it costs",
+    "trump-and-nt": "Naming trump, and when no trump pays",
+    "lead": "The value of the lead",
+}
+METHOD = {
+    "bid-odds": (
+        "Every seat of every deal is taken in turn as the declarer (the declarer leads). For each bid b, we "
+        "count how often the declaring side's double-dummy points reach b: with trump named from the "
+        "declarer's own hand (longest suit, ties by strength), in no trump, and in the best strain chosen "
+        "after seeing all the cards (an upper bound no player can reach). Strength is the plain high-card "
+        "count A4 K3 Q2 J1 of the declarer's hand."),
+    "hand-eval": (
+        "Each count of the declarer's hand is turned into a prediction of its side's points by a straight "
+        "line fitted on 4 deals in 5, and tested on the 5th (held out). R² is the share of the spread of the "
+        "points the count explains (1 = perfect, 0 = no better than the average); MAE is the average miss "
+        "in points. The 'fitted Kaiser count' gives each card its own value by least squares."),
+    "bidding-chart": (
+        "For every declarer hand and every bid of the ladder, the declaring side's hand score under the "
+        "rules: made, the points taken (NT doubled); failed, minus the bid (NT: twice). Averaged per cell of "
+        "strength x trump length. 'Up to' is the highest bid whose average score is still positive; "
+        "'sure' means its 95% interval is above zero. The defenders' score is not subtracted."),
+    "five-hearts": (
+        "A sample of deals is re-solved. (a) The 5♥ is swapped for the lowest heart of the partner, the "
+        "left-hand (LHO) or right-hand opponent (RHO) and the deal solved again: the change is what having "
+        "it rather than them is worth. (b, c) The deal is solved again with the 5♥ counting 0: the "
+        "difference is what the side dealt it actually gets out of it, 0 to 5 (5 = it keeps the card "
+        "whatever the defence)."),
+    "three-spades": (
+        "The same three views as for the 5♥: the 3♠ moved to another hand for its lowest spade, and the "
+        "deal solved with the 3♠ counting 0. The cost is what the side dealt it loses to it, 0 to 3 "
+        "(3 = it cannot get rid of it)."),
+    "trump-and-nt": (
+        "(1) How often a rule for naming trump from your own hand picks the suit that is best double dummy, "
+        "and how many points it gives away. (2) How often no trump takes strictly more points than the best "
+        "trump suit. (3) The expected score of an NT bid minus a plain bid at the same level (paired on the "
+        "same hands), under the rules' NT scoring."),
+    "lead": (
+        "The same deal and strain solved twice: with the declarer on lead and with its left-hand opponent "
+        "on lead. The difference is the value of the lead to the declaring side."),
+}
+
+
+class ReportError(StudyError):
+    """Bad report input: an unknown study, unreadable results."""
+
+
+# --- content ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Text:
+    text: str
+    style: str = "body"  # body | note | bullet | heading
+
+
+@dataclass
+class Table:
+    name: str  # file stem under tables/
+    title: str
+    df: pd.DataFrame  # strings, printed as is
+    note: str = ""
+    size: float = 8.5  # largest font size in the PDF (pt)
+
+
+@dataclass
+class Chart:
+    path: str  # relative to the report directory, without extension
+    title: str
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    blocks: list = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    title: str
+    inputs: dict
+    sections: list
+    outputs: dict  # study -> StudyOutput
+    out: Path
+
+    def tables(self) -> list[Table]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Table)]
+
+    def charts(self) -> list[Chart]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
+
+
+# --- formatting -------------------------------------------------------------------------------
+
+
+def _ok(*xs) -> bool:
+    return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
+
+
+def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
+    """``1.23 [1.10, 1.36]``: an estimate with its 95% interval."""
+    if not _ok(x):
+        return "-"
+    def f(v):
+        t = f"{scale * v:.{digits}f}"
+        return t[1:] if t.startswith("-") and not t.strip("-0.") else t  # no "-0.0"
+
+    s = f(x)
+    if _ok(lo, hi):
+        s += f" [{f(lo)}, {f(hi)}]"
+    return s
+
+
+def pct(p, lo, hi, digits: int = 1) -> str:
+    """A proportion as a percentage with its interval."""
+    return ci(p, lo, hi, digits, 100.0)
+
+
+def num(x, digits: int = 2) -> str:
+    return "-" if not _ok(x) else f"{x:.{digits}f}"
+
+
+def count(n) -> str:
+    return "-" if not _ok(n) else f"{int(n):,}"
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(rows)
+    return df.astype(str) if len(df) else pd.DataFrame({"(no rows)": []})
+
+
+# --- study sections ---------------------------------------------------------------------------
+
+
+def _bid_odds(t, key):
+    make = t["make"]
+    blocks = []
+    rows = []
+    for bid, g in make.groupby("bid", sort=True):
+        row = {"bid": str(bid)}
+        for _, r in g.iterrows():
+            row[r["method"]] = pct(r["p"], r["lo"], r["hi"])
+        rows.append(row)
+    n = int(make["n"].iloc[0]) if len(make) else 0
+    blocks.append(Table(f"{key}-make", "P(make), % of declarer hands, by method", _frame(rows),
+                        f"n = {n:,} declarer hands (4 per deal); best in hindsight is an upper bound"))
+
+    def pivot(df, row_col, label, method=None):
+        if method is not None:
+            df = df[df["method"] == method]
+        out = []
+        for k, g in df.groupby(row_col, observed=True, sort=False):
+            row = {label: str(k), "n": count(g["n"].iloc[0])}
+            for _, r in g.iterrows():
+                row[f"bid {r['bid']}"] = pct(r["p"], r["lo"], r["hi"], 0)
+            out.append(row)
+        return _frame(out)
+
+    bs = t["by_strength"]
+    blocks.append(Table(f"{key}-by-strength", "P(make) %, trump by rule, by high-card count (A4 K3 Q2 J1)",
+                        pivot(bs, "strength_bucket", "HCP", "trump by rule"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-strength-nt", "P(make) %, no trump, by high-card count",
+                        pivot(bs, "strength_bucket", "HCP", "NT"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-trump-length", "P(make) %, trump by rule, by trump length",
+                        pivot(t["by_trump_length"], "length_bucket", "trumps"), "P(make) in % with its 95% interval, by bid"))
+    text = []
+    tr = make[make["method"] == "trump by rule"].set_index("bid")
+    if len(tr):
+        b50 = [b for b in tr.index if tr.loc[b, "p"] >= 0.5]
+        if b50:
+            b = max(b50)
+            r = tr.loc[b]
+            text.append(f"Over all hands, trump named by rule makes {b} or more {pct(r['p'], r['lo'], r['hi'])}% of "
+                        f"the time: the typical hand is worth about {b} points to its side.")
+    text.append("Read a row across to see how fast the odds fall with the bid; compare rows to see what a few more "
+                "high cards buy. Cells with fewer than 30 hands are left out.")
+    return blocks, text, ["make_curves", "make_by_strength", "make_by_strength_nt", "make_by_trump_length"]
+
+
+def _hand_eval(t, key):
+    c = t["comparison"]
+    rows = [{"target": r["target"], "measure": r["measure"], "R² on held-out deals": ci(r["r2"], r["r2_lo"], r["r2_hi"], 3),
+             "mean abs. error, points": ci(r["mae"], r["mae_lo"], r["mae_hi"], 2), "n test": count(r["n_test"])}
+            for _, r in c.iterrows()]
+    k = t["kaiser_count"]
+    k = k[k["target"] == "trump by rule"]
+    krows = [{"feature": r["feature"], "points": ci(r["points"], r["lo"], r["hi"], 2), "rounded": num(r["printable"], 1)}
+             for _, r in k.iterrows()]
+    blocks = [Table(f"{key}-comparison", "How well each count predicts the declaring side's points", _frame(rows),
+                    "intervals: bootstrap over held-out deals"),
+              Table(f"{key}-kaiser-count", "The fitted Kaiser point count (trump by rule)", _frame(krows),
+                    "expected points of the declaring side = sum over the hand; intervals: OLS standard errors")]
+    text = []
+    g = c[c["target"] == "trump by rule"]
+    if len(g):
+        best = g.loc[g["r2"].idxmax()]
+        text.append(f"In a trump contract the best predictor is the {best['measure']} "
+                    f"(R² {ci(best['r2'], best['r2_lo'], best['r2_hi'], 3)}). Even the best count leaves much of "
+                    "the spread unexplained: your partner's hand matters as much as yours.")
+    return blocks, text, ["measures_r2", "kaiser_count"]
+
+
+def _bidding_chart(t, key):
+    ch = t["chart"]
+    rows = [{"HCP": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
+             "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
+             "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
+             "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()]
+    th = t["thresholds"]
+    trows = [{"bid": r["bid"], "HCP for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
+              "HCP for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
+             for _, r in th.iterrows()]
+    blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length", _frame(rows),
+                    "bid/NT up to: highest bid with a positive expected score; sure: its 95% interval is above 0; "
+                    "best bid: highest expected score, with its interval"),
+              Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)", _frame(trows),
+                    "interpolated between whole counts; in brackets where the 95% band crosses; - never in the data")]
+    text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
+            "least as good as a higher one: the chart answers how high you can go when the auction pushes "
+            "you. Bid up to the level shown; beyond it the average hand loses points."]
+    return blocks, text, ["what_to_bid", "expected_by_bid"]
+
+
+def _specials(t, key, name, value):
+    ov = t["worth_overall"]
+    rows = [{"n": count(r["n"]), f"worth to the side dealt it (0..{value})": ci(r["mean"], r["lo"], r["hi"], 2),
+             "captured %": pct(r["captured"], r["captured_lo"], r["captured_hi"]),
+             "not captured %": pct(r["not_captured"], r["not_captured_lo"], r["not_captured_hi"]),
+             "traded %": num(100 * r["partial"], 1)} for _, r in ov.iterrows()]
+    role = t["worth_by_role"]
+    rrows = [{"holder": r["role"], "strain": r["strain_kind"], "n": count(r["n"]),
+              "worth": ci(r["mean"], r["lo"], r["hi"], 2),
+              "captured %": pct(r["captured"], r["captured_lo"], r["captured_hi"])} for _, r in role.iterrows()]
+    cf = t["counterfactual"]
+    crows = [{"moved to": r["receiver"], "strain": r["strain"], "n": count(r["n"]), "excluded": count(r["excluded"]),
+              "change in points": ci(r["mean"], r["lo"], r["hi"], 2),
+              "change in bid level": ci(r["level_change"], r["level_lo"], r["level_hi"], 2)} for _, r in cf.iterrows()]
+    blocks = [Table(f"{key}-worth", f"What the {name} is worth to the side dealt it", _frame(rows),
+                    "all leaders and strains of the re-solved deals (20 a deal)"),
+              Table(f"{key}-worth-by-role", f"Worth of the {name} by the holder's role and the strain", _frame(rrows)),
+              Table(f"{key}-moved", f"The {name} moved to another hand: change for the holder's side", _frame(crows),
+                    "holder on lead; excluded: the receiver had no card of the suit to give back")]
+    text = []
+    if len(ov):
+        r = ov.iloc[0]
+        if value > 0:
+            text.append(f"On average the side dealt the {name} gets {ci(r['mean'], r['lo'], r['hi'], 2)} of its "
+                        f"{value} points; it keeps it whatever the defence {pct(r['captured'], r['captured_lo'], r['captured_hi'])}% "
+                        "of the time.")
+        else:
+            text.append(f"On average the side dealt the {name} loses {ci(-r['mean'], -r['hi'], -r['lo'], 2)} of its "
+                        f"{-value} points to it; it is stuck with it whatever it does "
+                        f"{pct(r['captured'], r['captured_lo'], r['captured_hi'])}% of the time.")
+    g = cf[cf["strain"] == "trump by rule"]
+    for _, r in g.iterrows():
+        text.append(f"Moved to {r['receiver']}: the holder's side's points change by {ci(r['mean'], r['lo'], r['hi'], 2)}.")
+        break
+    return blocks, text, ["swing", "mean_change", "worth_distribution"]
+
+
+def _trump_and_nt(t, key):
+    tr = t["trump_rules"]
+    rows = [{"rule": r["rule"], "picks the best suit %": pct(r["picks_best"], r["picks_lo"], r["picks_hi"]),
+             "points lost": ci(r["loss"], r["loss_lo"], r["loss_hi"], 2), "n": count(r["n"])} for _, r in tr.iterrows()]
+    nb = t["nt_beats_trump"]
+    nb = nb[nb["by"].isin(["all", "aces", "longest"])]
+    nrows = [{"hands": ("all" if r["by"] == "all" else f"{r['value']} {'aces' if r['by'] == 'aces' else 'longest suit'}"),
+              "n": count(r["n"]), "NT beats best trump %": pct(r["p"], r["lo"], r["hi"]),
+              "NT - best trump, points": num(r["mean_nt_minus_best_trump"], 2)} for _, r in nb.iterrows()]
+    c = t["nt_vs_trump"]
+    crows = [{"level": str(r["level"]), "aces": r["aces"], "n": count(r["n"]),
+              "NT - trump, expected score": ci(r["nt_minus_trump"], r["lo"], r["hi"], 2),
+              "verdict": "NT" if r["nt_better"] else ("trump" if r["trump_better"] else "no clear difference")}
+             for _, r in c.iterrows()]
+    blocks = [Table(f"{key}-trump-rules", "Rules for naming trump against the double-dummy best suit", _frame(rows)),
+              Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit", _frame(nrows)),
+              Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)", _frame(crows),
+                    "verdict: the 95% interval of the difference excludes 0")]
+    text = []
+    if len(tr):
+        b = tr.loc[tr["picks_best"].idxmax()]
+        text.append(f"The rule '{b['rule']}' names the best suit most often "
+                    f"({pct(b['picks_best'], b['picks_lo'], b['picks_hi'])}%).")
+    return blocks, text, ["trump_rules", "nt_beats_by_aces", "nt_vs_trump"]
+
+
+def _lead(t, key):
+    s = t["summary"]
+    rows = [{"strain": r["strain"], "n": count(r["n"]), "lead value, points": ci(r["mean"], r["lo"], r["hi"], 2),
+             "gains %": num(100 * r["share_gain"], 1), "loses %": num(100 * r["share_loss"], 1)} for _, r in s.iterrows()]
+    m = t["make_change"]
+    mrows = [{"strain": r["strain"], "bid": str(r["bid"]), "P(make) on lead %": num(100 * r["p_on_lead"], 1),
+              "LHO on lead %": num(100 * r["p_lho_leads"], 1),
+              "change, % points": ci(r["change"], r["lo"], r["hi"], 1, 100)} for _, r in m.iterrows()]
+    blocks = [Table(f"{key}-summary", "The value of the lead to the declaring side", _frame(rows)),
+              Table(f"{key}-make-change", "Make probability with and without the lead", _frame(mrows))]
+    text = []
+    r = s[s["strain"] == "trump by rule"]
+    if len(r):
+        r = r.iloc[0]
+        text.append(f"Having the lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the declaring side in "
+                    "the trump it names.")
+    return blocks, text, ["lead_value", "lead_make_change"]
+
+
+_SECTION = {"bid-odds": _bid_odds, "hand-eval": _hand_eval, "bidding-chart": _bidding_chart,
+            "five-hearts": lambda t, k: _specials(t, k, "5♥", 5),
+            "three-spades": lambda t, k: _specials(t, k, "3♠", -3),
+            "trump-and-nt": _trump_and_nt, "lead": _lead}
+
+
+def study_section(key: str, output) -> Section:
+    """One study's section: method, what the numbers mean, charts, tables."""
+    blocks, meaning, charts = _SECTION[key](output.tables, key)
+    sec = Section(key, TITLES[key])
+    sec.blocks.append(Text(QUESTIONS[key], "heading"))
+    sec.blocks.append(Text("Method. " + METHOD[key]))
+    if meaning:
+        sec.blocks.append(Text("What the numbers mean. " + " ".join(meaning)))
+    sec.blocks.append(Text(f"n = {output.inputs['n']:,} deals, seed {output.inputs['seed']}; every estimate is "
+                           "followed by its 95% interval in square brackets.", "note"))
+    for name in charts:
+        if name in output.figures:
+            sec.blocks.append(Chart(f"{key}/{name}", name.replace("_", " ")))
+    sec.blocks += blocks
+    sec.blocks.append(Text(f"All tables of this study, with every column: {key}/*.csv.", "note"))
+    return sec
+
+
+def _ranges(levels) -> str:
+    """``[6, 7, 8, 10]`` -> ``"6-8, 10"``."""
+    out, run = [], []
+    for lv in sorted(levels):
+        if run and lv != run[-1] + 1:
+            out.append(run)
+            run = []
+        run.append(lv)
+    if run:
+        out.append(run)
+    return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
+
+
+# --- the cheat sheet --------------------------------------------------------------------------
+
+
+def cheat_sheet(outputs: dict) -> Section:
+    """One page: what to bid, when to bid NT, what the 5H and 3S are worth."""
+    from .studies.common import LENGTH_BUCKETS, STRENGTH_BUCKETS
+
+    sec = Section("cheat-sheet", "Cheat sheet: at the table")
+    if "bidding-chart" in outputs:
+        ch = outputs["bidding-chart"].tables["chart"]
+        cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+        rows = []
+        for label, _, _ in reversed(STRENGTH_BUCKETS):
+            row = {"HCP": label}
+            for lb, _, _ in LENGTH_BUCKETS:
+                r = cells.get((label, lb))
+                if r is None:
+                    row[f"{lb} trumps"] = "·"
+                else:
+                    plain = "pass" if r["bid_up_to"] == "pass" else r["bid_up_to"]
+                    nt = "-" if r["nt_up_to"] == "pass" else r["nt_up_to"].replace("NT", "")
+                    row[f"{lb} trumps"] = f"{plain}{'*' if r['bid_up_to_sure'] == r['bid_up_to'] and plain != 'pass' else ''} / {nt}"
+            rows.append(row)
+        grid = _frame(rows)
+        grid = grid[[c for c in grid.columns if c == "HCP" or (grid[c] != "·").any()]]
+        sec.blocks.append(Text("What to bid: how high to go", "heading"))
+        sec.blocks.append(Table("cheat-what-to-bid", "", grid, size=10.5, note=
+                                "Cell: highest plain bid / highest NT bid whose average hand score is positive "
+                                "(* = sure: its 95% interval is above 0; - = no NT bid pays; · = too few hands). "
+                                "HCP: A4 K3 Q2 J1 in your hand; trumps: your longest suit. Only your side's score "
+                                "counts (the defenders' is not subtracted): in a contested auction these are the "
+                                "limits, not targets."))
+    if "trump-and-nt" in outputs:
+        tt = outputs["trump-and-nt"].tables
+        c = tt["nt_vs_trump"]
+        lines = []
+        for label, g in (c.groupby("aces", sort=False) if len(c) else []):
+            nt = [int(lv) for lv, b in zip(g["level"], g["nt_better"]) if b]
+            tr = [int(lv) for lv, b in zip(g["level"], g["trump_better"]) if b]
+            r8 = g.iloc[0]
+            verdict = (f"bid NT at {_ranges(nt)}" if nt else "") + ("; " if nt and tr else "") + \
+                      (f"name trump at {_ranges(tr)}" if tr else "")
+            label = {"all": "Any hand", "1 aces": "1 ace"}.get(label, label)
+            lines.append(f"{label}: {verdict or 'no clear difference'} (at {r8['level']}: NT minus trump "
+                         f"{ci(r8['nt_minus_trump'], r8['lo'], r8['hi'], 1)} points)")
+        nb = tt["nt_beats_trump"]
+        allr = nb[nb["by"] == "all"]
+        head = "When to bid no trump"
+        sec.blocks.append(Text(head, "heading"))
+        if len(allr):
+            a = allr.iloc[0]
+            sec.blocks.append(Text(f"NT takes more points than the best trump suit on {pct(a['p'], a['lo'], a['hi'])}% of "
+                                   "hands. NT bid against a plain bid at the same level, by aces in your hand:"))
+        for line in lines:
+            sec.blocks.append(Text(line, "bullet"))
+    for key, name, value in (("five-hearts", "5♥", 5), ("three-spades", "3♠", -3)):
+        if key not in outputs:
+            continue
+        t = outputs[key].tables
+        ov = t["worth_overall"]
+        if not len(ov):
+            continue
+        r = ov.iloc[0]
+        sec.blocks.append(Text(f"The {name}", "heading"))
+        if value > 0:
+            sec.blocks.append(Text(f"Worth {ci(r['mean'], r['lo'], r['hi'], 2)} of its 5 points to the side dealt it; "
+                                   f"kept whatever the defence {pct(r['captured'], r['captured_lo'], r['captured_hi'])}%.",
+                                   "bullet"))
+        else:
+            sec.blocks.append(Text(f"Costs the side dealt it {ci(-r['mean'], -r['hi'], -r['lo'], 2)} of its 3 points; "
+                                   f"stuck with it whatever it does {pct(r['captured'], r['captured_lo'], r['captured_hi'])}%.",
+                                   "bullet"))
+        cf = t["counterfactual"]
+        parts = []
+        for _, c in cf[cf["strain"] == "trump by rule"].iterrows():
+            who = {"LHO": "left-hand opponent", "RHO": "right-hand opponent"}.get(c["receiver"], c["receiver"])
+            parts.append(f"{who} {ci(-c['mean'], -c['hi'], -c['lo'], 2)}")
+        if parts:
+            sec.blocks.append(Text(f"Points your side gains by holding it yourself rather than your "
+                                   f"{'; '.join(parts)} (you declare, trump by rule).", "bullet"))
+    if "lead" in outputs:
+        s = outputs["lead"].tables["summary"]
+        r = s[s["strain"] == "trump by rule"]
+        if len(r):
+            r = r.iloc[0]
+            sec.blocks.append(Text("The lead", "heading"))
+            sec.blocks.append(Text(f"Being on lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the "
+                                   "declaring side.", "bullet"))
+    if len(sec.blocks) == 0:
+        sec.blocks.append(Text("The studies behind the cheat sheet (bidding-chart, trump-and-nt, five-hearts, "
+                               "three-spades) are not in this report."))
+    sec.blocks.append(Text("Double dummy (all cards visible, best play) from random deals; brackets: 95% intervals. "
+                           "Scores count the declaring side only.", "note"))
+    return sec
+
+
+def title_section(inputs: dict, keys: list[str]) -> Section:
+    sec = Section("title", "What the cards are worth in Kaiser")
+    sec.blocks.append(Text("A Monte Carlo report by kaiser-sim", "heading"))
+    sec.blocks.append(Text("The questions", "heading"))
+    for k in keys:
+        sec.blocks.append(Text(QUESTIONS[k], "bullet"))
+    r = inputs["rules"]
+    sec.blocks.append(Text("The run", "heading"))
+    for line in (f"Rules: {r.get('label', '?')} (game to {r.get('target', '?')}, minimum bid {r.get('min_bid', '?')}, "
+                 f"NT scoring {r.get('nt_scoring', '?')})",
+                 f"Deals: {inputs['deals']:,}, each solved double dummy from every seat in every strain",
+                 f"Seed: {inputs['seed']}",
+                 f"Re-solved deals for the 5♥ and 3♠: up to {inputs['max_resolve']:,}",
+                 f"Results: {inputs['results']}",
+                 f"kaiser-sim {inputs['version']}, {inputs['date']}"):
+        sec.blocks.append(Text(line, "bullet"))
+    sec.blocks.append(Text("Files: report.md (the same content in Markdown), tables/*.csv (every table as printed), "
+                           "<study>/ (each study's full tables as CSV and Markdown, charts as PNG and SVG), "
+                           "report.json (the inputs).", "note"))
+    return sec
+
+
+def appendix_section(inputs: dict) -> Section:
+    sec = Section("appendix", "Appendix: method")
+    paras = [
+        ("Double dummy", "Every deal is solved with all four hands visible and best play by both sides (an exact "
+         "alpha-beta search in Kaiser points: 1 a trick, +5 for the trick with the 5♥, −3 for the trick with the "
+         "3♠). The declarer leads the first trick."),
+        ("Its known bias", "Real players cannot see the other hands. Double dummy favours the side that benefits "
+         "from perfect guessing: finesses always work and the defence always finds the killing lead, so the "
+         "numbers are what the cards are worth, not what a table will score. Declarer's contracts tend to be "
+         "overestimated with split honours and underestimated when the defence has to guess. Compare hands and "
+         "bids with each other rather than reading a single number as a promise."),
+        ("Sample sizes and intervals", f"{inputs['deals']:,} random deals (seed {inputs['seed']}), each giving four "
+         "declarer hands. Proportions carry Wilson 95% intervals, means normal 95% intervals (±1.96 standard "
+         "errors), R² a bootstrap over deals. The four hands of a deal are not independent, so pooled intervals "
+         "are a little narrow. The 5♥ and 3♠ studies re-solve up to "
+         f"{inputs['max_resolve']:,} deals and report their own n. Cells with fewer than 30 hands are left out. "
+         "A difference is called one only when its interval excludes zero."),
+        ("Reproducing", f"kaiser-sim report --deals {inputs['deals']} --seed {inputs['seed']} --rules "
+         f"{inputs['rules_preset']} --max-resolve {inputs['max_resolve']} (with the same --rule options, if any) "
+         "gives the same numbers on any machine. For a larger run: kaiser-sim simulate --deals 100000 --out "
+         "runs/big, then kaiser-sim report --from runs/big."),
+    ]
+    for head, text in paras:
+        sec.blocks.append(Text(head, "heading"))
+        sec.blocks.append(Text(text))
+    return sec
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def parse_studies(text) -> list[str]:
+    """``"a,b"`` -> study keys in the report's order; :class:`ReportError` on an unknown name."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return list(STUDIES)
+    names = [t.strip().lower().replace("_", "-") for t in (text.split(",") if isinstance(text, str) else text)]
+    names = [n for n in names if n]
+    bad = [n for n in names if n not in STUDIES]
+    if bad or not names:
+        raise ReportError(f"unknown study {', '.join(repr(b) for b in bad) or '(none given)'}; "
+                          f"studies: {', '.join(STUDIES)}")
+    return [k for k in STUDIES if k in names]
+
+
+def report_date() -> _dt.datetime:
+    """``SOURCE_DATE_EPOCH`` if set (reproducible builds), else now (UTC)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return _dt.datetime.fromtimestamp(int(epoch), tz=_dt.timezone.utc)
+    return _dt.datetime.now(tz=_dt.timezone.utc).replace(microsecond=0)
+
+
+def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_resolve: int = DEFAULT_MAX_RESOLVE,
+                 source: str = "", log=None, seconds_results: float = 0.0, rules_preset: str = "standard") -> Report:
+    """Run ``studies`` (default all) on ``results`` and build the report's content.
+
+    Each study writes its own outputs into ``out/<study>/``; ``log`` (a
+    callable taking a line) reports progress.
+    """
+    log = log or (lambda line: None)
+    keys = parse_studies(studies)
+    if len(results) < MIN_DEALS:
+        raise ReportError(f"the report needs at least {MIN_DEALS} deals; the results hold {len(results)}")
+    out = Path(out)
+    meta = results.attrs.get("kaiser_sim", {}) or {}
+    outputs, seconds = {}, {"results": round(seconds_results, 1)}
+    for i, key in enumerate(keys, 1):
+        t0 = time.time()
+        log(f"study {i}/{len(keys)}: {key} ...")
+        d = definition_for(key)
+        if key in RESOLVING:
+            d.params["max_resolve"] = int(max_resolve)
+        outputs[key] = run_study(d, out / key, results=results, rules=rules)
+        seconds[key] = round(time.time() - t0, 1)
+        log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")
+    date = report_date()
+    inputs = {"schema": "kaiser-sim/report/1", "version": __version__, "date": date.strftime("%Y-%m-%d %H:%M UTC"),
+              "deals": int(len(results)), "seed": meta.get("seed"), "rules": rules.to_dict(),
+              "rules_preset": rules_preset, "studies": keys, "max_resolve": int(max_resolve),
+              "results": source, "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
+    sections = [title_section(inputs, keys), cheat_sheet(outputs)]
+    sections += [study_section(k, outputs[k]) for k in keys]
+    sections.append(appendix_section(inputs))
+    return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def render_markdown(report: Report) -> str:
+    lines = [f"# {report.title}", ""]
+    for si, sec in enumerate(report.sections):
+        if si > 0:
+            lines += [f"## {sec.title}", ""]
+        for b in sec.blocks:
+            if isinstance(b, Text):
+                if b.style == "heading":
+                    lines += ["", f"### {b.text}", ""]
+                elif b.style == "bullet":
+                    lines += [f"- {b.text}"]
+                elif b.style == "note":
+                    lines += ["", f"_{b.text}_", ""]
+                else:
+                    lines += ["", b.text, ""]
+            elif isinstance(b, Table):
+                if b.title:
+                    lines += ["", f"**{b.title}**", ""]
+                lines += ["", to_markdown(b.df).rstrip("\n"), ""]
+                note = b.note.rstrip(". ")
+                lines += [f"_{note + ('; ' if note else '')}CSV: [tables/{b.name}.csv](tables/{b.name}.csv)_", ""]
+            elif isinstance(b, Chart):
+                lines += ["", f"![{b.title}]({b.path}.svg)", "", f"_PNG: [{b.path}.png]({b.path}.png)_", ""]
+        if si == 0:
+            lines += ["", "## Contents", ""] + [f"- {s.title}" for s in report.sections[1:]] + [""]
+    text = "\n".join(lines)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip() + "\n"
+
+
+# --- PDF --------------------------------------------------------------------------------------
+
+_STYLE = {  # font size (pt), weight, space before (in)
+    "title": (22, "bold", 0.0),
+    "section": (15, "bold", 0.0),
+    "heading": (11, "bold", 0.16),
+    "body": (9.5, "normal", 0.08),
+    "bullet": (9.5, "normal", 0.03),
+    "note": (8, "normal", 0.06),
+    "caption": (8.5, "bold", 0.12),
+}
+_SANS_EM = 0.56  # average advance of DejaVu Sans, in em (generous: lines never overrun)
+_MONO_EM = 0.602  # DejaVu Sans Mono advance, in em
+_NUMBER = re.compile(r"^(-?[\d,.]+\*?( \[[-\d., ]+\])?|-|·)$")
+
+
+class _Pages:
+    """Lay out text, monospaced tables and images top to bottom on A4 pages."""
+
+    def __init__(self, pdf, footer: str, scale: float = 1.0):
+        self.pdf, self.footer, self.scale = pdf, footer, scale  # pdf None: a dry run (measure only)
+        self.fig = None
+        self.page = 0
+        self.y = 0.0  # inches below the top of the content box
+
+    def new_page(self):
+        import matplotlib.pyplot as plt
+
+        self.close_page()
+        self.fig = plt.figure(figsize=(PAGE_W, PAGE_H))
+        self.page += 1
+        self.y = 0.0
+
+    def close_page(self):
+        import matplotlib.pyplot as plt
+
+        if self.fig is not None:
+            self._text(BOX_W, BOX_H + 0.15, f"{self.footer}    page {self.page}", 7, ha="right",
+                       color="0.4")
+            if self.pdf is not None:
+                self.pdf.savefig(self.fig)
+            plt.close(self.fig)
+            self.fig = None
+
+    @property
+    def left(self) -> float:
+        return BOX_H - self.y
+
+    def _text(self, x, y, s, size, ha="left", family="DejaVu Sans", weight="normal", color="black"):
+        self.fig.text((LEFT + x) / PAGE_W, 1 - (TOP + y) / PAGE_H, s, fontsize=size, ha=ha, va="top",
+                      family=family, weight=weight, color=color)
+
+    def need(self, h: float):
+        if self.fig is None or self.y + h > BOX_H:
+            self.new_page()
+
+    def para(self, text: str, style: str = "body"):
+        size, weight, before = _STYLE[style]
+        size *= self.scale
+        before *= self.scale
+        indent = 0.2 if style == "bullet" else 0.0
+        width = int((BOX_W - indent) * 72 / (_SANS_EM * size))
+        lines = textwrap.wrap(text, width) or [""]
+        lh = size * 1.32 / 72
+        self.need(before + lh * min(len(lines), 2))
+        self.y += before if self.y > 0 else 0
+        for i, line in enumerate(lines):
+            self.need(lh)
+            if style == "bullet" and i == 0:
+                self._text(0.05, self.y, "•", size)
+            self._text(indent, self.y, line, size, weight=weight,
+                       color="0.3" if style == "note" else "black")
+            self.y += lh
+
+    def table(self, title: str, df: pd.DataFrame, note: str = "", max_size: float = 8.5):
+        cols = [str(c) for c in df.columns]
+        body = [[str(v) for v in row] for row in df.itertuples(index=False)]
+        widths = [max([len(c)] + [len(r[j]) for r in body]) for j, c in enumerate(cols)]
+        line_len = sum(widths) + 2 * (len(widths) - 1)
+        size = min(max_size * self.scale, BOX_W * 72 / (_MONO_EM * max(line_len, 1)))
+        size = max(size, 4.5)
+
+        numeric = [all(_NUMBER.match(r[j]) for r in body) for j in range(len(cols))]
+
+        def fmt(cells):  # numbers to the right, words to the left
+            return "  ".join(c.rjust(w) if numeric[j] else c.ljust(w) for j, (c, w) in enumerate(zip(cells, widths)))
+
+        header = fmt(cols)
+        rule = "─" * len(header)
+        lh = size * 1.3 / 72
+        tsize = _STYLE["caption"][0] * self.scale
+        head_h = (tsize * 1.4 / 72 if title else 0) + 2 * lh
+        whole = 0.12 + head_h + (len(body) * 1.2 * size / 72 + 0.3 * lh) + 0.3
+        # a table that fits on a page is not split; a longer one starts with at least 4 rows
+        self.need(whole if whole <= BOX_H else 0.12 + head_h + lh * min(len(body), 4))
+        self.y += 0.12 if self.y > 0 else 0
+        if title:
+            self._text(0, self.y, title, tsize, weight="bold")
+            self.y += tsize * 1.4 / 72
+        i = 0
+        first = True
+        while i < len(body) or first:
+            if not first:
+                self.new_page()
+                if title:
+                    self._text(0, self.y, f"{title} (continued)", tsize, weight="bold")
+                    self.y += tsize * 1.4 / 72
+            first = False
+            self._text(0, self.y, header, size, family="DejaVu Sans Mono", weight="bold")
+            self.y += lh
+            self._text(0, self.y - 0.3 * lh, rule, size, family="DejaVu Sans Mono", color="0.5")
+            self.y += 0.5 * lh
+            rows = []
+            while i < len(body) and self.y + lh * (len(rows) + 1) <= BOX_H:
+                rows.append(fmt(body[i]))
+                i += 1
+            if rows:
+                self._text(0, self.y, "\n".join(rows), size, family="DejaVu Sans Mono")
+                # matplotlib's multi-line spacing is 1.2 x the font size
+                self.y += len(rows) * size * 1.2 / 72 + 0.3 * lh
+            if i >= len(body):
+                break
+        if note:
+            self.para(note, "note")
+
+    def image(self, path: Path, title: str, max_h: float = 6.2):
+        import matplotlib.image as mpimg
+
+        img = mpimg.imread(str(path))
+        h_px, w_px = img.shape[:2]
+        w = BOX_W
+        h = w * h_px / w_px
+        if h > max_h:
+            h = max_h
+            w = h * w_px / h_px
+        room = BOX_H - self.y - 0.15
+        if h > room >= 0.75 * h:  # a little smaller rather than a new page
+            w, h = w * room / h, room
+        self.need(h + 0.15)
+        self.y += 0.1 if self.y > 0 else 0
+        x0 = (BOX_W - w) / 2
+        ax = self.fig.add_axes([(LEFT + x0) / PAGE_W, 1 - (TOP + self.y + h) / PAGE_H, w / PAGE_W, h / PAGE_H])
+        ax.imshow(img, interpolation="antialiased")
+        ax.set_axis_off()
+        self.y += h + 0.05
+
+
+def render_pdf(report: Report, path) -> int:
+    """Write the report as a PDF; returns the number of pages."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    inp = report.inputs
+    footer = (f"kaiser-sim {inp['version']} · rules {inp['rules'].get('label', '?')} · {inp['deals']:,} deals · "
+              f"seed {inp['seed']}")
+    date = report_date()
+    meta = {"Title": report.title, "Author": "kaiser-sim", "Subject": footer, "Creator": f"kaiser-sim {__version__}",
+            "CreationDate": date, "ModDate": date}
+    with PdfPages(str(path), metadata=meta) as pdf:
+        dry = _Pages(None, footer)  # first pass: where each section starts
+        starts = []
+        for si, sec in enumerate(report.sections):
+            if sec.key == "cheat-sheet":
+                dry.page += 1
+                starts.append(dry.page)
+                continue
+            starts.append(dry.page + 1)
+            _layout(dry, report, si, sec)
+        contents = [Text("Contents", "heading")] + [Text(f"{s.title} ... page {p}", "bullet")
+                                                    for s, p in zip(report.sections[1:], starts[1:])]
+        pages = _Pages(pdf, footer)
+        for si, sec in enumerate(report.sections):
+            if si == 0:
+                sec = Section(sec.key, sec.title, sec.blocks[:-1] + contents + sec.blocks[-1:])
+            if sec.key == "cheat-sheet":  # one page: the largest type that fits
+                pages.scale = next((s for s in (1.0, 0.93, 0.86, 0.8, 0.74, 0.68)
+                                    if _layout(_Pages(None, footer, s), report, si, sec) == 1), 0.62)
+            _layout(pages, report, si, sec)
+            pages.scale = 1.0
+        pages.close_page()
+        n = pages.page
+    return n
+
+
+def _layout(pages: _Pages, report: Report, si: int, sec: Section) -> int:
+    """Lay out one section from a new page; returns the pages it took."""
+    pages.new_page()
+    start = pages.page
+    if si == 0:
+        pages.y = 1.2
+        pages.para(report.title, "title")
+        pages.y += 0.1
+    else:
+        pages.para(sec.title, "section")
+        pages.y += 0.05
+    for b in sec.blocks:
+        if isinstance(b, Text):
+            pages.para(b.text, b.style)
+        elif isinstance(b, Table):
+            pages.table(b.title, b.df, b.note, b.size)
+        elif isinstance(b, Chart):
+            pages.image(report.out / f"{b.path}.png", b.title)
+    n = pages.page - start + 1
+    if pages.pdf is None:
+        pages.close_page()
+    return n
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def write_report(report: Report) -> dict:
+    """Write report.md, report.pdf, tables/*.csv and report.json into ``report.out``."""
+    out = report.out
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    files = []
+    for t in report.tables():
+        t.df.to_csv(out / "tables" / f"{t.name}.csv", index=False)
+        files.append(f"tables/{t.name}.csv")
+    (out / "report.md").write_text(render_markdown(report), encoding="utf-8")
+    pages = render_pdf(report, out / "report.pdf")
+    files += ["report.md", "report.pdf", "report.json"]
+    for key, o in report.outputs.items():
+        files += [f"{key}/{f}" for f in o.files]
+    doc = dict(report.inputs, pages=pages, files=files)
+    (out / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    return doc
+
+
+def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
+                rules_preset: str = "standard", studies=None, from_path=None,
+                max_resolve: int = DEFAULT_MAX_RESOLVE, workers: int | None = None, progress=None,
+                log=None) -> tuple[Report, dict]:
+    """``kaiser-sim report`` end to end: obtain results once (read ``from_path`` or
+    simulate ``deals`` with ``seed`` into ``out/results``), run the studies,
+    write everything.  Returns the report and the ``report.json`` document.
+
+    ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
+    """
+    from .rules import get_preset
+    from .studies.runner import obtain_results
+
+    keys = parse_studies(studies)
+    if from_path is None and deals < MIN_DEALS:
+        raise ReportError(f"--deals {deals}: the report needs at least {MIN_DEALS} deals")
+    log = log or (lambda line: None)
+    t0 = time.time()
+    if from_path is not None:
+        results = obtain_results(from_path)
+        meta = results.attrs.get("kaiser_sim", {}) or {}
+        if rules is None:
+            rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else get_preset(rules_preset)
+        deals, seed = len(results), meta.get("seed", "x")
+        source = str(from_path)
+    else:
+        rules = rules or get_preset(rules_preset)
+    if out is None:
+        label = re.sub(r"[^A-Za-z0-9_.=-]+", "_", rules.label).strip("_") or "rules"
+        out = Path("reports") / f"{label}-{deals}-{seed}"
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if from_path is None:
+        log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
+        results = obtain_results(None, deals, seed, rules, out, progress, workers)
+        source = str(out / "results")
+    t1 = time.time()
+    report = build_report(results, rules, out, keys, max_resolve, source, log, t1 - t0, rules_preset)
+    log("writing report.pdf and report.md ...")
+    doc = write_report(report)
+    doc["seconds"]["total"] = round(time.time() - t0, 1)
+    doc["out"] = str(out)
+    (out / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    return report, doc
+
+
+__all__ = ["make_report", "build_report", "write_report", "render_markdown", "render_pdf", "cheat_sheet",
+           "parse_studies", "ReportError", "Report", "Section", "Table", "Chart", "Text",
+           "DEFAULT_DEALS", "DEFAULT_SEED", "DEFAULT_MAX_RESOLVE", "MIN_DEALS"]

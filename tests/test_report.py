@@ -1,0 +1,205 @@
+"""The printed report: built from a small seeded results set (solved once),
+checked as files, as Markdown against its CSVs, and as PDF pages and text
+(``pdftotext`` when it is installed)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from kaiser_sim.cli import main
+from kaiser_sim.report import TITLES, _ranges, ci, parse_studies, pct
+from kaiser_sim.simulate import simulate
+from kaiser_sim.studies import STUDIES, StudyError
+
+N_DEALS = 200
+SEED = 5
+EPOCH = "1700000000"  # 2023-11-14
+
+
+@pytest.fixture(scope="module")
+def results_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("runs") / "r"
+    simulate(path, N_DEALS, SEED, mode="points", workers=1)
+    return path
+
+
+@pytest.fixture(scope="module")
+def built(results_dir, tmp_path_factory):
+    """The full report from the seeded results, through the command line."""
+    out = tmp_path_factory.mktemp("report") / "rep"
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    try:
+        res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(out),
+                                        "--max-resolve", "8", "--quiet"])
+    finally:
+        mp.undo()
+    assert res.exit_code == 0, res.output
+    return out, res
+
+
+def _md_tables(text: str):
+    """``[(csv_path, header, rows)]`` for every table in report.md (each
+    table is followed by a line linking its CSV)."""
+    out = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+            header = [c.strip() for c in lines[i].strip().strip("|").split(" | ")]
+            rows = []
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("| "):
+                rows.append([c.strip() for c in lines[j].strip()[1:-1].split(" | ")])
+                j += 1
+            link = next(ln for ln in lines[j:j + 3] if "CSV: [" in ln)
+            out.append((re.search(r"CSV: \[([^\]]+)\]", link).group(1), header, rows))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def test_files_written(built):
+    out, res = built
+    assert "report:" in res.output and "pages" in res.output
+    for name in ("report.pdf", "report.md", "report.json"):
+        assert (out / name).is_file() and (out / name).stat().st_size > 0
+    for key in STUDIES:
+        d = out / key
+        assert (d / "study.json").is_file()
+        assert list(d.glob("*.csv")) and list(d.glob("*.png")) and list(d.glob("*.svg"))
+    assert len(list((out / "tables").glob("*.csv"))) >= 15
+
+
+def test_report_json_records_inputs(built, results_dir):
+    out, _ = built
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["deals"] == N_DEALS and doc["seed"] == SEED
+    assert doc["studies"] == list(STUDIES)
+    assert doc["rules"]["label"] == "standard" and doc["version"]
+    assert doc["date"].startswith("2023-11-14")
+    assert doc["max_resolve"] == 8 and doc["params"]["five-hearts"]["max_resolve"] == 8
+    assert doc["results"] == str(results_dir)
+    assert all((out / f).is_file() for f in doc["files"])
+
+
+def test_markdown_tables_match_csv(built):
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    tables = _md_tables(text)
+    assert len(tables) >= 15
+    for csv, header, rows in tables:
+        df = pd.read_csv(out / csv, dtype=str, keep_default_na=False)
+        assert header == list(df.columns), csv
+        assert rows == df.values.tolist(), csv
+    assert "nan" not in text.lower().replace("nanc", "")
+
+
+def test_markdown_sections_and_charts(built):
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert heads[0] == "Contents" and heads[1].startswith("Cheat sheet")
+    assert heads[2:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert len(charts) >= 15
+    for c in charts:
+        assert c.endswith(".svg") and (out / c).is_file()
+    assert f"Seed: {SEED}" in text and "Deals: 200" in text
+
+
+def test_pdf_pages_and_metadata(built):
+    out, _ = built
+    data = (out / "report.pdf").read_bytes()
+    doc = json.loads((out / "report.json").read_text())
+    assert data.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type /Page\b", data))
+    assert pages == doc["pages"]
+    assert 2 + len(STUDIES) + 1 <= pages <= 60  # title, cheat sheet, studies, appendix
+    assert b"What the cards are worth in Kaiser" in data  # the Title metadata
+    assert b"D:20231114" in data  # CreationDate from SOURCE_DATE_EPOCH
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext not installed")
+def test_pdf_text(built):
+    out, _ = built
+    pdf = str(out / "report.pdf")
+
+    def page_text(first, last=None):
+        last = last or first
+        return subprocess.run(["pdftotext", "-f", str(first), "-l", str(last), "-layout", pdf, "-"],
+                              capture_output=True, text=True, check=True).stdout
+
+    title = page_text(1)
+    assert "What the cards are worth in Kaiser" in title and "The questions" in title
+    assert f"Seed: {SEED}" in title and "kaiser-sim 0.1.0" in title
+    cheat = page_text(2)
+    assert "Cheat sheet" in cheat and "What to bid" in cheat and "When to bid no trump" in cheat
+    assert "The 5♥" in cheat and "The 3♠" in cheat
+    assert TITLES["bid-odds"] in page_text(3)  # the cheat sheet is one page
+    text = page_text(1, 999)
+    pos = [text.index(TITLES[k]) for k in STUDIES]
+    assert pos == sorted(pos)
+    assert text.rindex("Appendix: method") > pos[-1]
+    assert "Method." in text and "What the numbers mean." in text
+
+
+def test_subset_of_studies(results_dir, tmp_path):
+    out = tmp_path / "sub"
+    res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(out),
+                                    "--studies", "lead,bid-odds", "--quiet"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["studies"] == ["bid-odds", "lead"]
+    assert not (out / "five-hearts").exists()
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "The lead" in text and TITLES["trump-and-nt"] not in text
+
+
+def test_bad_studies_refused(results_dir, tmp_path):
+    res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(tmp_path / "x"),
+                                    "--studies", "bid-odds,no-such"])
+    assert res.exit_code == 2
+    assert "no-such" in res.output and "bidding-chart" in res.output
+    assert not (tmp_path / "x" / "report.pdf").exists()
+
+
+def test_unreadable_from_refused(tmp_path):
+    res = CliRunner().invoke(main, ["report", "--from", str(tmp_path / "missing"), "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "missing" in res.output
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "part-000000.parquet").write_text("not parquet")
+    res = CliRunner().invoke(main, ["report", "--from", str(junk), "--out", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "Error" in res.output
+    assert not (tmp_path / "y" / "report.pdf").exists()
+
+
+def test_from_with_deals_refused(results_dir, tmp_path):
+    res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--deals", "10"])
+    assert res.exit_code == 2 and "--from" in res.output
+
+
+def test_helpers():
+    assert parse_studies(None) == list(STUDIES)
+    assert parse_studies("lead, BID_ODDS") == ["bid-odds", "lead"]
+    with pytest.raises(StudyError, match="nope"):
+        parse_studies("nope")
+    assert _ranges([6, 7, 8, 10, 12, 11]) == "6–8, 10–12"
+    assert ci(-0.001, -0.3, 0.2) == "0.00 [-0.30, 0.20]"
+    assert pct(0.5, 0.4, 0.6, 0) == "50 [40, 60]"
+    assert ci(float("nan"), 1, 2) == "-"
+
+
+def test_too_few_deals_refused(tmp_path):
+    res = CliRunner().invoke(main, ["report", "--deals", "10", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "at least 100" in res.output
+    assert not (tmp_path / "x" / "results").exists()
