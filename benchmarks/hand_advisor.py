@@ -49,29 +49,11 @@ import numpy as np
 from kaiser_sim import __version__, solver
 from kaiser_sim import advisor as adv
 from kaiser_sim.rules import get_preset
+from machine import cpu_model, loadavg
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "hand_advisor.md"
 TARGET_S, GOAL_S = 5.0, 3.0
 BUSY_CPU_USE = 0.9
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def loadavg() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "n/a"
 
 
 def timed(fn, threads: int | None = None):

@@ -51,29 +51,11 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.progress import LineProgress, format_duration
 from kaiser_sim.results import dd_array, hands_array, load_results
 from kaiser_sim.simulate import default_workers, simulate
+from machine import cpu_model, loadavg
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "simulate.md"
 MILLION = 1_000_000
 TARGET_MIN, GOAL_MIN = 30, 10
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def loadavg() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "n/a"
 
 
 def cpu_seconds() -> float:

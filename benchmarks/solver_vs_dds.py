@@ -58,6 +58,7 @@ import endplay._dds as dds
 from kaiser_sim import solver
 from kaiser_sim.cards import Seat, Strain, format_deal
 from kaiser_sim.deal import deal_batch
+from machine import cpu_model, physical_cores, loadavg
 
 N_LEADERS = 4
 N_STRAINS = 5
@@ -266,42 +267,6 @@ class Row:
 DDS_ALL = "DDS SolveAllBoards"
 DDS_ONE = "DDS SolveBoard, one call per board from Python"
 KAISER = "kaiser-sim dd_table"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def physical_cores() -> int | None:
-    """Distinct (physical id, core id) pairs in /proc/cpuinfo."""
-    try:
-        cores, phys = set(), "0"
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                key, _, val = line.partition(":")
-                key = key.strip()
-                if key == "physical id":
-                    phys = val.strip()
-                elif key == "core id":
-                    cores.add((phys, val.strip()))
-        return len(cores) or None
-    except OSError:
-        return None
-
-
-def loadavg() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "n/a"
 
 
 def _fmt_rate(x: float) -> str:
