@@ -184,8 +184,12 @@ def main(argv=None) -> int:
     ap.add_argument("--check-deals", type=int, default=40, help="deals in the validation run")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown result file")
     ap.add_argument("--tmp", type=Path, default=None, help="directory for the temporary results (default: system temp)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the timed run's dataset here (a new directory; e.g. to run the studies on it)")
     args = ap.parse_args(argv)
 
+    if args.keep is not None and args.keep.exists():
+        ap.error(f"--keep {args.keep}: already exists (choose a new directory)")
     load_start = loadavg()
     tmp = Path(tempfile.mkdtemp(prefix="kaiser-sim-bench-", dir=args.tmp))
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
@@ -214,6 +218,9 @@ def main(argv=None) -> int:
         sampler.join()
         cpu = cpu_seconds() - cpu0
         size = sum(p.stat().st_size for p in out.iterdir())
+        if args.keep is not None:
+            args.keep.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(out), str(args.keep))
         r = dict(
             date=datetime.datetime.now().isoformat(timespec="seconds"), deals=args.deals, seed=args.seed,
             chunk=args.chunk_size, chunks=-(-args.deals // args.chunk_size), workers=args.workers,
