@@ -509,7 +509,7 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
 
 def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int) -> Specials:
     """Where the 5H and 3S are dealt, and their DD worth in ``strain`` (two
-    extra solves of every deal; see the module doc)."""
+    extra single-strain solves of every deal; see the module doc)."""
     n = deals.shape[0]
     partner = (seat + 2) % 4
     dealt = {}
@@ -521,8 +521,11 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
         lo, hi = wilson_interval(np.array(list(counts.values())), n)
         dealt[name] = {h: (counts[h], counts[h] / n, float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
     v = np.asarray(values[:, strain], dtype=np.int64)
-    no5 = _dd_strains(deals, seat, "points", five=np.uint64(0))[:, strain].astype(np.int64)
-    no3 = _dd_strains(deals, seat, "points", three=np.uint64(0))[:, strain].astype(np.int64)
+    # only the one strain is needed: one solve a deal for each special
+    leaders = np.full(n, seat, dtype=np.int64)
+    strains = np.full(n, strain, dtype=np.int64)
+    no5 = solver.dd_contracts(deals, leaders, strains, "points", five=np.uint64(0)).astype(np.int64)
+    no3 = solver.dd_contracts(deals, leaders, strains, "points", three=np.uint64(0)).astype(np.int64)
     return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
 
 

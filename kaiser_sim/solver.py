@@ -72,7 +72,7 @@ _SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
 # (pos = place in the trick 0..3); [9+pos] nodes by place in the trick;
 # [16+r] nodes by tricks remaining r; [25] TT probes, [26] TT hits,
 # [27] TT hits that cut, [28] trick-boundary nodes cut by TT or bounds;
-# [29] null-window passes.
+# [29] null-window passes; [30] moves skipped by "lowest win".
 STATS_SIZE = 32
 
 # transposition table: buckets of _BUCKET entries; keys (uint64) columns
@@ -365,6 +365,40 @@ def _sure_trump_tricks(h, side, trump):
     return max(bit_count(run & a), bit_count(run & b)), run
 
 
+@njit(cache=True)
+def _special_captor(h, card, trump):
+    """The side (0 N-S, 1 E-W) sure to capture special ``card`` (in play) in
+    every line of play, or -1: when its suit is trump and the holder's
+    opponents hold none of it, the best trump of every trick holding the card
+    is the holder's side's."""
+    suit = lowest_bit_index(card) >> 4
+    if trump != suit:
+        return -1
+    side = np.int64(_owner(h[0], h[1], h[2], card)) & 1
+    if (h[side + 1] | h[(side + 3) & 3]) & _SUIT_MASKS[suit]:
+        return -1
+    return side
+
+
+@njit(cache=True, inline="always")
+def _side_floor(tricks, five_sure, three_sure, three_risk):
+    """Fewest points a side can end with: at least ``tricks`` tricks, the 5H's
+    trick if ``five_sure``, the 3S's trick if ``three_sure``; with
+    ``three_risk`` the 3S may fall in one of its tricks (a sure one, or one
+    more: -2 from a side with no sure trick)."""
+    t = tricks
+    if (five_sure or three_sure) and t < 1:
+        t = 1
+    pts = t
+    if five_sure:
+        pts += 5
+    if three_sure:
+        pts -= 3
+    elif three_risk:
+        pts -= 3 if t >= 1 else 2
+    return pts
+
+
 @njit(cache=True, inline="always")
 def _move_code(c, present):
     """A lead card in relative terms: suit and how many remaining cards of
@@ -563,6 +597,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     FLAGS = np.zeros(nply + 1, np.uint64)
     CODE = np.zeros(nply + 1, np.uint64)
     WR = np.zeros(nply + 1, np.uint64)  # winning ranks of the children so far
+    LW = np.zeros((nply + 1, 4), np.int64)  # per suit: skip the mover's cards below this ("lowest win")
     special = five | three
     rw = np.uint64(0)  # winning ranks of the value v being returned
 
@@ -661,11 +696,11 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     continue
                 # sure tricks: quick tricks of the hand on lead, top trumps of
                 # each side.  Each is a count of tricks; in points it is worth
-                # at least that many points less 3 if the 3S may fall in one.
+                # at least that many points less 3 if the 3S may fall in one
+                # (see _side_floor), more when a special's fate is certain.
                 qt, wqt = _quick_tricks(h, p, trump)
                 st_ns, wns = _sure_trump_tricks(h, 0, trump)
                 st_ew, wew = _sure_trump_tricks(h, 1, trump)
-                pen = 3 if t_in else 0
                 if (p & 1) == 0:
                     if qt >= st_ns:
                         ns_sure = qt
@@ -684,13 +719,24 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     else:
                         ew_sure = st_ew
                         w_ew = wew
-                if ns_sure > 0 and ns_sure - pen > lo:
-                    lo = ns_sure - pen
-                    wlo = w_ns
+                # the specials' fate, where it is certain in every line of play
+                # (from lengths and owners alone, which the TT key fixes)
+                fdet = _special_captor(h, five, trump) if f_in else -1
+                tdet = _special_captor(h, three, trump) if t_in else -1
+                f_lead = fdet == (p & 1)
+                if (wqt & five) and qt == (ns_sure if (p & 1) == 0 else ew_sure):
+                    f_lead = True  # the lead's cash plan wins the 5H's trick
+                f_ns = fdet == 0 or (f_lead and (p & 1) == 0)
+                f_ew = fdet == 1 or (f_lead and (p & 1) == 1)
+                ns_floor = _side_floor(ns_sure, f_ns, tdet == 0, t_in and tdet != 1)
+                ew_floor = _side_floor(ew_sure, f_ew, tdet == 1, t_in and tdet != 0)
+                if ns_floor > lo:
+                    lo = ns_floor
+                    wlo = w_ns if ns_sure > 0 else np.uint64(0)
                     mlo = np.uint64(0)
-                if ew_sure > 0 and total - (ew_sure - pen) < hi:
-                    hi = total - (ew_sure - pen)
-                    whi = w_ew
+                if total - ew_floor < hi:
+                    hi = total - ew_floor
+                    whi = w_ew if ew_sure > 0 else np.uint64(0)
                     mhi = np.uint64(0)
                 if lo >= b or hi <= a or lo == hi:
                     stats[28] += 1
@@ -833,11 +879,25 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 n += 1
             NM[d] = n
             MI[d] = 0
+            LW[d, 0] = 0
+            LW[d, 1] = 0
+            LW[d, 2] = 0
+            LW[d, 3] = 0
             BMOVE[d] = MV[d, 0]
             BEST[d] = -_INF if (p & 1) == 0 else _INF
 
         elif state == _NEXT:
             i = MI[d]
+            # "lowest win" (as DDS): a card below every card whose rank an
+            # earlier refuted move of its suit relied on is refuted the same way
+            while i < NM[d]:
+                c = MV[d, i]
+                if c < LW[d, c >> 4] and (_bit(c) & special) == 0:
+                    i += 1
+                    stats[30] += 1
+                else:
+                    break
+            MI[d] = i
             if i < NM[d]:
                 MI[d] = i + 1
                 c = MV[d, i]
@@ -947,6 +1007,17 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         if rw & run:
                             rw |= run
                 WR[d] |= rw
+                # lowest win: this move was refuted by lines that never relied
+                # on the rank of a card of its suit below ``low``; if the move's
+                # card is below it, so are the mover's other cards there, and
+                # the same lines (those cards' names swapped) refute them too
+                if (cb & special) == 0:
+                    s = c >> 4
+                    if LW[d, s] == 0:
+                        wsuit = WR[d] & _SUIT_MASKS[s]
+                        low = lowest_bit_index(wsuit) if wsuit else 16 * s + 16
+                        if c < low:
+                            LW[d, s] = low
                 state = _NEXT
 
 
@@ -1082,6 +1153,22 @@ def _dd_table(deals, five, three, log2, nchunks, leaders):
     return out, nodes, allst
 
 
+@njit(cache=True, parallel=True)
+def _dd_contracts(deals, leaders, strains, five, three, log2, nchunks):
+    """Kernel of ``dd_contracts``: one value per (deal, leader, strain) row,
+    for the leader's side; blocks of rows handed out as in ``_dd_table``."""
+    n = deals.shape[0]
+    out = np.zeros(n, dtype=np.int8)
+    for k in prange(nchunks):
+        lo = n * k // nchunks
+        hi = n * (k + 1) // nchunks
+        tt_keys, tt_data = _new_tt(log2)
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        for i in range(lo, hi):
+            out[i] = _solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats)
+    return out
+
+
 #: solving order of the leaders in a full table: partners one after the other,
 #: so each solve's value is a good first guess for the next (MTD(f))
 _ALL_LEADERS = np.array([0, 2, 1, 3], dtype=np.int64)
@@ -1183,6 +1270,40 @@ def _run_table(arr, f, t, threads, leaders):
         numba.set_num_threads(prev)
 
 
+def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
+                 five=None, three=None) -> np.ndarray:
+    """Exact values of many single contracts, parallel over rows: row ``i`` is
+    deal ``deals[i]`` played in strain ``strains[i]`` (0..3 trump suit, 4 no
+    trump) with ``leaders[i]`` (seat 0..3) on lead.  Returns ``(n,)`` int8,
+    each value for the leader's side (the match engine's case: one contract
+    a deal).  Kernel: ``_dd_contracts``."""
+    arr = _as_deals(deals)
+    n = arr.shape[0]
+    lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
+    strn = np.ascontiguousarray(strains, dtype=np.int64).reshape(-1)
+    if lead.shape[0] != n or strn.shape[0] != n:
+        raise ValueError(f"need one leader and one strain per deal: {n} deals, "
+                         f"{lead.shape[0]} leaders, {strn.shape[0]} strains")
+    if n and (lead.min() < 0 or lead.max() > 3):
+        raise ValueError("leaders must be seats 0..3 (N E S W)")
+    if n and (strn.min() < 0 or strn.max() > 4):
+        raise ValueError("strains must be 0..4 (S H D C N)")
+    f, t = _specials(mode, five, three)
+    if n == 0:
+        return np.zeros(0, dtype=np.int8)
+    nthreads = numba.get_num_threads() if threads is None else int(threads)
+    nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
+    nchunks = 1 if nthreads == 1 else max(1, min(nthreads * config.DD_BLOCKS_PER_THREAD, n // config.DD_MIN_BLOCK))
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    prev_chunk = numba.set_parallel_chunksize(1)
+    try:
+        return _dd_contracts(arr, lead, strn, f, t, config.TT_LOG2_ENTRIES, nchunks)
+    finally:
+        numba.set_parallel_chunksize(prev_chunk)
+        numba.set_num_threads(prev)
+
+
 def dd_strains(deals, leader, mode: str = "points", *, threads: int | None = None, five=None, three=None):
     """Values of the five strains with ``leader`` on lead: ``(n, 5)`` int8,
     strains S H D C N, for the leader's side (a quarter of :func:`dd_table`'s
@@ -1227,4 +1348,4 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     return result if len(result) > 1 else out
 
 
-__all__ = ["MODES", "solve", "can_reach", "dd_table", "dd_strains", "Seat"]
+__all__ = ["MODES", "solve", "can_reach", "dd_table", "dd_strains", "dd_contracts", "Seat"]

@@ -304,3 +304,28 @@ def test_dd_table_accepts_deal_strings(fast, make_deals, make_endgames):
     strings = [format_deal(h, first=i % 4) for i, h in enumerate(deals)]
     for mode in MODES:
         assert np.array_equal(fast.dd_table(strings, mode), fast.dd_table(deals, mode))
+
+
+def test_dd_contracts_picks_the_table_entries(make_deals, make_endgames):
+    """One contract a row equals the matching entry of the full table, in both
+    modes, on full deals and endgames, whatever the thread count; bad rows are
+    refused."""
+    from kaiser_sim.solver import dd_contracts, dd_table
+
+    deals = np.concatenate([make_deals(40, 77), make_endgames(20, (1, 6), seed=77)])
+    rng = np.random.default_rng(77)
+    leaders = rng.integers(0, 4, len(deals))
+    strains = rng.integers(0, 5, len(deals))
+    for mode in MODES:
+        table = dd_table(deals, mode)
+        expected = table[np.arange(len(deals)), leaders, strains]
+        for threads in (1, 2):
+            got = dd_contracts(deals, leaders, strains, mode, threads=threads)
+            assert got.dtype == np.int8 and np.array_equal(got, expected)
+    assert dd_contracts(deals[:0], [], []).shape == (0,)
+    with pytest.raises(ValueError, match="one leader and one strain"):
+        dd_contracts(deals, leaders[:-1], strains)
+    with pytest.raises(ValueError, match="seats"):
+        dd_contracts(deals[:1], [4], [0])
+    with pytest.raises(ValueError, match="strains"):
+        dd_contracts(deals[:1], [0], [5])
