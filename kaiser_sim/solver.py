@@ -849,6 +849,17 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = 80
                         elif cb & five:
                             sc = -50
+                elif pos == 3:
+                    # last hand: the trick's fate is known; rank by what it
+                    # brings our side, then the cheapest card
+                    wins = _beats(c, wc, trump)
+                    tp = _trick_points(table | cb, five, three)
+                    if wins or partner_wins:
+                        sc = 20 * tp - rank
+                        if wins and partner_wins:
+                            sc -= 10  # no need to overtake partner
+                    else:
+                        sc = -20 * tp - rank
                 else:
                     wins = _beats(c, wc, trump)
                     if partner_wins:
