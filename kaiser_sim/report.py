@@ -76,8 +76,10 @@ METHOD = {
         "Every seat of every deal is taken in turn as the declarer (the declarer leads). For each bid b, we "
         "count how often the declaring side's double-dummy points reach b: with trump named from the "
         "declarer's own hand (longest suit, ties by strength), in no trump, and in the best strain chosen "
-        "after seeing all the cards (an upper bound no player can reach). Strength is the plain high-card "
-        "count A4 K3 Q2 J1 of the declarer's hand."),
+        "after seeing all the cards (an upper bound no player can reach). Strength is the Kaiser count of the "
+        "declarer's hand, the best predictor of the hand-evaluation study rounded to half points: in trump "
+        "A 2, K 1, Q ½; in side suits A 1, K ½; 1 for each trump; 5♥ ½; 3♠ 1½; plus ½. It is about the points "
+        "the hand's side can expect."),
     "hand-eval": (
         "Each count of the declarer's hand is turned into a prediction of its side's points by a straight "
         "line fitted on 4 deals in 5, and tested on the 5th (held out). R² is the share of the spread of the "
@@ -226,10 +228,10 @@ def _bid_odds(t, key):
         return _frame(out)
 
     bs = t["by_strength"]
-    blocks.append(Table(f"{key}-by-strength", "P(make) %, trump by rule, by high-card count (A4 K3 Q2 J1)",
-                        pivot(bs, "strength_bucket", "HCP", "trump by rule"), "P(make) in % with its 95% interval, by bid"))
-    blocks.append(Table(f"{key}-by-strength-nt", "P(make) %, no trump, by high-card count",
-                        pivot(bs, "strength_bucket", "HCP", "NT"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-strength", "P(make) %, trump by rule, by Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½)",
+                        pivot(bs, "strength_bucket", "count", "trump by rule"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-strength-nt", "P(make) %, no trump, by Kaiser count",
+                        pivot(bs, "strength_bucket", "count", "NT"), "P(make) in % with its 95% interval, by bid"))
     blocks.append(Table(f"{key}-by-trump-length", "P(make) %, trump by rule, by trump length",
                         pivot(t["by_trump_length"], "length_bucket", "trumps"), "P(make) in % with its 95% interval, by bid"))
     text = []
@@ -242,7 +244,7 @@ def _bid_odds(t, key):
             text.append(f"Over all hands, trump named by rule makes {b} or more {pct(r['p'], r['lo'], r['hi'])}% of "
                         f"the time: the typical hand is worth about {b} points to its side.")
     text.append("Read a row across to see how fast the odds fall with the bid; compare rows to see what a few more "
-                "high cards buy. Cells with fewer than 30 hands are left out.")
+                "count buys. Cells with fewer than 30 hands are left out.")
     return blocks, text, ["make_curves", "make_by_strength", "make_by_strength_nt", "make_by_trump_length"]
 
 
@@ -271,19 +273,19 @@ def _hand_eval(t, key):
 
 def _bidding_chart(t, key):
     ch = t["chart"]
-    rows = [{"HCP": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
+    rows = [{"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
              "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
              "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
              "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()]
     th = t["thresholds"]
-    trows = [{"bid": r["bid"], "HCP for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
-              "HCP for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
+    trows = [{"bid": r["bid"], "count for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
+              "count for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
              for _, r in th.iterrows()]
     blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length", _frame(rows),
                     "bid/NT up to: highest bid with a positive expected score; sure: its 95% interval is above 0; "
                     "best bid: highest expected score, with its interval"),
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)", _frame(trows),
-                    "interpolated between whole counts; in brackets where the 95% band crosses; - never in the data")]
+                    "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
     text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
             "least as good as a higher one: the chart answers how high you can go when the auction pushes "
             "you. Bid up to the level shown; beyond it the average hand loses points."]
@@ -422,7 +424,7 @@ def cheat_sheet(outputs: dict) -> Section:
         cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
         rows = []
         for label, _, _ in reversed(STRENGTH_BUCKETS):
-            row = {"HCP": label}
+            row = {"count": label}
             for lb, _, _ in LENGTH_BUCKETS:
                 r = cells.get((label, lb))
                 if r is None:
@@ -433,12 +435,12 @@ def cheat_sheet(outputs: dict) -> Section:
                     row[f"{lb} trumps"] = f"{plain}{'*' if r['bid_up_to_sure'] == r['bid_up_to'] and plain != 'pass' else ''} / {nt}"
             rows.append(row)
         grid = _frame(rows)
-        grid = grid[[c for c in grid.columns if c == "HCP" or (grid[c] != "·").any()]]
+        grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
         sec.blocks.append(Text("What to bid: how high to go", "heading"))
         sec.blocks.append(Table("cheat-what-to-bid", "", grid, size=10.5, note=
                                 "Cell: highest plain bid / highest NT bid whose average hand score is positive "
                                 "(* = sure: its 95% interval is above 0; - = no NT bid pays; · = too few hands). "
-                                "HCP: A4 K3 Q2 J1 in your hand; trumps: your longest suit. Only your side's score "
+                                "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
                                 "counts (the defenders' is not subtracted): in a contested auction these are the "
                                 "limits, not targets."))
     if "trump-and-nt" in outputs:

@@ -51,6 +51,28 @@ def _naive_trump(mask, rule="longest-strength"):
     return next(s for s in range(4) if key(s) == best)
 
 
+def _naive_kaiser_count(mask, trump):
+    """The printable Kaiser count written out card by card (the studies' strength axis)."""
+    count = 0.5
+    for suit, rank in _hand_cards(mask):
+        if suit == trump:
+            count += 1 + {8: 2, 7: 1, 6: 0.5}.get(rank, 0)
+        else:
+            count += {8: 1, 7: 0.5}.get(rank, 0)
+    count += 0.5 if mask >> FIVE_HEARTS & 1 else 0
+    count += 1.5 if mask >> THREE_SPADES & 1 else 0
+    return count
+
+
+def test_strength_is_the_kaiser_count(results):
+    from kaiser_sim.studies.common import declarer_frame
+
+    d = declarer_frame(results)
+    want = [_naive_kaiser_count(int(h), _naive_trump(int(h))) for h in d["hand"]]
+    assert d["strength"].tolist() == want
+    assert d["hcp"].tolist() == [sum(HCP.get(r, 0) for _, r in _hand_cards(int(h))) for h in d["hand"]]
+
+
 def _pts(results, i, leader, strain):
     return int(results[f"pts_{'NESW'[leader]}_{['S', 'H', 'D', 'C', 'NT'][strain]}"].iloc[i])
 
@@ -142,21 +164,21 @@ def test_bidding_chart(results):
     # expected score of plain bids cannot rise with the level (per hand it never does)
     for _, g in ex[~ex["bid"].str.endswith("NT")].groupby(["strength", "trump_len"], observed=True):
         assert np.all(np.diff(g["expected"].to_numpy()) <= 1e-9)
-    # independent recompute of one cell: bid 7 and 7NT, hands with high-card count 10-11 and 3 trumps
+    # independent recompute of one cell: bid 7 and 7NT, hands with Kaiser count 6.5-7 and 3 trumps
     hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
     s7, s7nt = [], []
     for i in range(N_DEALS):
         for L in range(4):
             h = int(hands[i, L])
             cards = _hand_cards(h)
-            hcp = sum(HCP.get(r, 0) for _, r in cards)
             tr = _naive_trump(h)
-            if 10 <= hcp <= 11 and sum(1 for s, _ in cards if s == tr) == 3:
+            if 6.5 <= _naive_kaiser_count(h, tr) <= 7 and sum(1 for s, _ in cards if s == tr) == 3:
                 raw = _pts(results, i, L, tr)
                 s7.append(raw if raw >= 7 else -7)
                 nt = _pts(results, i, L, 4)
                 s7nt.append(2 * nt if nt >= 7 else -14)
-    cell = ex[(ex["strength"] == "10-11") & (ex["trump_len"] == "3")]
+    cell = ex[(ex["strength"] == "6.5-7") & (ex["trump_len"] == "3")]
+    assert len(s7) > 0
     assert cell[cell["bid"] == "7"]["n"].iloc[0] == len(s7)
     assert cell[cell["bid"] == "7"]["expected"].iloc[0] == pytest.approx(np.mean(s7))
     assert cell[cell["bid"] == "7NT"]["expected"].iloc[0] == pytest.approx(np.mean(s7nt))
@@ -285,7 +307,9 @@ def test_heuristics_golden():
 def test_hand_eval(results):
     t = hand_eval.run(results, RULES, n_boot=20)
     c = t["comparison"]
-    assert len(c) == 8 and (c["r2"] <= 1).all() and (c["mae"] >= 0).all()
+    assert len(c) == 10 and (c["r2"] <= 1).all() and (c["mae"] >= 0).all()
+    assert set(c["measure"]) == {"high-card count", "rank squared", "trump heuristic", "printable Kaiser count",
+                                 "fitted Kaiser count"}
     assert (c["n_test"] == 4 * (results["deal"] % 5 == 0).sum()).all()
     k = t["kaiser_count"]
     assert set(k["feature"]) == set(hand_eval.FEATURES)

@@ -11,7 +11,8 @@ points >= b) for each bid level b of the rules (6..12 in the standard game):
   hands -- an upper bound no declarer can reach, labelled as such.
 
 Broken down by hand strength (:func:`~kaiser_sim.studies.common.strength`,
-the high-card count A4 K3 Q2 J1), by the length of the chosen trump suit,
+the printable Kaiser count: the best measure of the hand-eval study), by the
+length of the chosen trump suit,
 and by whether the declarer holds the 5H.  Probabilities carry Wilson 95%
 intervals over the declarer hands of each cell (4 per deal; the four seats
 of a deal are not independent, so pooled intervals are approximate).
@@ -83,9 +84,9 @@ def plot(tables) -> dict:
         g = bs[bs["method"] == method]
         fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
                              "P(make), %", bs.attrs.get("footer", foot))
-        _curves(ax, g, "strength_bucket", "HCP {}")
+        _curves(ax, g, "strength_bucket", "count {}")
         ax.set_ylim(-2, 102)
-        ax.legend(title="high-card count\n(A4 K3 Q2 J1)", fontsize=8, ncol=2)
+        ax.legend(title="Kaiser count", fontsize=8, ncol=2)
         figs[name] = fig
 
     bl = tables["by_trump_length"]

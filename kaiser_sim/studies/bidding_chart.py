@@ -105,7 +105,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j])})
     by_strength = pd.DataFrame(by_strength)
 
-    # thresholds by integer strength, all trump lengths together
+    # thresholds along the strength axis (steps of 1/2), all trump lengths together
     thr = []
     strength = d["strength"].to_numpy()
     xs = [x for x in np.unique(strength) if (strength == x).sum() >= min_cell]
@@ -129,9 +129,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                            "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
                            "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
                            "interval of best_bid's margin over the runner-up excludes 0")
-    thresholds.attrs["note"] = ("strength (high-card count) at which the bid makes 50% of the time / its expected "
-                                "score crosses 0, interpolated between integer counts; from/to: where the upper / "
-                                "lower 95% band crosses (NaN: never within the data)")
+    thresholds.attrs["note"] = (f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
+                                "expected score crosses 0, interpolated between count values (steps of 1/2); "
+                                "from/to: where the upper / lower 95% band crosses (NaN: never within the data)")
     tables = {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
     return tag(tables, run_info(results, rules), f"trump rule {trump_rule}; score of the declaring side only")
 
@@ -143,7 +143,7 @@ def plot(tables) -> dict:
     cols = [b[0] for b in LENGTH_BUCKETS]
     grid = np.full((len(rows), len(cols)), np.nan)
     fig, ax = new_figure("What to bid: the highest bid with a positive expected score",
-                         "length of the trump suit (longest suit)", "high-card count (A4 K3 Q2 J1)", foot,
+                         "length of the trump suit (longest suit)", "Kaiser count (see the note)", foot,
                          figsize=(8, 7))
     ax.grid(False)
     for _, r in chart.iterrows():
@@ -165,7 +165,7 @@ def plot(tables) -> dict:
     order = list(dict.fromkeys(ex["bid"]))
     for sb, g in ex.groupby("strength", observed=True):
         g = g.set_index("bid").reindex(order)
-        line, = ax.plot(range(len(order)), g["mean"], marker="o", markersize=3, label=f"HCP {sb}")
+        line, = ax.plot(range(len(order)), g["mean"], marker="o", markersize=3, label=f"count {sb}")
         ax.fill_between(range(len(order)), g["lo"], g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
     ax.set_xticks(range(len(order)), order, rotation=60, fontsize=8)
     ax.axhline(0, color="0.5", linewidth=0.8)

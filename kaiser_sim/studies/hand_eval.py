@@ -4,7 +4,10 @@ the declaring side's double-dummy points best?
 Measures (each turned into a prediction by a straight-line fit on the
 training deals, so only how well it *ranks* and *spaces* hands matters):
 
-- ``high-card count``: A 4, K 3, Q 2, J 1 (the studies' strength axis);
+- ``high-card count``: A 4, K 3, Q 2, J 1;
+- ``printable Kaiser count``: the fitted count of an earlier 100,000-deal
+  run rounded to half points (``common.KAISER_COUNT``, the studies'
+  strength axis);
 - ``rank squared``: the sum of (card face value)^2 / 100 over the hand
   (A 14, K 13, Q 12, J 11, T 10, 9, 8, 7, 5H 5, 3S 3);
 - ``trump heuristic``: 3 x trump length + 4 for the trump ace + 3 for the
@@ -39,6 +42,7 @@ DEFINITIONS = {
     "high-card count": "A4 K3 Q2 J1",
     "rank squared": "sum of face value^2 / 100 (A14 .. 3S 3)",
     "trump heuristic": "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2",
+    "printable Kaiser count": "trump A 2 K 1 Q 1/2, side A 1 K 1/2, 1/trump, 5H 1/2, 3S 1 1/2 (the strength axis)",
     "fitted Kaiser count": "least squares: ranks in trump and side suits, per trump, 5H, 3S (table kaiser_count)",
 }
 
@@ -111,9 +115,10 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     hands = d["hand"].to_numpy(dtype=np.uint64)
     trump = d["trump"].to_numpy()
     X = features(hands, trump)
-    measures = {"high-card count": d["strength"].to_numpy(dtype=float),
+    measures = {"high-card count": d["hcp"].to_numpy(dtype=float),
                 "rank squared": rank_squared(hands),
-                "trump heuristic": heuristic(hands, trump)}
+                "trump heuristic": heuristic(hands, trump),
+                "printable Kaiser count": d["strength"].to_numpy(dtype=float)}
     test = (d["deal"].to_numpy() % holdout_every) == 0
     train = ~test
     rng = np.random.default_rng(seed)
