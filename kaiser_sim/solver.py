@@ -824,6 +824,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc += 30  # partner ruffs
                     if cb & five:
                         sc -= 30
+                    elif (cb & three) and run_top != top and (partner & _bit(top)) == 0:
+                        sc += 25  # the 3S led into the opponents' winner
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
                         sc += 1000
                 elif pos == 2:
