@@ -1,0 +1,241 @@
+"""The make-probability model of the bidding policies: what a player can
+expect its side to take, from its own 8 cards only (no peeking).
+
+A policy at the table sees one hand.  This model turns that hand into a
+probability distribution of the side's double-dummy raw points (-2..12)
+when this seat declares (leads) in a given strain, learnt from a
+simulation dataset (``kaiser-sim simulate``: the columns ``pts_<seat>_<strain>``
+and the hands):
+
+1. a linear "Kaiser count" per strain kind (``trump``: one of the four
+   suits is trump; ``nt``: no trump) on the features of
+   :func:`kaiser_sim.studies.hand_eval.features` (A K Q J T in trump and
+   in side suits, trump length, the 5H, the 3S; for NT the "trump" is the
+   longest suit), fitted by least squares: the predicted mean points;
+2. the hands are cut into equal-count bins of that prediction
+   (quantiles), and in each bin the empirical distribution of the actual
+   raw points is kept.  ``P(points = r | hand)`` is the distribution of the
+   hand's bin.
+
+The fitted table ships as package data (``kaiser_sim/data/make_model.csv``,
+the counts per kind and bin, and ``make_model.json``, the coefficients,
+the bin edges, the straight-line fits of the heuristic counts and the
+provenance: dataset seed, deals, rules, package version).  Rebuild it with
+:func:`build_make_model` or::
+
+    kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
+    python -m kaiser_sim.make_model runs/model
+
+Caveats: the deals of the dataset are random, so the model knows nothing
+of the auction (a partner who bid is not a random partner); double dummy
+is not table play; the bins pool hands of similar predicted strength.
+
+Example
+-------
+>>> from kaiser_sim.make_model import load_make_model
+>>> m = load_make_model()
+>>> from kaiser_sim.cards import parse_hand
+>>> d = m.dist([int(parse_hand("AKQJ.5.A.A"))], trump=0)   # spades trump
+>>> round(float(d[0] @ m.raw_values), 1) > 8
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+
+#: the values a side's raw points can take, in the columns of a distribution
+RAW_VALUES = np.arange(-2, 13)
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MODEL_CSV = DATA_DIR / "make_model.csv"
+MODEL_JSON = DATA_DIR / "make_model.json"
+KINDS = ("trump", "nt")
+#: equal-count bins of the predicted points, per kind
+DEFAULT_BINS = {"trump": 60, "nt": 40}
+#: heuristic counts of other Kaiser programs, fitted as straight lines on the dataset
+HEURISTICS = ("rank-squared", "trump-heuristic")
+
+
+class MakeModelError(ValueError):
+    """A model file that cannot be read, or a dataset that cannot build one."""
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: a cache key of the win table
+class MakeModel:
+    """Distribution of the declaring side's raw points from the declarer's hand.
+
+    coef : ``{kind: (n_features,) array}`` of the linear count.
+    edges : ``{kind: (bins-1,) array}`` inner edges of the prediction bins.
+    probs : ``{kind: (bins, 15) array}`` P(raw = r) per bin, r = -2..12.
+    lines : ``{heuristic: (slope, intercept)}`` straight-line fit of the
+        heuristic counts to the points in the trump named by rule.
+    meta : provenance (dataset seed, deals, rules, version, how built).
+    """
+
+    coef: dict
+    edges: dict
+    probs: dict
+    lines: dict
+    meta: dict
+
+    raw_values = RAW_VALUES
+
+    def predict(self, hands, trump, kind: str = "trump") -> np.ndarray:
+        """The linear count: predicted mean points of each hand's side."""
+        from .studies.hand_eval import features
+
+        hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
+        trump = np.broadcast_to(np.asarray(trump, dtype=np.int64), hands.shape)
+        return features(hands, trump) @ self.coef[kind]
+
+    def dist(self, hands, trump=None, kind: str | None = None) -> np.ndarray:
+        """``(n, 15)`` P(the side takes r raw points), r = -2..12, for each
+        hand declaring in suit ``trump`` (0..3), or in no trump with
+        ``trump=None`` (``kind`` follows; the NT count's "trump" is the
+        longest suit, :func:`kaiser_sim.studies.common.trump_by_rule`)."""
+        from .studies.common import trump_by_rule
+
+        hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
+        kind = kind or ("nt" if trump is None else "trump")
+        if kind == "nt":
+            trump = trump_by_rule(hands, "longest-strength")
+        pred = self.predict(hands, trump, kind)
+        return self.probs[kind][np.searchsorted(self.edges[kind], pred, side="right")]
+
+
+def _heuristic_values(hands, trump):
+    from .studies.hand_eval import heuristic, rank_squared
+
+    return {"rank-squared": rank_squared(hands), "trump-heuristic": heuristic(hands, trump)}
+
+
+def heuristic_value(name: str, hands, trump) -> np.ndarray:
+    """The heuristic count ``name`` (:data:`HEURISTICS`) of each hand."""
+    return _heuristic_values(np.asarray(hands, dtype=np.uint64).reshape(-1), trump)[name]
+
+
+def build_make_model(results, bins: dict | None = None, source: str = "") -> MakeModel:
+    """Fit the model on a results frame (``kaiser_sim.load_results``,
+    points mode, standard deck): every seat of every deal as declarer, in
+    each of the four suits (kind ``trump``) and in no trump (kind ``nt``)."""
+    from .studies.common import declarer_frame, points_array, hands_array, trump_by_rule
+    from .studies.hand_eval import features
+
+    bins = dict(DEFAULT_BINS, **(bins or {}))
+    if len(results) < 100:
+        raise MakeModelError(f"{len(results)} deals are too few to fit a make model (at least 100)")
+    hands = hands_array(results).reshape(-1)  # (4n,) seat-major within a deal
+    pts = points_array(results).reshape(-1, 5)
+    coef, edges, probs = {}, {}, {}
+    for kind in KINDS:
+        if kind == "trump":
+            h = np.repeat(hands, 4)
+            t = np.tile(np.arange(4), hands.size)
+            y = pts[:, :4].reshape(-1)
+        else:
+            h, t, y = hands, trump_by_rule(hands, "longest-strength"), pts[:, 4]
+        X = features(h, t)
+        c, *_ = np.linalg.lstsq(X, y.astype(np.float64), rcond=None)
+        pred = X @ c
+        k = int(bins[kind])
+        e = np.quantile(pred, np.arange(1, k) / k)
+        which = np.searchsorted(e, pred, side="right")
+        counts = np.zeros((k, RAW_VALUES.size))
+        np.add.at(counts, (which, y.astype(np.int64) - RAW_VALUES[0]), 1)
+        coef[kind], edges[kind], probs[kind] = c, e, counts
+    d = declarer_frame(results)
+    trump = d["trump"].to_numpy()
+    y = d["trump_pts"].to_numpy(dtype=np.float64)
+    lines = {}
+    for name, v in _heuristic_values(d["hand"].to_numpy(dtype=np.uint64), trump).items():
+        slope, intercept = np.polyfit(v, y, 1)
+        lines[name] = (float(slope), float(intercept))
+    meta = dict(results.attrs.get("kaiser_sim", {}) or {})
+    prov = {"source": source, "seed": meta.get("seed"), "deals": int(len(results)),
+            "rules": (meta.get("rules") or {}).get("label", "standard") if isinstance(meta.get("rules"), dict)
+            else "standard", "version": __version__, "built_by": "kaiser_sim.make_model.build_make_model",
+            "declarer_hands": int(hands.size), "bins": bins}
+    return MakeModel(coef, edges, {k: v / v.sum(axis=1, keepdims=True) for k, v in probs.items()}, lines,
+                     dict(prov, counts=probs))
+
+
+def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
+    """Write the counts table (CSV) and coefficients + provenance (JSON)."""
+    from .studies.hand_eval import FEATURES
+
+    counts = model.meta["counts"]
+    rows = []
+    for kind in KINDS:
+        e = np.concatenate([[-np.inf], model.edges[kind], [np.inf]])
+        for b, c in enumerate(counts[kind]):
+            rows.append({"kind": kind, "bin": b, "pred_lo": e[b], "pred_hi": e[b + 1], "n": int(c.sum()),
+                         **{f"r{r}": int(x) for r, x in zip(RAW_VALUES, c)}})
+    Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(csv_path, index=False)
+    prov = {k: v for k, v in model.meta.items() if k != "counts"}
+    doc = {"what": "make-probability model of kaiser_sim.make_model (counts in make_model.csv)",
+           "provenance": prov, "features": list(FEATURES),
+           "coef": {k: [float(x) for x in model.coef[k]] for k in KINDS},
+           "heuristic_lines": {k: list(v) for k, v in model.lines.items()}}
+    Path(json_path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+def read_make_model(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> MakeModel:
+    """Read a model written by :func:`save_make_model`."""
+    try:
+        doc = json.loads(Path(json_path).read_text(encoding="utf-8"))
+        table = pd.read_csv(csv_path)
+    except (OSError, ValueError) as e:
+        raise MakeModelError(f"cannot read the make model ({csv_path}, {json_path}): {e}") from None
+    from .studies.hand_eval import FEATURES
+
+    if doc.get("features") != list(FEATURES):
+        raise MakeModelError(f"{json_path} was fitted on other hand features than kaiser_sim.studies.hand_eval's; "
+                             "rebuild it (python -m kaiser_sim.make_model RESULTS)")
+    cols = [f"r{r}" for r in RAW_VALUES]
+    coef, edges, probs = {}, {}, {}
+    for kind in KINDS:
+        t = table[table["kind"] == kind].sort_values("bin")
+        c = t[cols].to_numpy(dtype=np.float64)
+        coef[kind] = np.asarray(doc["coef"][kind], dtype=np.float64)
+        edges[kind] = t["pred_lo"].to_numpy(dtype=np.float64)[1:]
+        probs[kind] = c / c.sum(axis=1, keepdims=True)
+    lines = {k: tuple(v) for k, v in doc["heuristic_lines"].items()}
+    return MakeModel(coef, edges, probs, lines, doc["provenance"])
+
+
+@functools.lru_cache(maxsize=1)
+def load_make_model() -> MakeModel:
+    """The shipped model (``kaiser_sim/data/make_model.*``), read once."""
+    return read_make_model()
+
+
+def main(argv=None) -> None:
+    """``python -m kaiser_sim.make_model RESULTS``: rebuild the shipped model."""
+    import argparse
+
+    from .results import load_results
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", help="a points-mode results dataset (kaiser-sim simulate --out)")
+    p.add_argument("--csv", default=str(MODEL_CSV))
+    p.add_argument("--json", default=str(MODEL_JSON))
+    a = p.parse_args(argv)
+    df = load_results(a.results)
+    meta = df.attrs.get("kaiser_sim", {}) or {}
+    src = f"kaiser-sim simulate --deals {len(df)} --seed {meta.get('seed')} --rules standard"
+    model = build_make_model(df, source=src)
+    save_make_model(model, a.csv, a.json)
+    print(f"make model from {len(df):,} deals (seed {meta.get('seed')}) -> {a.csv}, {a.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,374 @@
+"""Bidding policies for the match engine, and the vectorised auction.
+
+A policy maps what one seat knows -- its own hand and public information
+(the auction so far, its seat, the dealer, the scores, the target, the
+rules) -- to a call.  That input is a :class:`BidView`, built by the
+engine: it has no field that could hold another player's cards, so a
+policy cannot peek.  Policies work on batches (one row per match being
+played), so :meth:`Policy.bid` takes a ``BidView`` of ``n`` rows and
+returns ``n`` calls: a rank on the rules' ladder (:func:`ladder_arrays`,
+0 = lowest bid) or :data:`PASS`.  :meth:`Policy.call` is the one-hand
+convenience form.
+
+Policies (:data:`POLICIES`, :func:`get_policy`):
+
+- ``ev``: the bid with the highest expected hand score (from the hand's
+  make-probabilities, :mod:`kaiser_sim.make_model`; made: the raw points,
+  NT doubled per the rules; failed: minus the bid) among the legal ones;
+  pass if none is positive.  A made bid scores its raw points whatever its
+  level, so ``ev`` bids the lowest legal bid while that is worth it:
+  it overcalls up to the highest level with a positive expected score.
+- ``cautious`` / ``aggressive``: ``ev`` with a margin: bid only if the
+  expected score is above +2 / above -2 points.
+- ``score-aware``: maximises the probability of winning the match, by a
+  one-step lookahead on the score (:mod:`kaiser_sim.win_prob`): each legal
+  bid is valued as P(win the match) after this hand if it becomes the
+  contract (the hand's raw-points distribution times the value of every
+  resulting score), passing as P(win) after a hand the opponents declare;
+  the value of a score comes from a dynamic programme over (our, their)
+  scores with a per-hand outcome model.  Approximations: the bid is valued
+  as if it ends the auction, and passing as if the opponents declare.
+- ``rank-squared`` and ``trump-heuristic``: the hand counts of existing
+  Kaiser programs (:mod:`kaiser_sim.studies.hand_eval`: sum of face
+  value squared / 100; 3 x trump length + 4 trump A + 3 trump K + 3 for
+  the 5H + 2 per other ace - 2 for the 3S), turned into the points the
+  hand expects to take by a straight line fitted on the model's dataset;
+  they bid (plain, never NT) while the bid is at most those points, and
+  name trump by rule (longest suit, ties by strength).
+
+All make-probabilities come from the shipped model, never from the deal
+being played.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from .auction import Bid, as_call, ladder
+from .rules import Rules
+from .scoring import declarer_gain
+
+#: the code of a pass in call arrays
+PASS = -1
+#: expected-score margins of the cautious and aggressive policies (points)
+CAUTIOUS_MARGIN = 2.0
+AGGRESSIVE_MARGIN = -2.0
+
+
+class PolicyError(ValueError):
+    """An unknown policy name, or a policy that made an illegal call."""
+
+
+# --- the ladder as arrays ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LadderArrays:
+    """The rules' ladder as arrays: ``bids[i]`` is rank ``i``; ``levels``,
+    ``nt``; ``gain[i, r]`` the declaring side's hand score of bid ``i`` with
+    raw points ``r - 2`` (:func:`kaiser_sim.scoring.declarer_gain`)."""
+
+    bids: tuple
+    levels: np.ndarray
+    nt: np.ndarray
+    gain: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bids)
+
+    def rank(self, bid) -> int:
+        return PASS if bid is None else self.bids.index(as_call(bid))
+
+
+@functools.lru_cache(maxsize=32)
+def ladder_arrays(rules: Rules) -> LadderArrays:
+    from .make_model import RAW_VALUES
+
+    bids = tuple(ladder(rules))
+    levels = np.array([b.level for b in bids], dtype=np.int64)
+    nt = np.array([b.nt for b in bids], dtype=bool)
+    gain = np.array([[declarer_gain(rules, b.level, b.nt, int(r))[1] for r in RAW_VALUES] for b in bids],
+                    dtype=np.float64)
+    return LadderArrays(bids, levels, nt, gain)
+
+
+def auction_limits(calls: np.ndarray, rules: Rules):
+    """``(highest, min_rank, can_pass)`` for the next call after ``calls``
+    (``(n, k)`` ranks, PASS = -1): the highest bid so far (-1: none), the
+    lowest legal rank (a dealer may match with ``dealer_match``) and whether
+    passing is legal (not for a dealer forced to bid)."""
+    calls = np.asarray(calls)
+    n, k = calls.shape
+    highest = calls.max(axis=1).astype(np.int64) if k else np.full(n, -1, dtype=np.int64)
+    dealer = k == 3
+    match = dealer and rules.dealer_match
+    min_rank = np.where(match & (highest >= 0), highest, highest + 1)
+    can_pass = ~(dealer & (highest < 0) & rules.forced_dealer_bid)
+    return highest, min_rank, np.broadcast_to(can_pass, (n,)).copy()
+
+
+@dataclass(frozen=True)
+class BidView:
+    """What ``n`` seats know when they speak (one row per match).
+
+    hands : (n,) uint64, the seat's own hand (its only cards).
+    calls : (n, k) int16, the calls so far from the dealer's left (ladder
+        ranks, PASS = -1); this seat makes call number ``k``.
+    seat, dealer : (n,) seats 0..3.
+    scores : (n, 2) the totals before the hand, (ours, theirs).
+    target : (n,) the score that wins the match now.
+    rules : the rules played.
+    """
+
+    hands: np.ndarray
+    calls: np.ndarray
+    seat: np.ndarray
+    dealer: np.ndarray
+    scores: np.ndarray
+    target: np.ndarray
+    rules: Rules
+
+    def __len__(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def limits(self):
+        """:func:`auction_limits` of this view."""
+        return auction_limits(self.calls, self.rules)
+
+
+def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
+    """Calls from values: the legal bid with the highest value (ties: the
+    lowest), or pass where passing is legal and worth at least as much
+    (``pass_value``, scalar or (n,))."""
+    _, min_rank, can_pass = view.limits
+    n, L = values.shape
+    legal = np.arange(L)[None, :] >= min_rank[:, None]
+    v = np.where(legal, values, -np.inf)
+    best = np.argmax(v, axis=1)
+    bestv = v[np.arange(n), best]
+    out = best.astype(np.int16)
+    pv = np.broadcast_to(np.asarray(pass_value, dtype=np.float64), (n,))
+    out[can_pass & ((bestv <= pv) | ~legal.any(axis=1))] = PASS
+    return out
+
+
+# --- the policies ------------------------------------------------------------------------
+
+
+class Policy:
+    """A bidding policy: :meth:`bid` (the auction) and :meth:`trump` (naming
+    trump after winning a plain bid).  Subclasses implement both on batches."""
+
+    name = "policy"
+
+    def bid(self, view: BidView) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def trump(self, view: BidView, rank: np.ndarray) -> np.ndarray:
+        """(n,) trump suit 0..3 for the plain contract ``rank`` (default: by
+        rule, the longest suit, ties by strength)."""
+        from .studies.common import trump_by_rule
+
+        return trump_by_rule(view.hands, "longest-strength")
+
+    def call(self, hand, calls=(), seat=0, dealer=3, scores=(0, 0), rules: Rules | None = None,
+             target: int | None = None) -> Bid | None:
+        """One call for one hand: ``hand`` a bitboard or notation, ``calls``
+        the calls so far (strings, Bids or None), ``scores`` (ours, theirs)."""
+        from .cards import parse_hand
+
+        rules = rules or Rules()
+        lad = ladder_arrays(rules)
+        h = int(parse_hand(hand)) if isinstance(hand, str) else int(hand)
+        view = BidView(np.array([h], dtype=np.uint64),
+                       np.array([[lad.rank(as_call(c)) for c in calls]], dtype=np.int16).reshape(1, len(calls)),
+                       np.array([seat]), np.array([dealer]), np.array([scores], dtype=np.int64),
+                       np.array([rules.target if target is None else target]), rules)
+        r = int(self.bid(view)[0])
+        return None if r == PASS else lad.bids[r]
+
+    def __repr__(self) -> str:
+        return f"<policy {self.name}>"
+
+
+def hand_values(hands, rules: Rules, model=None):
+    """Per hand and bid of the ladder, from the make model: ``(ev, trump,
+    dist_suits, dist_nt)``: ``ev`` (n, L) expected hand score (plain bids in
+    the suit with the best expected score at that level), ``trump`` (n, L)
+    that suit, ``dist_suits`` (4, n, 15) and ``dist_nt`` (n, 15) the raw
+    points distributions."""
+    from .make_model import load_make_model
+
+    model = model or load_make_model()
+    lad = ladder_arrays(rules)
+    hands = np.asarray(hands, dtype=np.uint64)
+    ds = np.stack([model.dist(hands, s) for s in range(4)])
+    dn = model.dist(hands, None)
+    ev_s = ds @ lad.gain.T  # (4, n, L)
+    trump = np.argmax(ev_s, axis=0)
+    ev = np.where(lad.nt[None, :], dn @ lad.gain.T, np.max(ev_s, axis=0))
+    return ev, trump, ds, dn
+
+
+class EVPolicy(Policy):
+    """Bid the legal bid with the highest expected hand score if it exceeds
+    ``margin`` (0 for ``ev``), else pass (module doc)."""
+
+    def __init__(self, margin: float = 0.0, name: str = "ev", model=None):
+        self.margin, self.name, self.model = float(margin), name, model
+
+    def bid(self, view):
+        ev, _, _, _ = hand_values(view.hands, view.rules, self.model)
+        return choose(ev, self.margin, view)
+
+    def trump(self, view, rank):
+        _, trump, _, _ = hand_values(view.hands, view.rules, self.model)
+        return trump[np.arange(len(view)), rank]
+
+
+class HeuristicPolicy(Policy):
+    """A hand count of an existing Kaiser program (module doc): bid plain
+    while the level is at most the points the count predicts."""
+
+    def __init__(self, name: str, model=None):
+        from .make_model import HEURISTICS
+
+        if name not in HEURISTICS:
+            raise PolicyError(f"unknown heuristic '{name}' ({', '.join(HEURISTICS)})")
+        self.name, self.model = name, model
+
+    def expected_points(self, hands) -> np.ndarray:
+        from .make_model import heuristic_value, load_make_model
+        from .studies.common import trump_by_rule
+
+        model = self.model or load_make_model()
+        slope, intercept = model.lines[self.name]
+        return slope * heuristic_value(self.name, hands, trump_by_rule(hands, "longest-strength")) + intercept
+
+    def bid(self, view):
+        lad = ladder_arrays(view.rules)
+        limit = np.floor(self.expected_points(view.hands))
+        rank = np.arange(len(lad))[None, :]
+        ok = ~lad.nt[None, :] & (lad.levels[None, :] <= limit[:, None])
+        values = np.where(ok, 1.0, -1.0) - 1e-3 * rank
+        values = np.where(lad.nt[None, :], -10.0 - 1e-3 * rank, values)
+        return choose(values, 0.0, view)
+
+
+class ScoreAwarePolicy(Policy):
+    """Maximise P(win the match) by a one-step lookahead (module doc;
+    :mod:`kaiser_sim.win_prob` for the value of a score)."""
+
+    name = "score-aware"
+
+    def __init__(self, model=None):
+        self.model = model
+
+    def values(self, view):
+        """``(values, per_suit, pass_value)``: P(win) of each bid of the
+        ladder (n, L), of each plain bid in each suit (4, n, L), and of
+        passing (n,)."""
+        from .win_prob import win_table
+
+        table = win_table(view.rules, self.model)
+        idx = table.index(view.scores[:, 0], view.scores[:, 1])
+        _, _, ds, dn = hand_values(view.hands, view.rules, self.model)
+        after = table.after_declare[idx]  # (n, L, 15)
+        vs = np.einsum("snr,nlr->snl", ds, after)
+        vn = np.einsum("nr,nlr->nl", dn, after)
+        lad = ladder_arrays(view.rules)
+        values = np.where(lad.nt[None, :], vn, vs.max(axis=0))
+        return values, vs, table.after_pass[idx]
+
+    def bid(self, view):
+        values, _, pass_value = self.values(view)
+        return choose(values, pass_value + 1e-9, view)
+
+    def trump(self, view, rank):
+        _, vs, _ = self.values(view)
+        return np.argmax(vs[:, np.arange(len(view)), rank], axis=0)
+
+
+#: policy name -> (factory, one-line summary)
+POLICIES = {
+    "ev": (lambda: EVPolicy(0.0, "ev"), "highest expected hand score; pass if none positive"),
+    "cautious": (lambda: EVPolicy(CAUTIOUS_MARGIN, "cautious"),
+                 f"ev, bidding only above {CAUTIOUS_MARGIN:+g} expected points"),
+    "aggressive": (lambda: EVPolicy(AGGRESSIVE_MARGIN, "aggressive"),
+                   f"ev, bidding down to {AGGRESSIVE_MARGIN:+g} expected points"),
+    "score-aware": (ScoreAwarePolicy, "maximises P(win the match) from the score (one-step lookahead)"),
+    "rank-squared": (lambda: HeuristicPolicy("rank-squared"), "sum of face value squared / 100, as points"),
+    "trump-heuristic": (lambda: HeuristicPolicy("trump-heuristic"),
+                        "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2, as points"),
+}
+
+
+def get_policy(name) -> Policy:
+    """A policy by name (:data:`POLICIES`), or a :class:`Policy` as is."""
+    if isinstance(name, Policy):
+        return name
+    key = str(name).strip().lower().replace("_", "-")
+    if key not in POLICIES:
+        raise PolicyError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}")
+    return POLICIES[key][0]()
+
+
+# --- the auction ---------------------------------------------------------------------------
+
+
+def run_auction(deals, dealers, scores, targets, rules: Rules, policies, side_policy) -> np.ndarray:
+    """The calls of ``n`` auctions, vectorised: ``(n, 4)`` int16 ladder ranks
+    (PASS = -1), call 0 by the dealer's left.
+
+    deals : (n, 4) uint64; dealers : (n,); scores : (n, 2) (N-S, E-W);
+    targets : (n,); policies : list of :class:`Policy`; side_policy : (n, 2)
+    index into ``policies`` of the policy of N-S and of E-W in each row.
+    Each seat's policy gets a :class:`BidView` holding only its own hand
+    and public information.  A policy making an illegal call raises
+    :class:`PolicyError`.
+    """
+    n = deals.shape[0]
+    calls = np.full((n, 4), PASS, dtype=np.int16)
+    rows = np.arange(n)
+    L = len(ladder_arrays(rules))
+    for k in range(4):
+        seat = (dealers + 1 + k) % 4
+        side = seat & 1
+        pol = side_policy[rows, side]
+        _, min_rank, can_pass = auction_limits(calls[:, :k], rules)
+        for p in np.unique(pol):
+            r = rows[pol == p]
+            s = side[r]
+            view = BidView(deals[r, seat[r]], calls[r, :k].copy(), seat[r], dealers[r],
+                           np.stack([scores[r, s], scores[r, 1 - s]], axis=1), targets[r], rules)
+            c = np.asarray(policies[p].bid(view), dtype=np.int16)
+            ok = np.where(c == PASS, can_pass[r], (c >= min_rank[r]) & (c < L))
+            if not ok.all():
+                i = int(np.nonzero(~ok)[0][0])
+                raise PolicyError(f"policy {policies[p].name} made an illegal call (rank {int(c[i])}) as call "
+                                  f"{k + 1} of an auction")
+            calls[r, k] = c
+    return calls
+
+
+def contracts_of(calls: np.ndarray, dealers: np.ndarray):
+    """``(rank, declarer)`` of each auction: the highest bid (a dealer's
+    match takes it) and its bidder; rank -1 (declarer -1) if all passed."""
+    n = calls.shape[0]
+    best = np.full(n, PASS, dtype=np.int64)
+    who = np.full(n, -1, dtype=np.int64)
+    for k in range(4):
+        c = calls[:, k].astype(np.int64)
+        take = (c >= 0) & (c >= best)
+        best = np.where(take, c, best)
+        who = np.where(take, (dealers + 1 + k) % 4, who)
+    return best, who
+
+
+__all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", "POLICIES", "PolicyError",
+           "BidView", "get_policy", "run_auction", "contracts_of", "ladder_arrays", "auction_limits", "choose",
+           "hand_values"]

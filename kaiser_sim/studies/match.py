@@ -1,0 +1,242 @@
+"""Study 8, the match: how the score should change the bid.
+
+Unlike the other studies this one plays whole matches
+(:func:`kaiser_sim.match.play_matches`: double-dummy play of each contract,
+the policies of :mod:`kaiser_sim.policies` bidding from their own hand and
+the score) instead of reading a results dataset; its n is the number of
+matches (per pair of policies) and its seed the seed of the matches.
+
+Tables:
+
+- ``round_robin``: every pair of ``policies``, ``matches`` matches each
+  (in pairs on the same cards, each policy on each side once): the win rate
+  of the first policy (Wilson 95%), hands per match, the score margin
+  (normal 95%), how the winners went out;
+- ``standings``: each policy's win rate over all its matches;
+- ``win_by_state``: P(win the match) from the score at the start of a hand,
+  (our, their) scores in buckets, over every hand of the round robin from
+  both sides' point of view (Wilson 95%; hands of a match are not
+  independent, so the intervals are optimistic), next to the win
+  probability of the score-aware policy's model
+  (:mod:`kaiser_sim.win_prob`);
+- ``bid_vs_state``: for ``hands`` random hands of the first speaker, the
+  highest bid the score-aware policy would make (the match-win
+  maximising bid under its model) against the highest bid with a positive
+  expected hand score (the ``ev`` policy), over a grid of (our, their)
+  scores: the mean difference in bid level ("bid more / less than the hand
+  says") and the share of hands that would bid at all;
+- ``rules_effect``: the same comparison and a score-aware vs ev match run
+  under the rules as given, without the 45 rule (``bid_out=none``) and
+  with target 32 (the bid-out threshold moved with it, as in the ``short``
+  preset).
+
+Caveats: double dummy is not table play; the make-probabilities are the
+shipped model's (:mod:`kaiser_sim.make_model`); the score-aware policy's
+model of a hand's outcome is approximate (see :mod:`kaiser_sim.win_prob`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from .common import footer, mean_row, new_figure, proportion_row
+
+#: this study plays matches: the runner gives it no results dataset
+USES_RESULTS = False
+DEFAULT_POLICIES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
+#: score buckets of ``win_by_state`` (label, lowest, highest)
+SCORE_BUCKETS = (("<0", -999, -1), ("0-9", 0, 9), ("10-19", 10, 19), ("20-29", 20, 29), ("30-39", 30, 39),
+                 ("40-44", 40, 44), ("45-51", 45, 51))
+
+
+def _label(values, buckets):
+    from .common import bucket
+
+    return bucket(values, buckets)
+
+
+def limits(policy, hands, ours, theirs, rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(level, bids)`` for the first speaker: the level of the highest bid
+    ``policy`` would still make if the auction stood just below it (0 if
+    none), and whether it would open at all, at score (ours, theirs)."""
+    from ..policies import ScoreAwarePolicy, hand_values, ladder_arrays
+
+    lad = ladder_arrays(rules)
+    n = len(hands)
+    if isinstance(policy, ScoreAwarePolicy):
+        from ..policies import BidView
+
+        view = BidView(hands, np.zeros((n, 0), dtype=np.int16), np.zeros(n, dtype=np.int64), np.full(n, 3),
+                       np.tile([ours, theirs], (n, 1)), np.full(n, rules.target), rules)
+        values, _, pass_value = policy.values(view)
+        good = values > pass_value[:, None] + 1e-9
+    else:
+        ev, _, _, _ = hand_values(hands, rules)
+        good = ev > policy.margin
+    top = np.where(good.any(axis=1), good.shape[1] - 1 - np.argmax(good[:, ::-1], axis=1), -1)
+    level = np.where(top >= 0, lad.levels[np.maximum(top, 0)], 0)
+    return level, good.any(axis=1)
+
+
+def _short(rules):
+    """``rules`` with target 32 and the bid-out rule moved with it (as the
+    ``short`` preset: the same distance below the target)."""
+    thr = rules.bid_out_threshold
+    out = "none" if thr is None else str(32 - (rules.target - thr))
+    return rules.with_overrides(["target=32", f"bid_out={out}"])
+
+
+def bid_grid(rules, hands, step: int = 5) -> pd.DataFrame:
+    """``bid_vs_state`` rows over the (ours, theirs) grid 0, step, .. < target."""
+    from ..policies import get_policy
+
+    sa, ev = get_policy("score-aware"), get_policy("ev")
+    ev_level, ev_bids = limits(ev, hands, 0, 0, rules)  # the hand EV does not depend on the score
+    rows = []
+    for ours in range(0, rules.target, step):
+        for theirs in range(0, rules.target, step):
+            level, bids = limits(sa, hands, ours, theirs, rules)
+            d = mean_row(level - ev_level)
+            rows.append({"ours": ours, "theirs": theirs, "hands": len(hands), "diff": d["mean"], "diff_lo": d["lo"],
+                         "diff_hi": d["hi"], "more": float((level > ev_level).mean()),
+                         "less": float((level < ev_level).mean()), "bid_share": float(bids.mean()),
+                         "ev_bid_share": float(ev_bids.mean()), "mean_level": float(level.mean()),
+                         "ev_mean_level": float(ev_level.mean())})
+    return pd.DataFrame(rows)
+
+
+def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules) -> pd.DataFrame:
+    from ..win_prob import win_table
+
+    w = win_table(rules)
+    win_side = matches.set_index("match")["winner"]
+    parts = []
+    for side in (0, 1):
+        ours = hands_log["ns_before" if side == 0 else "ew_before"].to_numpy()
+        theirs = hands_log["ew_before" if side == 0 else "ns_before"].to_numpy()
+        won = win_side.reindex(hands_log["match"]).to_numpy() == side
+        parts.append(pd.DataFrame({"ours": _label(ours, SCORE_BUCKETS), "theirs": _label(theirs, SCORE_BUCKETS),
+                                   "won": won, "model": w.win(ours, theirs)}))
+    d = pd.concat(parts, ignore_index=True)
+    rows = []
+    for (o, t), g in d.groupby(["ours", "theirs"], observed=True):
+        rows.append({"ours": o, "theirs": t, **proportion_row(g["won"].sum(), len(g)),
+                     "model": float(g["model"].mean())})
+    return pd.DataFrame(rows)
+
+
+def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLICIES, hands: int = 2000,
+        grid_step: int = 5, rules_matches: int | None = None) -> dict[str, pd.DataFrame]:
+    """Play the round robin and build the tables (module doc).  ``results``
+    is not used (this study plays matches)."""
+    from ..deal import deal_batch
+    from ..match import play_matches
+
+    policies = [policies] if isinstance(policies, str) else list(policies)
+    rr, logs, mats = [], [], []
+    for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
+        r = play_matches(a, b, matches, seed, rules)
+        rr.append(r.summary())
+        logs.append(r.hands.assign(match=r.hands["match"] + k * matches))
+        mats.append(r.matches.assign(match=r.matches["match"] + k * matches, policy_a=a, policy_b=b))
+    round_robin = pd.DataFrame(rr)
+    allm = pd.concat(mats, ignore_index=True)
+    st = []
+    for p in policies:
+        won = allm.loc[allm["policy_a"] == p, "a_won"].sum() + (
+            (~allm.loc[allm["policy_b"] == p, "a_won"]) & (allm.loc[allm["policy_b"] == p, "winner"] >= 0)).sum()
+        n = int((allm["policy_a"] == p).sum() + (allm["policy_b"] == p).sum())
+        st.append({"policy": p, **proportion_row(won, n)})
+    standings = pd.DataFrame(st).sort_values("p", ascending=False, ignore_index=True)
+    win_by_state = _win_by_state(pd.concat(logs, ignore_index=True), allm, rules)
+
+    sample = deal_batch(hands, seed + 1)[:, 0]
+    grid = bid_grid(rules, sample, grid_step)
+
+    variants = {"as given": rules, "no 45 rule": rules.with_overrides(["bid_out=none"]),
+                "target 32": _short(rules)}
+    eff = []
+    for name, r_ in variants.items():
+        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_).summary()
+        g = bid_grid(r_, sample[: max(1, hands // 4)], max(grid_step, 10))
+        eff.append({"rules": name, "matches": m["matches"], "score_aware_win": m["a_win_rate"],
+                    "lo": m["a_win_lo"], "hi": m["a_win_hi"], "hands_mean": m["hands_mean"],
+                    "won_defending": (m["a_out_defending"] + m["b_out_defending"]) / m["matches"],
+                    "bid_diff_mean": float(g["diff"].mean()), "bid_diff_max": float(g["diff"].max()),
+                    "bid_diff_min": float(g["diff"].min())})
+    rules_effect = pd.DataFrame(eff)
+
+    info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules))}
+    tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
+              "bid_vs_state": grid, "rules_effect": rules_effect}
+    round_robin.attrs["note"] = (f"{matches} matches per pair (pairs of matches on the same cards, sides swapped); "
+                                 "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end")
+    standings.attrs["note"] = "each policy's wins over all its round-robin matches (Wilson 95%)"
+    win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
+                                  "the round robin from both sides; model = the score-aware policy's estimate "
+                                  "(kaiser_sim.win_prob); intervals treat hands as independent (optimistic)")
+    grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
+                          "policy would make - level of the highest bid with a positive expected hand score (ev); "
+                          "0 = no bid; more / less = share of hands bidding higher / lower")
+    rules_effect.attrs["note"] = ("score-aware vs ev under each rules variant (Wilson 95%); bid_diff: the "
+                                  "bid_vs_state difference averaged / max / min over a coarser grid")
+    for df in tables.values():
+        df.attrs["run"] = dict(info)
+        df.attrs["footer"] = footer(info, f"{matches} matches a pair").replace(" deals,", " matches,")
+    return tables
+
+
+def plot(tables) -> dict:
+    figs = {}
+    grid = tables["bid_vs_state"]
+    foot = grid.attrs.get("footer", "")
+    xs = sorted(grid["theirs"].unique())
+    ys = sorted(grid["ours"].unique())
+    z = grid.pivot(index="ours", columns="theirs", values="diff").reindex(index=ys, columns=xs).to_numpy()
+    fig, ax = new_figure("Bid more or less than the hand says? (score-aware - hand-EV bid)", "their score",
+                         "our score", foot, figsize=(8, 7))
+    ax.grid(False)
+    lim = max(0.5, float(np.nanmax(np.abs(z))))
+    im = ax.imshow(z, origin="lower", cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    ax.set_xticks(range(len(xs)), xs)
+    ax.set_yticks(range(len(ys)), ys)
+    for i in range(len(ys)):
+        for j in range(len(xs)):
+            ax.text(j, i, f"{z[i, j]:+.1f}", ha="center", va="center", fontsize=7,
+                    color="w" if abs(z[i, j]) > 0.6 * lim else "k")
+    fig.colorbar(im, ax=ax, label="mean bid level difference (blue: bid more, red: bid less)")
+    figs["bid_vs_state"] = fig
+
+    st = tables["standings"]
+    fig, ax = new_figure("Round robin: share of matches won", "policy", "matches won", st.attrs.get("footer", ""))
+    x = np.arange(len(st))
+    ax.bar(x, st["p"], yerr=[st["p"] - st["lo"], st["hi"] - st["p"]], capsize=4)
+    ax.axhline(0.5, color="0.5", linewidth=0.8)
+    ax.set_xticks(x, st["policy"], rotation=20)
+    fig.subplots_adjust(bottom=0.24)
+    figs["standings"] = fig
+
+    w = tables["win_by_state"]
+    labels = [b[0] for b in SCORE_BUCKETS]
+    z = np.full((len(labels), len(labels)), np.nan)
+    for _, r in w.iterrows():
+        z[labels.index(str(r["ours"])), labels.index(str(r["theirs"]))] = r["p"]
+    fig, ax = new_figure("P(win the match) from the score at the start of a hand", "their score", "our score",
+                         w.attrs.get("footer", ""), figsize=(8, 7))
+    ax.grid(False)
+    im = ax.imshow(z, origin="lower", cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(labels)):
+            if not np.isnan(z[i, j]):
+                ax.text(j, i, f"{z[i, j]:.2f}", ha="center", va="center", fontsize=7, color="w")
+    fig.colorbar(im, ax=ax, label="share of these positions whose side won")
+    figs["win_by_state"] = fig
+    return figs
+
+
+__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS"]

@@ -1,0 +1,338 @@
+"""The match engine, the bidding policies and ``kaiser-sim match``.
+
+Small runs only (a few matches each); the policies' behaviour at scale is
+the match study's business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kaiser_sim.auction import auction_result, check_auction, make_contract
+from kaiser_sim.cli import main
+from kaiser_sim.deal import deal_batch
+from kaiser_sim.make_model import RAW_VALUES, build_make_model, load_make_model
+from kaiser_sim.match import MatchError, play_matches, round_seed
+from kaiser_sim.policies import (PASS, POLICIES, BidView, EVPolicy, Policy, PolicyError, get_policy, ladder_arrays,
+                                 run_auction)
+from kaiser_sim.rules import Rules
+from kaiser_sim.scoring import score_hand
+from kaiser_sim.solver import dd_table
+
+STANDARD = Rules.preset("standard")
+CHEAP = ["ev", "cautious", "aggressive", "rank-squared", "trump-heuristic"]
+
+
+def calls_of(row, lad):
+    return [None if row[f"call_{k}"] == PASS else lad.bids[row[f"call_{k}"]] for k in range(1, 5)]
+
+
+def replay(result):
+    """Replay the score sheet of every match with the plain-Python rules
+    engine (auction.check_auction / auction_result, scoring.score_hand)."""
+    rules = result.rules
+    lad = ladder_arrays(rules)
+    for m, g in result.hands.groupby("match"):
+        g = g.sort_values("hand")
+        scores, target = (0, 0), rules.target
+        first = result.matches.loc[m, "first_dealer"]
+        winner = None
+        for i, row in enumerate(g.itertuples(index=False)):
+            row = row._asdict()
+            assert winner is None, "a hand after the match ended"
+            assert row["hand"] == i and row["dealer"] == (first + i) % 4
+            assert (row["ns_before"], row["ew_before"]) == scores and row["target"] == target
+            calls = calls_of(row, lad)
+            check_auction(rules, row["dealer"], calls)
+            contract = auction_result(rules, row["dealer"], calls)
+            if contract is None:
+                assert row["declarer"] == -1 and not rules.forced_dealer_bid
+                assert (row["ns"], row["ew"]) == scores
+                continue
+            assert contract.declarer == row["declarer"] and str(contract.bid) == row["bid"]
+            assert RAW_VALUES[0] <= row["raw"] <= RAW_VALUES[-1]
+            strain = row["strain"]
+            assert (strain == 4) == contract.bid.nt and 0 <= strain <= 4
+            c = make_contract(rules, contract.bid, contract.declarer, strain)
+            res = score_hand(rules, c, row["raw"], scores, target=target)
+            assert res.scores == (row["ns"], row["ew"])
+            assert res.made == row["made"]
+            assert (res.winner if res.winner is not None else -1) == row["winner"]
+            scores, target, winner = res.scores, res.target, res.winner
+        mrow = result.matches.loc[m]
+        assert winner is not None and winner == mrow["winner"]
+        assert mrow["hands"] == len(g)
+        a = mrow["a_side"]
+        assert (mrow["score_a"], mrow["score_b"]) == (scores[a], scores[1 - a])
+
+
+def test_a_short_run_ends_and_replays():
+    r = play_matches("ev", "trump-heuristic", 6, seed=3)
+    assert (r.matches["winner"] >= 0).all()
+    assert set(r.matches["outcome"]) <= {"bidding", "defending"}
+    replay(r)
+    s = r.summary()
+    assert s["matches"] == 6 and 0 <= s["a_win_lo"] <= s["a_win_rate"] <= s["a_win_hi"] <= 1
+    assert s["a_wins"] + (6 - s["a_wins"] - s["unfinished"]) == 6
+
+
+def test_contract_values_are_the_solvers():
+    r = play_matches("aggressive", "cautious", 2, seed=5)
+    h = r.hands[r.hands["declarer"] >= 0].head(6)
+    deals = []
+    for row in h.itertuples():
+        pair = row.match // 2
+        deals.append(deal_batch(1, round_seed(5, row.hand), start=pair)[0])
+    table = dd_table(np.array(deals))
+    for t, row in zip(table, h.itertuples()):
+        assert t[row.declarer, row.strain] == row.raw
+
+
+RULE_VARIANTS = [
+    [], ["target=32", "bid_out=25"], ["bid_out=none"], ["dealer_match=false"], ["forced_dealer_bid=false"],
+    ["min_bid=7", "nt_min=8"], ["nt_order=above-suits"], ["nt_scoring=single"], ["made_scores=bid"],
+    ["only_bidders_win=true"], ["lose_at=-20"], ["kaiser_outright=team"], ["tie_rule=higher"],
+    ["target_after_nt=62"], ["bid_out=auto", "min_bid=5"],
+]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(RULE_VARIANTS), seed=st.integers(0, 10_000),
+       pa=st.sampled_from(CHEAP), pb=st.sampled_from(CHEAP))
+def test_score_sheets_obey_the_rules(variant, seed, pa, pb):
+    rules = STANDARD.with_overrides(variant)
+    r = play_matches(pa, pb, 4, seed=seed, rules=rules)
+    assert (r.matches["winner"] >= 0).all(), "a match did not end"
+    replay(r)
+
+
+def test_score_aware_plays_and_ends():
+    r = play_matches("score-aware", "ev", 4, seed=11)
+    assert (r.matches["winner"] >= 0).all()
+    replay(r)
+
+
+def test_fixed_seeds_reproduce_and_do_not_depend_on_batch_size():
+    a = play_matches("ev", "rank-squared", 6, seed=9)
+    b = play_matches("ev", "rank-squared", 6, seed=9)
+    assert a.matches.equals(b.matches) and a.hands.equals(b.hands)
+    c = play_matches("ev", "rank-squared", 10, seed=9)
+    first = c.matches[c.matches["match"] < 6].reset_index(drop=True)
+    assert first.equals(a.matches)
+    d = play_matches("ev", "rank-squared", 6, seed=10)
+    assert not d.hands[["call_1", "raw"]].equals(a.hands[["call_1", "raw"]])
+
+
+def test_pairs_play_the_same_cards_with_sides_swapped():
+    r = play_matches("ev", "ev", 2, seed=4)
+    h0 = r.hands[r.hands["match"] == 0].reset_index(drop=True)
+    h1 = r.hands[r.hands["match"] == 1].reset_index(drop=True)
+    n = min(len(h0), len(h1))
+    # the same policy on both sides: the two matches of a pair are identical
+    cols = ["dealer", "call_1", "call_2", "call_3", "call_4", "declarer", "raw", "ns", "ew"]
+    assert h0.loc[: n - 1, cols].equals(h1.loc[: n - 1, cols])
+    assert list(r.matches["a_side"]) == [0, 1]
+
+
+# --- no peeking ---------------------------------------------------------------------------
+
+
+def test_a_policy_input_holds_only_its_hand_and_public_information():
+    names = {f.name for f in dataclasses.fields(BidView)}
+    assert names == {"hands", "calls", "seat", "dealer", "scores", "target", "rules"}
+
+
+class Recorder(Policy):
+    """Bids like ``ev`` and records what it was shown."""
+
+    name = "recorder"
+
+    def __init__(self):
+        self.inner = EVPolicy()
+        self.views = []
+
+    def bid(self, view):
+        self.views.append(view)
+        return self.inner.bid(view)
+
+    def trump(self, view, rank):
+        self.views.append(view)
+        return self.inner.trump(view, rank)
+
+
+def test_a_policy_sees_its_own_cards_only():
+    rec = Recorder()
+    seed = 2
+    r = play_matches(rec, "ev", 2, seed=seed)
+    hands_dealt = {}
+    for row in r.hands.itertuples():
+        deal = deal_batch(1, round_seed(seed, row.hand), start=row.match // 2)[0]
+        hands_dealt[row.match, row.hand] = deal
+    all_hands = {int(h) for d in hands_dealt.values() for h in d}
+    seen = 0
+    for v in rec.views:
+        for f in dataclasses.fields(v):
+            x = getattr(v, f.name)
+            if isinstance(x, np.ndarray) and x.dtype == np.uint64:
+                assert f.name == "hands"
+        for i in range(len(v)):
+            h, seat = int(v.hands[i]), int(v.seat[i])
+            assert h in all_hands
+            owners = [d for d in hands_dealt.values() if int(d[seat]) == h]
+            assert owners, "a policy was shown a hand that is not its seat's"
+            seen += 1
+    assert seen > 0
+
+
+def test_other_hands_do_not_change_a_call():
+    rules = STANDARD
+    deals = deal_batch(64, 77)
+    rng = np.random.default_rng(0)
+    shuffled = deals.copy()
+    for i in range(len(deals)):  # deal the other 24 cards again (North keeps its hand)
+        shuffled[i, 1:] = shuffled[i, 1 + rng.permutation(3)]
+    dealers = np.full(64, 3)  # North speaks first
+    args = (np.zeros((64, 2), dtype=np.int64), np.full(64, 52), rules, [get_policy("ev")], np.zeros((64, 2), dtype=int))
+    a = run_auction(deals, dealers, *args)
+    b = run_auction(shuffled, dealers, *args)
+    assert (a[:, 0] == b[:, 0]).all()
+
+
+# --- policies -----------------------------------------------------------------------------
+
+
+def test_every_policy_makes_legal_calls_and_the_forced_bid():
+    rules = STANDARD
+    for name in POLICIES:
+        p = get_policy(name)
+        assert p.call("AKQJ.5.A.A", [], scores=(0, 0), rules=rules) is not None
+        call = p.call("98.98.98.98", ["pass", "pass", "pass"], seat=3, dealer=3, rules=rules)
+        assert call is not None and str(call) == "6"  # the dealer must bid; the weakest bid
+        assert p.call("98.98.98.98", ["12NT"], seat=1, dealer=3, rules=rules) is None
+
+
+def test_unknown_policy_is_refused():
+    with pytest.raises(PolicyError, match="unknown policy"):
+        get_policy("bogus")
+
+
+class Cheater(Policy):
+    name = "cheater"
+
+    def bid(self, view):
+        return np.full(len(view), 0, dtype=np.int16)  # always 6, illegal after a 6
+
+
+def test_an_illegal_call_is_an_error():
+    with pytest.raises(PolicyError, match="illegal call"):
+        play_matches(Cheater(), "ev", 2, seed=1)
+
+
+def test_unsupported_rules_are_refused():
+    for preset in ("kitty-4", "kitty-34", "low-nt"):
+        with pytest.raises(MatchError):
+            play_matches("ev", "ev", 2, rules=Rules.preset(preset))
+
+
+def test_score_aware_bids_more_when_the_opponents_are_near_the_target():
+    p = get_policy("score-aware")
+    hands = deal_batch(300, 123)[:, 0]
+    rules = STANDARD
+
+    def bids(ours, theirs):
+        v = BidView(hands, np.zeros((300, 0), dtype=np.int16), np.zeros(300, int), np.full(300, 3),
+                    np.tile([ours, theirs], (300, 1)), np.full(300, 52), rules)
+        return (p.bid(v) != PASS).mean()
+
+    assert bids(20, 48) > bids(20, 20)
+    assert bids(47, 20) >= bids(20, 20)  # at 45+ defending scores nothing
+
+
+def test_make_model_is_calibrated_on_its_data():
+    m = load_make_model()
+    assert m.meta["deals"] >= 1000 and m.meta["seed"] is not None
+    for kind in ("trump", "nt"):
+        assert np.allclose(m.probs[kind].sum(axis=1), 1)
+    # a monster hand is predicted to take a lot, a bust little
+    from kaiser_sim.cards import parse_hand
+
+    strong = m.dist([int(parse_hand("AKQJ.5.A.A"))], trump=0)
+    bust = m.dist([int(parse_hand("98.98.98.98"))], trump=0)
+    assert strong.shape == (1, RAW_VALUES.size)
+    assert strong[0] @ RAW_VALUES > 8 > 4 > bust[0] @ RAW_VALUES
+
+
+def test_make_model_builds_from_a_results_frame():
+    from kaiser_sim.studies.common import results_frame
+
+    deals = deal_batch(120, 5)
+    pts = np.random.default_rng(0).integers(-2, 13, size=(120, 4, 5))
+    model = build_make_model(results_frame(deals, pts, seed=5), bins={"trump": 4, "nt": 3})
+    assert model.probs["trump"].shape == (4, RAW_VALUES.size)
+    assert model.meta["seed"] == 5
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def test_cli_match_table_json_csv(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["match", "--policy", "ev", "--vs", "cautious", "-n", "4", "--seed", "1", "-q",
+                               "--out", str(tmp_path / "o")])
+    assert res.exit_code == 0, res.output
+    assert "win rate of ev" in res.output
+    assert {p.name for p in (tmp_path / "o").iterdir()} == {"summary.csv", "summary.json", "matches.csv",
+                                                             "hands.csv"}
+    res = runner.invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "4", "--seed", "1", "-q",
+                               "--format", "json"])
+    doc = json.loads(res.output)
+    assert doc["summary"]["matches"] == 4 and doc["rules"]["target"] == 52
+    res = runner.invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "4", "--seed", "1", "-q",
+                               "--format", "csv"])
+    assert res.output.splitlines()[0].startswith("policy_a,policy_b,matches")
+
+
+@pytest.mark.parametrize("args", [
+    ["--policy", "nope", "--vs", "ev"],
+    ["--policy", "ev"],
+    ["--policy", "ev", "--vs", "ev", "--matches", "0"],
+    ["--policy", "ev", "--vs", "ev", "--seed", "-1"],
+    ["--policy", "ev", "--vs", "ev", "--rules", "nonsense"],
+    ["--policy", "ev", "--vs", "ev", "--rule", "target=banana"],
+    ["--policy", "ev", "--vs", "ev", "--rules", "kitty-4"],
+    ["--policy", "ev", "--vs", "ev", "--format", "xml"],
+])
+def test_cli_match_bad_input_exits_2(args):
+    res = CliRunner().invoke(main, ["match", *args, "-n", "2"] if "--matches" not in args else ["match", *args])
+    assert res.exit_code == 2, res.output
+
+
+# --- the match study ------------------------------------------------------------------------
+
+
+def test_match_study_small(tmp_path):
+    from kaiser_sim.studies import StudyError, get_study
+    from kaiser_sim.studies.runner import definition_for, run_study
+
+    d = definition_for("match")
+    assert d.study == "match" and get_study("match").USES_RESULTS is False
+    d.params.update(matches=2, policies=["ev", "score-aware"], hands=40, grid_step=25, rules_matches=2)
+    out = run_study(d, tmp_path / "m")
+    t = out.tables
+    assert set(t) == {"round_robin", "standings", "win_by_state", "bid_vs_state", "rules_effect"}
+    assert len(t["round_robin"]) == 1 and t["round_robin"]["matches"].iloc[0] == 2
+    assert list(t["rules_effect"]["rules"]) == ["as given", "no 45 rule", "target 32"]
+    g = t["bid_vs_state"]
+    assert set(g["ours"]) == {0, 25, 50} and (g["hands"] == 40).all()
+    assert ((g["bid_share"] >= 0) & (g["bid_share"] <= 1)).all()
+    assert {"bid_vs_state.png", "standings.svg", "study.json"} <= set(out.files)
+    assert json.loads((tmp_path / "m" / "study.json").read_text())["unit"] == "matches"
+    with pytest.raises(StudyError, match="plays matches"):
+        run_study(d, tmp_path / "x", from_path=str(tmp_path))
