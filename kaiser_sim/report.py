@@ -33,7 +33,7 @@ import pandas as pd
 
 from . import __version__
 from .rules import Rules
-from .studies import STUDIES, StudyError, get_study
+from .studies import PLAY_STUDIES, STUDIES, StudyError, get_study
 from .studies.runner import definition_for, run_study, to_markdown
 
 #: default size of ``kaiser-sim report`` (chosen to finish well within 10
@@ -43,6 +43,9 @@ DEFAULT_SEED = 1
 #: re-solved deals of the 5H and 3S studies in the report (their own default is larger)
 DEFAULT_MAX_RESOLVE = 1000
 RESOLVING = ("five-hearts", "three-spades")
+#: deals the opt-in dd-bias section plays out with PIMC players (the first ones
+#: of the report's deals; about 2-4 minutes on 2 cores at K = 20)
+DEFAULT_PLAY_DEALS = 1000
 #: fewer deals leave the studies' breakdowns empty
 MIN_DEALS = 100
 
@@ -61,6 +64,7 @@ QUESTIONS = {
     "three-spades": "What does the 3♠ cost, and who ends up with it?",
     "trump-and-nt": "Which suit to name as trump, and when does no trump pay?",
     "lead": "What is it worth to be on lead?",
+    "dd-bias": "How far is real play, where no one sees the other hands, from double dummy?",
 }
 TITLES = {
     "bid-odds": "Bid odds: how often a bid makes",
@@ -70,6 +74,7 @@ TITLES = {
     "three-spades": "The 3♠: what it costs",
     "trump-and-nt": "Naming trump, and when no trump pays",
     "lead": "The value of the lead",
+    "dd-bias": "Beyond double dummy: play without seeing the other hands",
 }
 METHOD = {
     "bid-odds": (
@@ -108,6 +113,14 @@ METHOD = {
     "lead": (
         "The same deal and strain solved twice: with the declarer on lead and with its left-hand opponent "
         "on lead. The difference is the value of the lead to the declaring side."),
+    "dd-bias": (
+        "Each deal gets one contract: the declarer rotates with the deal and names trump by the bid-odds rule "
+        "(every 5th deal no trump). The deal is then played out by four PIMC players: at each turn a player "
+        "deals the cards it cannot see 20 times, consistently with what it knows (its hand, the cards played, "
+        "the suits others have shown out of), scores each of its cards double dummy on every layout and plays "
+        "the best on average. The declaring side's points in that play are compared with the deal's double-"
+        "dummy value. PIMC cannot signal or read the others' choices, so it is a model of good play, not of "
+        "people."),
 }
 
 
@@ -374,10 +387,52 @@ def _lead(t, key):
     return blocks, text, ["lead_value", "lead_make_change"]
 
 
+def _dd_bias(t, key):
+    d = t["difference"]
+    drows = [{"group": "all deals" if r["by"] == "all" else f"{'strain' if r['by'] == 'strain' else 'DD points'} "
+              f"{r['group']}", "n": count(r["n"]), "PIMC - DD": ci(r["mean"], r["lo"], r["hi"], 2),
+              "worse %": num(100 * r["worse"], 1), "same %": num(100 * r["same"], 1),
+              "better %": num(100 * r["better"], 1)} for _, r in d.iterrows()]
+    m = t["make"]
+    mrows = [{"bid": str(int(r["bid"])), "double dummy %": pct(r["p_dd"], r["dd_lo"], r["dd_hi"]),
+              "PIMC play %": pct(r["p_pimc"], r["pimc_lo"], r["pimc_hi"]),
+              "change, % points": ci(r["difference"], r["diff_lo"], r["diff_hi"], 1, 100)} for _, r in m.iterrows()]
+    sp = t["specials"]
+    srows = [{"card": r["card"].replace("5H", "5♥").replace("3S", "3♠"),
+              "worth, DD": ci(r["worth_dd"], r["worth_dd_lo"], r["worth_dd_hi"], 2),
+              "worth, PIMC": ci(r["worth_pimc"], r["worth_pimc_lo"], r["worth_pimc_hi"], 2),
+              "change": ci(r["change"], r["change_lo"], r["change_hi"], 2),
+              "holder takes it, PIMC %": pct(r["holder_captures_pimc"], r["holder_captures_pimc_lo"],
+                                             r["holder_captures_pimc_hi"]),
+              "holder takes it, DD line %": pct(r.get("holder_captures_dd", np.nan),
+                                                r.get("holder_captures_dd_lo", np.nan),
+                                                r.get("holder_captures_dd_hi", np.nan))}
+             for _, r in sp.iterrows()]
+    blocks = [Table(f"{key}-difference", "PIMC play minus double dummy, declaring side's points", _frame(drows),
+                    "DD points = the contract's double-dummy value; grouping by it is partly regression to the mean"),
+              Table(f"{key}-make", "Make probability: double dummy and PIMC play", _frame(mrows),
+                    "change: paired on the same deals"),
+              Table(f"{key}-specials", "Worth of being dealt the 5♥ / 3♠ to the declaring side", _frame(srows),
+                    "worth: mean points dealt it minus not (observational); change: PIMC minus DD")]
+    text = []
+    n = int(d.iloc[0]["n"]) if len(d) else 0
+    if len(d):
+        r = d.iloc[0]
+        text.append(f"Played by four PIMC players ({n:,} deals), the declaring side takes "
+                    f"{ci(-r['mean'], -r['hi'], -r['lo'], 2)} points fewer than double dummy on average; it does "
+                    f"worse in {num(100 * r['worse'], 0)}% of deals and better in {num(100 * r['better'], 0)}%.")
+    for _, r in m.iterrows():
+        if r["bid"] == 8:
+            text.append(f"A bid of 8 makes {pct(r['p_dd'], r['dd_lo'], r['dd_hi'])}% of the time double dummy "
+                        f"but {pct(r['p_pimc'], r['pimc_lo'], r['pimc_hi'])}% in PIMC play: the double-dummy "
+                        "make-probabilities of the other sections are optimistic for the declarer.")
+    return blocks, text, ["make_dd_vs_pimc", "difference_by_level", "difference_histogram"]
+
+
 _SECTION = {"bid-odds": _bid_odds, "hand-eval": _hand_eval, "bidding-chart": _bidding_chart,
             "five-hearts": lambda t, k: _specials(t, k, "5♥", 5),
             "three-spades": lambda t, k: _specials(t, k, "3♠", -3),
-            "trump-and-nt": _trump_and_nt, "lead": _lead}
+            "trump-and-nt": _trump_and_nt, "lead": _lead, "dd-bias": _dd_bias}
 
 
 def study_section(key: str, output) -> Section:
@@ -388,7 +443,10 @@ def study_section(key: str, output) -> Section:
     sec.blocks.append(Text("Method. " + METHOD[key]))
     if meaning:
         sec.blocks.append(Text("What the numbers mean. " + " ".join(meaning)))
-    sec.blocks.append(Text(f"n = {output.inputs['n']:,} deals, seed {output.inputs['seed']}; every estimate is "
+    n = output.inputs['n']
+    if key in PLAY_STUDIES:  # it plays only the first deals of the run
+        n = next(iter(output.tables.values())).attrs.get("run", {}).get("n", n)
+    sec.blocks.append(Text(f"n = {n:,} deals, seed {output.inputs['seed']}; every estimate is "
                            "followed by its 95% interval in square brackets.", "note"))
     for name in charts:
         if name in output.figures:
@@ -561,16 +619,20 @@ def appendix_section(inputs: dict) -> Section:
 
 
 def parse_studies(text) -> list[str]:
-    """``"a,b"`` -> study keys in the report's order; :class:`ReportError` on an unknown name."""
+    """``"a,b"`` -> study keys in the report's order; :class:`ReportError` on an unknown name.
+
+    The default is every study of ``STUDIES``; the play studies (``dd-bias``)
+    join only when named."""
     if text is None or (isinstance(text, str) and not text.strip()):
         return list(STUDIES)
     names = [t.strip().lower().replace("_", "-") for t in (text.split(",") if isinstance(text, str) else text)]
     names = [n for n in names if n]
-    bad = [n for n in names if n not in STUDIES]
+    known = list(STUDIES) + list(PLAY_STUDIES)
+    bad = [n for n in names if n not in known]
     if bad or not names:
         raise ReportError(f"unknown study {', '.join(repr(b) for b in bad) or '(none given)'}; "
-                          f"studies: {', '.join(STUDIES)}")
-    return [k for k in STUDIES if k in names]
+                          f"studies: {', '.join(known)}")
+    return [k for k in known if k in names]
 
 
 def report_date() -> _dt.datetime:
@@ -601,6 +663,8 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
         d = definition_for(key)
         if key in RESOLVING:
             d.params["max_resolve"] = int(max_resolve)
+        if key in PLAY_STUDIES:
+            d.params["max_deals"] = min(len(results), DEFAULT_PLAY_DEALS)
         outputs[key] = run_study(d, out / key, results=results, rules=rules)
         seconds[key] = round(time.time() - t0, 1)
         log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")

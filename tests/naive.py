@@ -384,3 +384,49 @@ def dd_table(deals, mode="points", threads=None) -> np.ndarray:
 
 #: ``kaiser_sim.solver.can_reach``'s reference: the null-window search.
 can_reach = reaches
+
+
+# --- mid-trick reference ------------------------------------------------------------------
+#
+# Both searches above already carry the current trick, so the plain reference
+# for a position in the middle of a trick is the same search entered with the
+# cards on the table.
+
+
+def _mid_args(hands, leader, trick, side):
+    hs = [int(h) for h in hands]
+    trick = [int(c) for c in trick]
+    if not 0 <= len(trick) <= 4:
+        raise ValueError("0..4 cards on the table")
+    if side is None:
+        side = (leader + len(trick)) % 4
+    return hs, trick, side & 1
+
+
+def solve_mid_py(hands, leader, strain, trick=(), mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> int:
+    """Pure-Python value of a mid-trick position: ``hands`` without the
+    ``trick`` cards (played in order from ``leader``), points from the start
+    of the current trick for ``side`` (default: the player to move's side)."""
+    hs, trick, max_side = _mid_args(hands, leader, trick, side)
+    ctx = {"trump": int(strain), "points": mode == "points", "five": int(five), "three": int(three),
+           "max_side": max_side, "prune": True}
+    return _search_py(hs, int(leader), tuple(trick), ctx, -_INF, _INF)
+
+
+def solve_mid(hands, leader, strain, trick=(), mode="points", five=FIVE_HEARTS, three=THREE_SPADES, side=None) -> int:
+    """Jitted twin of :func:`solve_mid_py` (the current trick as the state
+    variables of :func:`_search_jit`)."""
+    hs, trick, max_side = _mid_args(hands, leader, trick, side)
+    points = mode == "points"
+    five_bit = np.uint64(1 << int(five)) if points else np.uint64(0)
+    three_bit = np.uint64(1 << int(three)) if points else np.uint64(0)
+    led, winner, win_card, bits = 0, int(leader), 0, np.uint64(0)
+    for i, c in enumerate(trick):
+        bits |= np.uint64(1 << c)
+        if i == 0:
+            led, win_card = c >> 4, c
+        elif _beats(c, win_card, int(strain)):
+            winner, win_card = (leader + i) % 4, c
+    work = tuple(np.uint64(h) for h in hs)
+    return int(_search_jit(work, int(strain), max_side, five_bit, three_bit, int(leader), len(trick), led, winner,
+                           win_card, bits, -_INF, _INF))

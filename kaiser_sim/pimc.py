@@ -1,0 +1,650 @@
+"""A perfect-information Monte Carlo (PIMC) card player, and playing deals out.
+
+Double dummy assumes everyone sees all 32 cards.  A PIMC player sees only
+what its seat knows, and at each turn:
+
+1. samples ``K`` layouts of the cards it cannot see that agree with
+   everything it knows (:func:`sample_hands`);
+2. scores each of its legal cards double dummy on every sample
+   (:func:`kaiser_sim.play.score_cards`' kernel: exact points of its side
+   from the start of the current trick after that card);
+3. plays the card with the best average; ties go to the lowest card number
+   (:mod:`kaiser_sim.cards`: the lowest suit S H D C, then the lowest rank).
+
+A double-dummy (DD) player does step 2 on the real hands: it always plays a
+card that keeps the double-dummy value (ties the same way), so four DD
+players realise exactly the double-dummy value of the deal.
+
+What a seat knows
+-----------------
+Its own hand; every card played so far (including the current trick); how
+many cards each other seat holds; which suits each seat has shown out of
+(it did not follow the suit led); and the contract (trump, declarer).  No
+inference from the bidding or from how the others chose their cards.
+
+Sampling (exact, constructive, no rejection)
+--------------------------------------------
+The unseen cards go to the three other seats uniformly at random among all
+layouts that give each seat its number of cards and no card of a suit it has
+shown out of.  A layout is drawn suit by suit: how many cards of the suit
+each seat gets is drawn with probability proportional to the number of
+complete layouts that start that way (multinomial counts times a table of
+the ways to deal the remaining suits into the remaining room, computed once
+per turn: 4 suits x at most 10 x 10 states), then the suit's cards are
+shuffled into those counts.  Every consistent layout therefore has the same
+probability, however constrained the voids are, and no draw is ever wasted.
+
+Randomness
+----------
+The generator of a turn is SplitMix64 seeded from (the run's key, the deal's
+index in the run, the turn number 0..31): a deal's play does not depend on
+which thread, chunk or process plays it, nor on the other deals.
+
+Parallelism
+-----------
+:func:`play_deals` plays deals in parallel (numba ``prange`` over blocks of
+deals, blocks handed out one at a time); each block has its own
+transposition table, shared by every search of every turn of its deals
+(entries are exact facts about positions).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from . import _jit_cache, config
+from .cards import SUIT_MASK, Seat, Strain, format_deal
+from .deal import _bounded, _splitmix64, seed_key
+from .play import (_legal_cards, _low_index, _popcount, _position, _representatives, _score_moves,
+                   _trick_state)
+from .solver import STATS_SIZE, _beats, _new_tt, _specials, _trick_points
+
+# the kernels below carry compiled copies of kernels of these modules: recompile them when those change
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_jit_cache.depends_on(__file__, *(os.path.join(_HERE, f) for f in ("play.py", "solver.py", "deal.py", "cards.py")))
+
+#: player kinds (kernel encoding)
+DD, PIMC = 0, 1
+PLAYER_KINDS = {"dd": DD, "pimc": PIMC}
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_TURN_MIX = np.uint64(0xD1B54A32D192ED03)
+_ONE = np.uint64(1)
+_SUIT_MASKS = SUIT_MASK
+_MAXH = 10  # room per seat in the sampling table (hands of up to 9 cards)
+_FACT = np.array([float(np.prod(np.arange(1, k + 1, dtype=np.float64))) for k in range(40)], dtype=np.float64)
+
+
+# --- sampling --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _layout_counts(unknown, others, sizes, voids, W):
+    """Fill ``W[s, a, b]``: the number of ways to deal the ``unknown`` cards of
+    suits s..3 when seat ``others[0]`` still has room for ``a`` of them,
+    ``others[1]`` for ``b`` and ``others[2]`` for the rest, no seat getting a
+    suit it is void in (``voids[seat]`` bit s).  Returns the number of
+    consistent layouts (0.0: none)."""
+    u = np.zeros(4, np.int64)
+    R = np.zeros(5, np.int64)
+    for s in range(4):
+        u[s] = _popcount(unknown & _SUIT_MASKS[s])
+    for s in range(3, -1, -1):
+        R[s] = R[s + 1] + u[s]
+    oa, ob, oc = others[0], others[1], others[2]
+    sa, sb, sc = sizes[oa], sizes[ob], sizes[oc]
+    W[:, :, :] = 0.0
+    W[4, 0, 0] = 1.0
+    for s in range(3, -1, -1):
+        va = (voids[oa] >> s) & 1
+        vb = (voids[ob] >> s) & 1
+        vc = (voids[oc] >> s) & 1
+        us = u[s]
+        for a in range(sa + 1):
+            for b in range(sb + 1):
+                c = R[s] - a - b
+                if c < 0 or c > sc:
+                    continue
+                tot = 0.0
+                for ka in range(min(a, us) + 1):
+                    if ka > 0 and va:
+                        break
+                    for kb in range(min(b, us - ka) + 1):
+                        if kb > 0 and vb:
+                            break
+                        kc = us - ka - kb
+                        if kc > c or (kc > 0 and vc):
+                            continue
+                        w = W[s + 1, a - ka, b - kb]
+                        if w > 0.0:
+                            tot += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc])
+                W[s, a, b] = tot
+    return W[0, sa, sb]
+
+
+@njit(cache=True)
+def _draw_layout(state, unknown, others, sizes, voids, W, out):
+    """Deal the ``unknown`` cards to the seats ``others`` (into ``out``, which
+    is overwritten for those seats), uniformly among the layouts counted in
+    ``W`` (from :func:`_layout_counts`).  Returns the generator state."""
+    oa, ob, oc = others[0], others[1], others[2]
+    out[oa] = 0
+    out[ob] = 0
+    out[oc] = 0
+    a = sizes[oa]
+    b = sizes[ob]
+    cards = np.empty(16, np.int64)
+    for s in range(4):
+        m = unknown & _SUIT_MASKS[s]
+        us = _popcount(m)
+        c = 0
+        for s2 in range(s, 4):
+            c += _popcount(unknown & _SUIT_MASKS[s2])
+        c -= a + b
+        va = (voids[oa] >> s) & 1
+        vb = (voids[ob] >> s) & 1
+        vc = (voids[oc] >> s) & 1
+        state, r = _splitmix64(state)
+        x = np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * W[s, a, b]
+        pick_a = -1
+        pick_b = -1
+        acc = 0.0
+        done = False
+        for ka in range(min(a, us) + 1):
+            if ka > 0 and va:
+                break
+            for kb in range(min(b, us - ka) + 1):
+                if kb > 0 and vb:
+                    break
+                kc = us - ka - kb
+                if kc > c or (kc > 0 and vc):
+                    continue
+                w = W[s + 1, a - ka, b - kb]
+                if w > 0.0:
+                    pick_a = ka
+                    pick_b = kb
+                    acc += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc])
+                    if acc > x:
+                        done = True
+                        break
+            if done:
+                break
+        # (rounding: without a pick past x the last feasible one stands)
+        n = 0
+        while m:
+            bb = m & (~m + _ONE)
+            m ^= bb
+            cards[n] = _low_index(bb)
+            n += 1
+        for j in range(n - 1, 0, -1):
+            state, k = _bounded(state, j + 1)
+            t = cards[j]
+            cards[j] = cards[k]
+            cards[k] = t
+        for j in range(n):
+            bit = _ONE << np.uint64(cards[j])
+            if j < pick_a:
+                out[oa] |= bit
+            elif j < pick_a + pick_b:
+                out[ob] |= bit
+            else:
+                out[oc] |= bit
+        a -= pick_a
+        b -= pick_b
+    return state
+
+
+@njit(cache=True, inline="always")
+def _turn_state(key, deal_index, turn):
+    state = key ^ (np.uint64(deal_index) * _GOLDEN) ^ (np.uint64(turn + 1) * _TURN_MIX)
+    state, _ = _splitmix64(state)
+    return state
+
+
+@njit(cache=True)
+def _sample_kernel(key, index, seat, own, unknown, sizes, voids, n):
+    """``n`` layouts seen from ``seat`` (tests and :func:`sample_hands`)."""
+    others = np.array([(seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3], np.int64)
+    W = np.zeros((5, _MAXH, _MAXH), np.float64)
+    out = np.zeros((n, 4), np.uint64)
+    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+        return out, False
+    state = _turn_state(key, index, 0)
+    h = np.zeros(4, np.uint64)
+    for i in range(n):
+        state = _draw_layout(state, unknown, others, sizes, voids, W, h)
+        h[seat] = own
+        out[i] = h
+    return out, True
+
+
+# --- deciding a card -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K, state, voids, sums, scores,
+            tt_keys, tt_data, log2, stats, always=False):
+    """The card the player to move plays.  ``h``: the real remaining hands;
+    a PIMC player reads only its own hand from it, the other hands' sizes
+    and the union of the unseen cards.  ``sums[c]`` gets the card's total
+    score over the samples (DD: its one score) -- unless all legal cards are
+    equivalent and ``always`` is false: then the lowest is played unscored.
+    Returns the card."""
+    p = (leader + n) & 3
+    legal = _legal_cards(h[p], led)
+    present = h[0] | h[1] | h[2] | h[3] | tmask
+    reps = _representatives(legal, h[p], present, five | three)
+    if _popcount(reps) == 1 and not always:
+        return _low_index(legal)  # every legal card is the same card: the lowest
+    for c in range(64):
+        sums[c] = 0
+    if kind == DD:
+        _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2,
+                     stats)
+        m = legal
+        while m:
+            b = m & (~m + _ONE)
+            m ^= b
+            c = _low_index(b)
+            sums[c] = scores[c]
+    else:
+        others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
+        sizes = np.zeros(4, np.int64)
+        for q in range(4):
+            sizes[q] = _popcount(h[q])
+        unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
+        W = np.zeros((5, _MAXH, _MAXH), np.float64)
+        if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+            for q in range(4):  # knowledge contradicts itself (cannot happen in play): forget the voids
+                voids[q] = 0
+            _layout_counts(unknown, others, sizes, voids, W)
+        hs = np.zeros(4, np.uint64)
+        for _ in range(K):
+            state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
+            hs[p] = h[p]
+            _score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
+                         log2, stats)
+            m = legal
+            while m:
+                b = m & (~m + _ONE)
+                m ^= b
+                c = _low_index(b)
+                sums[c] += scores[c]
+    best = -(1 << 40)
+    card = -1
+    m = legal
+    while m:  # ascending card numbers: ties go to the lowest
+        b = m & (~m + _ONE)
+        m ^= b
+        c = _low_index(b)
+        if sums[c] > best:
+            best = sums[c]
+            card = c
+    return card
+
+
+@njit(cache=True)
+def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, trick_ns, tt_keys, tt_data, log2,
+              stats):
+    """Play one deal out; ``plays`` gets the cards in play order and
+    ``trick_ns`` N-S's points of each trick.  Returns N-S's points."""
+    h = deal.copy()
+    voids = np.zeros(4, np.int64)
+    sums = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.int64)
+    leader = declarer
+    ns = 0
+    turn = 0
+    t = 0
+    while h[leader] != 0:
+        led = -1
+        winner = leader
+        wcard = -1
+        tmask = np.uint64(0)
+        for n in range(4):
+            p = (leader + n) & 3
+            state = _turn_state(key, index, turn)
+            c = _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kinds[p], K, state, voids,
+                        sums, scores, tt_keys, tt_data, log2, stats)
+            b = _ONE << np.uint64(c)
+            if n == 0:
+                led = c >> 4
+                wcard = c
+            else:
+                if (c >> 4) != led:
+                    voids[p] |= 1 << led
+                if _beats(c, wcard, trump):
+                    wcard = c
+                    winner = p
+            h[p] ^= b
+            tmask |= b
+            plays[turn] = c
+            turn += 1
+        pts = _trick_points(tmask, five, three)
+        if (winner & 1) == 0:
+            ns += pts
+            trick_ns[t] = pts
+        else:
+            trick_ns[t] = 0
+        t += 1
+        leader = winner
+    return ns
+
+
+@njit(cache=True, parallel=True)
+def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, three, log2, nchunks):
+    """Kernel of :func:`play_deals`: every deal played out, blocks of deals in parallel."""
+    n = deals.shape[0]
+    ncards = 0
+    for q in range(4):
+        ncards += _popcount(deals[0, q]) if n else 0
+    plays = np.full((n, max(ncards, 1)), -1, np.int8)
+    trick_ns = np.zeros((n, max(ncards // 4, 1)), np.int8)
+    ns = np.zeros(n, np.int64)
+    nodes = np.zeros(nchunks, np.int64)
+    for k in prange(nchunks):
+        lo = n * k // nchunks
+        hi = n * (k + 1) // nchunks
+        tt_keys, tt_data = _new_tt(log2)
+        stats = np.zeros(STATS_SIZE, np.int64)
+        pl = np.zeros(64, np.int64)
+        tn = np.zeros(16, np.int64)
+        for i in range(lo, hi):
+            ns[i] = _play_one(deals[i], declarers[i], trumps[i], five, three, kinds[i], K, key, first_index + i,
+                              pl, tn, tt_keys, tt_data, log2, stats)
+            for j in range(ncards):
+                plays[i, j] = pl[j]
+            for j in range(ncards // 4):
+                trick_ns[i, j] = tn[j]
+        nodes[k] = stats[0]
+    return plays, trick_ns, ns, nodes
+
+
+@njit(cache=True)
+def _pimc_scores_kernel(h, leader, trick, ntrick, trump, five, three, voids, K, key, index, turn, tt_keys, tt_data,
+                        log2, stats):
+    led, winner, wcard, tmask = _trick_state(leader, trick, ntrick, trump)
+    sums = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.int64)
+    state = _turn_state(key, index, turn)
+    v = voids.copy()
+    card = _decide(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, PIMC, K, state, v, sums, scores,
+                   tt_keys, tt_data, log2, stats, True)
+    return card, sums
+
+
+# --- public wrappers ---------------------------------------------------------------------------
+
+
+def _voids_array(voids) -> np.ndarray:
+    """``{seat: "SH"}`` / ``{seat: [0, 1]}`` / a (4,) array of suit bitmasks -> (4,) int64."""
+    out = np.zeros(4, dtype=np.int64)
+    if voids is None:
+        return out
+    if isinstance(voids, dict):
+        for seat, suits in voids.items():
+            s = Seat[seat.upper()] if isinstance(seat, str) else Seat(int(seat))
+            for x in suits:
+                out[s] |= 1 << (int(Strain[x.upper()]) if isinstance(x, str) else int(x))
+        return out
+    arr = np.asarray(voids, dtype=np.int64)
+    if arr.shape != (4,):
+        raise ValueError("voids must be 4 suit bitmasks (N, E, S, W)")
+    return arr.copy()
+
+
+def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 0, index: int = 0) -> np.ndarray:
+    """``n`` layouts of the unseen cards as seat ``seat`` would sample them.
+
+    Parameters
+    ----------
+    seat : the seat that samples (0..3).
+    own : its hand (bitboard); it keeps it in every layout.
+    unknown : bitboard of the cards it cannot see (not its own, not played).
+    sizes : (4,) number of cards each seat holds (``sizes[seat]`` unused).
+    voids : suits each seat has shown out of (:func:`_voids_array` forms).
+    n, seed, index : how many layouts; the run's seed and the draw's index.
+
+    Returns
+    -------
+    ``(n, 4)`` uint64 hands.  Every layout of the unseen cards that fits the
+    sizes and voids is equally likely (exact constructive sampling, module
+    doc).  Raises ``ValueError`` if no layout fits.  Kernel: ``_sample_kernel``.
+    """
+    sz = np.asarray(sizes, dtype=np.int64)
+    others = [(int(seat) + i) % 4 for i in (1, 2, 3)]
+    if sum(int(sz[q]) for q in others) != bin(int(unknown)).count("1"):
+        raise ValueError("the other seats' sizes do not add up to the unseen cards")
+    if max(int(sz[q]) for q in others) >= _MAXH:
+        raise ValueError(f"hands of at most {_MAXH - 1} cards")
+    out, ok = _sample_kernel(seed_key(seed), int(index), int(seat), np.uint64(int(own)), np.uint64(int(unknown)), sz,
+                             _voids_array(voids), int(n))
+    if not ok:
+        raise ValueError("no layout of the unseen cards fits the sizes and voids")
+    return out
+
+
+def pimc_scores(hands, leader, strain, trick=(), voids=None, samples: int = 20, seed: int = 0, index: int = 0,
+                turn: int = 0, mode: str = "points"):
+    """A PIMC player's decision at one position.
+
+    ``hands``, ``leader``, ``strain``, ``trick`` as in
+    :func:`kaiser_sim.play.solve_mid` (the real hands: the player reads only
+    its own, the others' sizes and the unseen cards); ``voids`` the suits each
+    seat has shown out of.  Returns ``(card, {card: mean score})``: the card
+    played and, for each legal card, its mean double-dummy score over the
+    ``samples`` layouts (points for the mover's side from the start of the
+    trick).  Kernel: ``_pimc_scores_kernel``.
+    """
+    h, lead, cards, n = _position(hands, leader, trick)
+    f, t = _specials(mode)
+    keys, data = _new_tt(config.TT_LOG2_ENTRIES)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    card, sums = _pimc_scores_kernel(h, lead, cards, n, int(strain), f, t, _voids_array(voids), int(samples),
+                                     seed_key(seed), int(index), int(turn), keys, data, config.TT_LOG2_ENTRIES, stats)
+    p = (lead + n) % 4
+    legal = _legal_mask_py(int(h[p]), cards[0] >> 4 if n else -1)
+    return int(card), {c: sums[c] / samples for c in legal}
+
+
+def _legal_mask_py(hand: int, led: int) -> list[int]:
+    follow = hand & (0xFFFF << (16 * led)) if led >= 0 else 0
+    m = follow or hand
+    return [c for c in range(64) if m >> c & 1]
+
+
+@dataclass
+class PlayResult:
+    """Deals played out (:func:`play_deals`).
+
+    ``plays`` (n, 32) int8: the cards in play order (trick by trick, each
+    trick from its leader); ``trick_ns`` (n, 8) int8: N-S's points from each
+    trick; ``ns`` (n,): N-S's total; ``declarer_points`` (n,): the
+    declaring side's total; ``nodes``: search nodes visited.
+    """
+
+    deals: np.ndarray
+    declarers: np.ndarray
+    strains: np.ndarray
+    plays: np.ndarray
+    trick_ns: np.ndarray
+    ns: np.ndarray
+    declarer_points: np.ndarray
+    nodes: int
+
+
+def _kinds(declarers, declarer: str, defenders: str) -> np.ndarray:
+    for name, v in (("declarer", declarer), ("defenders", defenders)):
+        if v not in PLAYER_KINDS:
+            raise ValueError(f"{name} must be one of {', '.join(PLAYER_KINDS)}, got {v!r}")
+    d, f = PLAYER_KINDS[declarer], PLAYER_KINDS[defenders]
+    side = (np.asarray(declarers, dtype=np.int64) & 1)[:, None]
+    seats = np.arange(4, dtype=np.int64)[None, :]
+    return np.where((seats & 1) == side, d, f).astype(np.int64)
+
+
+def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: str = "pimc", samples: int = 20,
+               seed: int = 0, start: int = 0, mode: str = "points", threads: int | None = None) -> PlayResult:
+    """Play deals out, declarer leading, each side PIMC or double dummy.
+
+    Parameters
+    ----------
+    deals : (n, 4) uint64 full deals (equal hands, at most 9 cards).
+    declarers, strains : (n,) declarer seat (on lead) and strain (0..3 trump, 4 NT) of each deal.
+    declarer, defenders : ``"pimc"`` or ``"dd"``: how the declaring side and the defenders play.
+    samples : K, layouts a PIMC player samples at each turn.
+    seed, start : the run's seed and the index of the first deal in the run
+        (deal ``start + i`` of a run plays the same whatever the batch).
+    threads : numba threads (default all).
+
+    Returns
+    -------
+    :class:`PlayResult`.  Kernel: ``_play_batch``.
+    """
+    arr = np.ascontiguousarray(deals, dtype=np.uint64)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise ValueError("deals must have shape (n, 4)")
+    n = arr.shape[0]
+    dec = np.ascontiguousarray(declarers, dtype=np.int64).reshape(-1)
+    strn = np.ascontiguousarray(strains, dtype=np.int64).reshape(-1)
+    if dec.shape[0] != n or strn.shape[0] != n:
+        raise ValueError("need one declarer and one strain per deal")
+    if samples < 1:
+        raise ValueError("samples must be >= 1")
+    kinds = _kinds(dec, declarer, defenders)
+    f, t = _specials(mode)
+    if n == 0:
+        z = np.zeros((0, 32), np.int8)
+        return PlayResult(arr, dec, strn, z, np.zeros((0, 8), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), 0)
+    nthreads = numba.get_num_threads() if threads is None else int(threads)
+    nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
+    nchunks = n if nthreads > 1 else 1
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    prev_chunk = numba.set_parallel_chunksize(1)
+    try:
+        plays, trick_ns, ns, nodes = _play_batch(arr, dec, strn, kinds, int(samples), seed_key(seed), int(start), f, t,
+                                                 config.TT_LOG2_ENTRIES, nchunks)
+    finally:
+        numba.set_parallel_chunksize(prev_chunk)
+        numba.set_num_threads(prev)
+    union = arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]
+    total = np.array([bin(int(d[0])).count("1") for d in arr], dtype=np.int64)
+    if mode == "points":  # both sides' points: the tricks, +5 and -3 if the special cards were dealt
+        total += 5 * ((union & f) != 0) - 3 * ((union & t) != 0)
+    decl = np.where(dec & 1, total - ns, ns)
+    return PlayResult(arr, dec, strn, plays, trick_ns, ns, decl, int(nodes.sum()))
+
+
+# --- one deal, trick by trick (``kaiser-sim play``) ------------------------------------------
+
+
+@dataclass
+class PlayedDeal:
+    """One deal played out (:func:`play_deal`), with the double-dummy value
+    of the rest of the play after every trick.
+
+    ``tricks``: one dict a trick, ``{"trick", "leader", "cards" (in play
+    order from the leader), "winner", "points" (the trick's worth), "ns",
+    "ew" (running totals), "dd"}`` where ``dd`` is the declaring side's
+    points so far plus the double-dummy value of the rest from there (before
+    the first trick: the deal's double-dummy value).
+    """
+
+    deal: np.ndarray
+    strain: int
+    declarer: int
+    players: dict
+    samples: int
+    seed: int
+    dd_value: int
+    tricks: list
+    result: int
+
+    def to_dict(self) -> dict:
+        from .cards import card_name
+
+        return {
+            "deal": format_deal(self.deal), "strain": "SHDCN"[self.strain], "declarer": Seat(self.declarer).name,
+            "players": self.players, "samples": self.samples, "seed": self.seed, "dd": self.dd_value,
+            "result": self.result, "difference": self.result - self.dd_value,
+            "tricks": [dict(t, leader=Seat(t["leader"]).name, winner=Seat(t["winner"]).name,
+                            cards=[card_name(c) for c in t["cards"]]) for t in self.tricks],
+        }
+
+    def to_text(self) -> str:
+        from .cards import card_name
+
+        side = "N-S" if self.declarer % 2 == 0 else "E-W"
+        strain = ["spades", "hearts", "diamonds", "clubs", "no trump"][self.strain]
+        kinds = ", ".join(f"{k} {v.upper()}" for k, v in self.players.items())
+        lines = [f"Deal      {format_deal(self.deal)}",
+                 f"Contract  {strain}, declarer {Seat(self.declarer).name} leads ({side} declare)",
+                 f"Players   {kinds}; K = {self.samples} samples a turn, seed {self.seed}",
+                 f"Double dummy: {side} {self.dd_value}", "",
+                 f"{'trick':>5}  {'lead':<4}  {'cards from the leader':<22}  {'won':<3}  {'N-S':>3}  {'E-W':>3}"
+                 f"  {'DD ' + side:>6}"]
+        for t in self.tricks:
+            cards = " ".join(f"{card_name(c):<3}" for c in t["cards"])
+            lines.append(f"{t['trick']:>5}  {Seat(t['leader']).name:<4}  {cards:<22}  {Seat(t['winner']).name:<3}  "
+                         f"{t['ns']:>3}  {t['ew']:>3}  {t['dd']:>6}")
+        diff = self.result - self.dd_value
+        lines += ["", f"Result: {side} {self.result}, double dummy {self.dd_value} (played - DD = {diff:+d})",
+                  f"DD {side}: {side}'s points so far + the double-dummy value of the rest of the play."]
+        return "\n".join(lines)
+
+
+def play_deal(deal, strain, declarer, *, samples: int = 20, seed: int = 0, declarer_player: str = "pimc",
+              defenders: str = "pimc") -> PlayedDeal:
+    """Play one deal (a ``N:...`` string or 4 bitboards) out with
+    :func:`play_deals` and describe it trick by trick (:class:`PlayedDeal`)."""
+    from .cards import parse_deal
+    from .solver import solve
+
+    h = parse_deal(deal) if isinstance(deal, str) else np.asarray(deal, dtype=np.uint64)
+    strain, declarer = int(strain), int(declarer)
+    r = play_deals(h[None, :], [declarer], [strain], declarer=declarer_player, defenders=defenders,
+                   samples=samples, seed=seed)
+    dd = solve(h, declarer, strain)
+    plays = [int(c) for c in r.plays[0]]
+    hands = [int(x) for x in h]
+    leader, ns, ew = declarer, 0, 0
+    tricks = []
+    for t in range(len(plays) // 4):
+        cards = plays[4 * t: 4 * t + 4]
+        w = 0
+        for j in range(1, 4):
+            if _beats(cards[j], cards[w], strain):
+                w = j
+        winner = (leader + w) % 4
+        for j, c in enumerate(cards):
+            hands[(leader + j) % 4] &= ~(1 << c)
+        bits = sum(1 << c for c in cards)
+        pts = int(_trick_points(np.uint64(bits), np.uint64(1 << 16), np.uint64(1)))
+        if winner % 2 == 0:
+            ns += pts
+        else:
+            ew += pts
+        mine = ns if declarer % 2 == 0 else ew
+        if hands[0]:
+            rest = np.array(hands, dtype=np.uint64)
+            v = solve(rest, winner, strain)
+            total = bin(hands[0]).count("1")
+            union = hands[0] | hands[1] | hands[2] | hands[3]
+            total += 5 * (union >> 16 & 1) - 3 * (union & 1)
+            v = v if winner % 2 == declarer % 2 else total - v
+        else:
+            v = 0
+        tricks.append({"trick": t + 1, "leader": leader, "cards": cards, "winner": winner, "points": pts,
+                       "ns": ns, "ew": ew, "dd": mine + int(v)})
+        leader = winner
+    players = {"declarer": declarer_player, "defenders": defenders}
+    return PlayedDeal(h, strain, declarer, players, int(samples), int(seed), int(dd), tricks,
+                      int(r.declarer_points[0]))
+
+
+__all__ = ["DD", "PIMC", "PlayResult", "PlayedDeal", "play_deals", "play_deal", "pimc_scores", "sample_hands"]
