@@ -23,6 +23,7 @@ from .deal_io import FORMATS as DEAL_FORMATS
 from .deal_io import DealInputError, deal_lines, read_deals
 from .cli_rules import rules as rules_command
 from .cli_rules import rules_options
+from .policies import POLICIES
 
 #: lines handed to one ``click.echo`` call (one flush per chunk, not per line)
 _ECHO_CHUNK = 1000
@@ -426,11 +427,13 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
     """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
 
     NAME is a study (bid-odds, hand-eval, bidding-chart, five-hearts,
-    three-spades, trump-and-nt, lead) or a definition file FILE.toml
+    three-spades, trump-and-nt, lead, match) or a definition file FILE.toml
     (analyses/ holds one per study).  The deals come from --from RESULTS or
     are simulated (into OUT/results) with the definition's deal count and
     seed, which --deals and --seed override.  --rules/--rule set the scoring
-    rules (default: those of the results or the definition).
+    rules (default: those of the results or the definition).  The match
+    study plays whole matches instead (kaiser-sim match): it reads no deals,
+    --seed seeds the matches and --from is refused.
 
     \b
     Examples:
@@ -453,7 +456,8 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
                            rules=rules if _given(ctx, "rules_preset", "rule_overrides") else None)
     except StudyError as e:
         raise InputError(str(e)) from None
-    click.echo(f"{definition.study}: n={result.inputs['n']:,} deals, seed {result.inputs['seed']}, "
+    click.echo(f"{definition.study}: n={result.inputs['n']:,} {result.inputs.get('unit', 'deals')}, "
+               f"seed {result.inputs['seed']}, "
                f"{len(result.files)} files in {out}")
 
 
@@ -461,7 +465,8 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
 @click.option("--deals", "-n", type=click.IntRange(min=1), default=None,
               help="Deals to simulate.  [default: 4000]")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the simulation.  [default: 1]")
-@click.option("--studies", metavar="A,B,...", help="Studies to include, comma-separated.  [default: all]")
+@click.option("--studies", metavar="A,B,...", help="Studies to include, comma-separated; dd-bias (PIMC play of "
+              "the first 1,000 deals) joins only when named.  [default: all but dd-bias]")
 @click.option("--from", "from_path", type=click.Path(file_okay=False),
               help="Read this results dataset (kaiser-sim simulate --out) instead of simulating.")
 @click.option("--out", "-o", type=click.Path(file_okay=False),
@@ -503,3 +508,101 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
         raise InputError(str(e)) from None
     click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "
                f"{doc['seconds']['total']:.0f}s -> {doc['out']}")
+
+
+# --- match (library: kaiser_sim.match, kaiser_sim.policies) ---------------------------------------
+
+_POLICY_CHOICE = click.Choice(list(POLICIES), case_sensitive=False)
+
+
+@main.command()
+@click.option("--policy", "-a", "policy_a", required=True, type=_POLICY_CHOICE, help="Policy A (the one measured).")
+@click.option("--vs", "-b", "policy_b", required=True, type=_POLICY_CHOICE, help="Policy B, the opponents.")
+@click.option("--matches", "-n", type=click.IntRange(min=1), default=config.MATCH_DEFAULT_COUNT, show_default=True,
+              help="Matches to play (in pairs on the same cards, A on each side once).")
+@seed_option
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
+              help="What to print: a readable table, one CSV summary row, or a JSON document.")
+@click.option("--out", "-o", type=click.Path(file_okay=False),
+              help="Also write summary.csv, summary.json, matches.csv and hands.csv into this directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@rules_options
+def match(policy_a, policy_b, matches, seed, fmt, out, quiet, rules):
+    """Play whole matches of policy A against policy B; A's win rate.
+
+    Each hand is dealt, bid by the two policies (each seat sees only its
+    own hand and the public auction and scores), played double dummy in
+    the contract and scored by the rules, until a side wins.  Printed: A's
+    win rate with its 95% interval, hands per match, the score margin, how
+    each side went out (bidding or defending) and skunks.  Policies: ev,
+    cautious, aggressive, score-aware, rank-squared, trump-heuristic
+    (README: Matches).  Rules the engine does not model (kitty, low NT,
+    cover 3, passing cards, solo Kaiser): exit 2.
+
+    \b
+    Examples:
+        kaiser-sim match --policy score-aware --vs ev --matches 2000 --seed 1
+        kaiser-sim match -a ev -b rank-squared --rules standard --rule target=32 --format json
+    """
+    from .match import MatchError, play_matches
+    from .progress import make_progress
+
+    try:
+        result = play_matches(policy_a, policy_b, matches, seed, rules, progress=make_progress(quiet))
+    except MatchError as e:
+        raise InputError(str(e)) from None
+    if out:
+        result.write(out)
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(result.summary_frame().to_csv(index=False), nl=False)
+    else:
+        click.echo(result.to_text())
+
+
+# --- play (library: kaiser_sim.pimc, kaiser_sim.play) ------------------------------------------------
+
+
+@main.command("play")
+@click.argument("deal_text", metavar="DEAL")
+@click.option("--strain", required=True, type=click.Choice(["S", "H", "D", "C", "N", "NT"], case_sensitive=False),
+              help="Trump suit, or N (NT) for no trump.")
+@click.option("--leader", required=True, type=click.Choice(["N", "E", "S", "W"], case_sensitive=False),
+              help="The declarer, who leads the first trick.")
+@click.option("--samples", "-k", type=click.IntRange(min=1), default=config.PIMC_SAMPLES, show_default=True,
+              help="Layouts of the unseen cards a PIMC player samples at each turn.")
+@seed_option
+@click.option("--declarer", "declarer_player", type=click.Choice(["pimc", "dd"]), default="pimc", show_default=True,
+              help="How the declaring side plays: pimc (sees its own cards) or dd (sees all four hands).")
+@click.option("--defenders", type=click.Choice(["pimc", "dd"]), default="pimc", show_default=True,
+              help="How the defenders play.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def play_command(deal_text, strain, leader, samples, seed, declarer_player, defenders, fmt):
+    """Play a deal out with PIMC players, next to its double-dummy value.
+
+    Each PIMC player sees only its own hand and the cards played; at each
+    turn it deals the unseen cards --samples times consistently with what
+    it knows (hand sizes, suits shown out of), scores its legal cards
+    double dummy on every layout and plays the best on average.  Printed:
+    the play trick by trick, each side's running points, and the declaring
+    side's points so far plus the double-dummy value of the rest.
+
+    \b
+    Examples:
+        kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain H --leader N
+        kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain N --leader E -k 40 --seed 3
+    """
+    from .cards import Seat, Strain
+    from .pimc import play_deal
+
+    try:
+        hands = parse_deal(deal_text)
+    except NotationError as e:
+        raise InputError(f"invalid deal: {e}") from None
+    if bin(int(hands[0])).count("1") != 8:
+        raise InputError("play needs a full deal: 8 cards a hand")
+    strain_value = int(Strain.N) if strain.upper() in ("N", "NT") else int(Strain[strain.upper()])
+    result = play_deal(hands, strain_value, int(Seat[leader.upper()]), samples=samples, seed=seed,
+                       declarer_player=declarer_player, defenders=defenders)
+    click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text())

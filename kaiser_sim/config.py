@@ -58,3 +58,13 @@ DASK_CONNECT_TIMEOUT = "20s"
 
 #: random deals of the other hands that ``kaiser-sim hand`` solves by default
 HAND_ADVISOR_DEALS = 2000
+
+#: matches played by ``kaiser-sim match`` when ``--matches`` is not given
+MATCH_DEFAULT_COUNT = 1000
+
+#: the match engine stops a match still unfinished after this many hands
+#: (it is reported as unfinished; no match of the tests comes near it)
+MATCH_MAX_HANDS = 1000
+
+#: layouts a PIMC player samples at each turn (``kaiser-sim play``, the dd-bias study)
+PIMC_SAMPLES = 20

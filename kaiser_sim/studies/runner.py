@@ -214,6 +214,10 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     """
     module = get_study(definition.study)
     check_params(module, definition.params)
+    if not getattr(module, "USES_RESULTS", True):
+        if results is not None or from_path is not None:
+            raise StudyError(f"study {definition.study} plays matches: it reads no results dataset (no --from)")
+        return _run_match_study(module, definition, out, rules, write)
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
     if results is None and from_path is not None:
@@ -245,6 +249,33 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
         "rules": rules.to_dict(),
         "version": __version__,
         "seconds": {"results": round(t1 - t0, 1), "study": round(t2 - t1, 1)},
+    }
+    files = write_outputs(tables, figures, out, inputs) if write else []
+    return StudyOutput(tables, figures, files, inputs)
+
+
+def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | None, write: bool) -> StudyOutput:
+    """A study that plays matches (``USES_RESULTS = False``): no results
+    dataset; the definition's seed seeds the matches, ``deals`` is unused."""
+    rules = rules or definition.make_rules()
+    t0 = time.time()
+    params = dict(definition.params)
+    params.setdefault("seed", definition.seed)
+    tables = module.run(None, rules, **params)
+    figures = module.plot(tables)
+    info = next(iter(tables.values())).attrs.get("run", {})
+    inputs = {
+        "study": definition.study,
+        "definition": definition.source,
+        "description": definition.description,
+        "params": params,
+        "seed": params["seed"],
+        "n": int(info.get("n", 0)),
+        "unit": "matches",
+        "results": None,
+        "rules": rules.to_dict(),
+        "version": __version__,
+        "seconds": {"results": 0.0, "study": round(time.time() - t0, 1)},
     }
     files = write_outputs(tables, figures, out, inputs) if write else []
     return StudyOutput(tables, figures, files, inputs)
