@@ -365,3 +365,16 @@ def _close_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+@pytest.mark.parametrize("name", ["bid-odds", "bidding-chart", "trump-and-nt", "hand-eval", "lead"])
+def test_tiny_runs_keep_their_tables_and_charts(results, name):
+    """A run too small for any breakdown cell (every cell under min_cell)
+    still gives every table, with its columns, and every chart."""
+    study = get_study(name)
+    full = study.run(results, RULES)
+    tiny = study.run(results.iloc[:3], RULES)
+    assert set(tiny) == set(full)
+    for key, df in tiny.items():
+        assert set(df.columns) == set(full[key].columns), key
+    assert set(study.plot(tiny)) == set(study.plot(full))

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .common import (DEFAULT_TRUMP_RULE, STRENGTH_NAME, declarer_frame,
-                     levels_of, make_rows, new_figure, run_info, tag)
+from .common import (DEFAULT_TRUMP_RULE, MAKE_COLUMNS, STRENGTH_NAME, declarer_frame,
+                     levels_of, make_rows, legend, new_figure, rows_frame, run_info, tag)
 
 METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upper bound)": "best_pts"}
 
@@ -47,7 +47,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                 continue
             for method in methods:
                 out += make_rows(g[METHODS[method]], levels, **{group_col: key, "method": method})
-        return pd.DataFrame(out)
+        return rows_frame(out, [group_col, "method", *MAKE_COLUMNS])
 
     by_strength = breakdown("strength_bucket", ["trump by rule", "NT"])
     by_length = breakdown("length_bucket", ["trump by rule"])
@@ -76,7 +76,7 @@ def plot(tables) -> dict:
                          "P(make), % of declarer hands", foot)
     _curves(ax, make, "method")
     ax.set_ylim(-2, 102)
-    ax.legend(fontsize=9)
+    legend(ax, fontsize=9)
     figs["make_curves"] = fig
 
     bs = tables["by_strength"]
@@ -86,7 +86,7 @@ def plot(tables) -> dict:
                              "P(make), %", bs.attrs.get("footer", foot))
         _curves(ax, g, "strength_bucket", "count {}")
         ax.set_ylim(-2, 102)
-        ax.legend(title="Kaiser count", fontsize=8, ncol=2)
+        legend(ax, title="Kaiser count", fontsize=8, ncol=2)
         figs[name] = fig
 
     bl = tables["by_trump_length"]
@@ -94,6 +94,6 @@ def plot(tables) -> dict:
                          bl.attrs.get("footer", foot))
     _curves(ax, bl, "length_bucket", "{} trumps")
     ax.set_ylim(-2, 102)
-    ax.legend(fontsize=9)
+    legend(ax, fontsize=9)
     figs["make_by_trump_length"] = fig
     return figs

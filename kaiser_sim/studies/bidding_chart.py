@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
-                     hand_score, mean_row, new_figure, run_info, tag)
+                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, tag)
 from ..stats import wilson_interval
 
 
@@ -95,15 +95,18 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                       "lo": m["lo"], "hi": m["hi"], "p_make": made[idx, best].mean(),
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
                       "margin_hi": diff["hi"], "clear": bool(diff["lo"] > 0)})
-    expected = pd.DataFrame(expected)
-    chart = pd.DataFrame(chart)
+    expected = rows_frame(expected, ["strength", "trump_len", "bid", "n", "expected", "lo", "hi", "p_make", "p_lo",
+                                     "p_hi"])
+    chart = rows_frame(chart, ["strength", "trump_len", "n", "bid_up_to", "bid_up_to_sure", "limit_level",
+                               "nt_up_to", "nt_up_to_sure", "best_bid", "expected", "lo", "hi", "p_make",
+                               "runner_up", "margin", "margin_lo", "margin_hi", "clear"])
     by_strength = []
     for sb, idx in d.groupby("strength_bucket", observed=True).indices.items():
         if len(idx) < min_cell:
             continue
         for j, name in enumerate(names):
             by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j])})
-    by_strength = pd.DataFrame(by_strength)
+    by_strength = rows_frame(by_strength, ["strength", "bid", "n", "mean", "lo", "hi", "sd"])
 
     # thresholds along the strength axis (steps of 1/2), all trump lengths together
     thr = []
@@ -169,6 +172,6 @@ def plot(tables) -> dict:
         ax.fill_between(range(len(order)), g["lo"], g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
     ax.set_xticks(range(len(order)), order, rotation=60, fontsize=8)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.legend(fontsize=7, ncol=3)
+    legend(ax, fontsize=7, ncol=3)
     figs["expected_by_bid"] = fig
     return figs

@@ -245,6 +245,17 @@ def mean_row(x) -> dict:
     return {"n": int(x.size), "mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd}
 
 
+def rows_frame(rows: list[dict], columns) -> pd.DataFrame:
+    """``pd.DataFrame(rows)``, or an empty frame with ``columns`` when every
+    row was left out (a tiny run whose cells all fall under ``min_cell``), so
+    tables and charts keep their shape."""
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(columns))
+
+
+#: columns of :func:`make_rows` after its labels
+MAKE_COLUMNS = ("bid", "k", "n", "p", "lo", "hi")
+
+
 def make_rows(values, levels, **labels) -> list[dict]:
     """One row per bid level b: P(values >= b) with its Wilson interval."""
     v = np.asarray(values)
@@ -309,6 +320,16 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5)):
     fig.text(0.01, 0.01, foot, fontsize=7, color="0.35")
     fig.subplots_adjust(bottom=0.16)
     return fig, ax
+
+
+def legend(ax, **kwargs) -> None:
+    """``ax.legend(**kwargs)``, or, when the chart has no data to label (a
+    run too small for any of its cells), a note saying so."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kwargs)
+    else:
+        ax.text(0.5, 0.5, "too few hands for this chart", transform=ax.transAxes, ha="center", va="center",
+                fontsize=11, color="0.4")
 
 
 def seat_name(seat: int) -> str:

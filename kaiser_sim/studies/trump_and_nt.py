@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..auction import ladder
-from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, mean_row, new_figure,
-                     proportion_row, run_info, tag, trump_by_rule)
+from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, legend, mean_row, new_figure,
+                     proportion_row, rows_frame, run_info, tag, trump_by_rule)
 
 
 def _shape(d):
@@ -69,7 +69,8 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
                          "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
                          "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0)})
-    comp = pd.DataFrame(comp)
+    comp = rows_frame(comp, ["level", "aces", "n", "expected_nt", "expected_trump", "nt_minus_trump", "lo", "hi",
+                             "nt_better", "trump_better"])
     rules_t.attrs["note"] = ("picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
                              "loss: mean points given up against that best suit")
     nt_beats.attrs["note"] = "share of declarer hands where NT scores strictly more DD points than the best trump suit"
@@ -108,6 +109,6 @@ def plot(tables) -> dict:
         ax.errorbar(g["level"], g["nt_minus_trump"], yerr=[g["nt_minus_trump"] - g["lo"], g["hi"] - g["nt_minus_trump"]],
                     fmt="o-", capsize=3, label=label, markersize=4)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.legend(fontsize=8, ncol=2)
+    legend(ax, fontsize=8, ncol=2)
     figs["nt_vs_trump"] = fig
     return figs
