@@ -378,3 +378,23 @@ def test_tiny_runs_keep_their_tables_and_charts(results, name):
     for key, df in tiny.items():
         assert set(df.columns) == set(full[key].columns), key
     assert set(study.plot(tiny)) == set(study.plot(full))
+
+
+@pytest.mark.parametrize("study,param", [
+    ("bid-odds", "trump_rule=zzz"), ("bid-odds", "min_cell=abc"), ("bid-odds", "min_cell=-5"),
+    ("bid-odds", "min_cell=true"), ("hand-eval", "holdout_every=0"), ("hand-eval", "n_boot=-1"),
+    ("five-hearts", "max_resolve=0"), ("five-hearts", "receivers=['nobody']"), ("five-hearts", "receivers=[]"),
+    ("three-spades", "max_resolve=-3"), ("lead", "trump_rule=1"), ("trump-and-nt", "min_cell=x"),
+    ("dd-bias", "samples=0"), ("dd-bias", "max_deals=0"), ("dd-bias", "mixed=1"), ("match", "matches=0"),
+    ("match", "policies=['ev']"), ("match", "policies=['ev','zzz']"),
+])
+def test_bad_parameter_values_are_refused(study, param, tmp_path):
+    """Each refused before any work, with the parameter named, exit status 2."""
+    out = tmp_path / "o"
+    args = ["study", study, "--param", param, "--out", str(out), "--quiet"]
+    if study != "match":
+        args += ["--deals", "2"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert param.split("=")[0] in r.output
+    assert not out.exists() or not any(out.iterdir())

@@ -133,9 +133,23 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     """Play the round robin and build the tables (module doc).  ``results``
     is not used (this study plays matches)."""
     from ..deal import deal_batch
-    from ..match import play_matches
+    from ..match import MatchError, check_rules, play_matches
+    from ..policies import POLICIES
+    from . import StudyError
 
     policies = [policies] if isinstance(policies, str) else list(policies)
+    # refuse bad parameters before any play (the CLI turns StudyError into exit status 2)
+    for name, value in (("matches", matches), ("hands", hands), ("grid_step", grid_step),
+                        ("rules_matches", 1 if rules_matches is None else rules_matches)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise StudyError(f"parameter {name} must be a whole number >= 1, got {value!r}")
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown or len(policies) < 2:
+        raise StudyError(f"parameter policies needs at least two of {', '.join(POLICIES)}; got {policies}")
+    try:
+        check_rules(rules)
+    except MatchError as e:
+        raise StudyError(str(e)) from None
     rr, logs, mats = [], [], []
     for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
         r = play_matches(a, b, matches, seed, rules)

@@ -109,12 +109,59 @@ def parse_param(text: str) -> tuple[str, object]:
     return key, parsed
 
 
+#: smallest allowed value of the studies' whole-number parameters (by name)
+PARAM_MIN = {"min_cell": 1, "max_resolve": 1, "n_boot": 0, "holdout_every": 2, "samples": 1, "max_deals": 1,
+             "nt_every": 0, "matches": 1, "hands": 1, "grid_step": 1, "rules_matches": 1, "seed": 0}
+
+
+def _param_choices() -> dict:
+    from .common import TRUMP_RULES
+    from .specials import DEFAULT_RECEIVERS
+
+    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS)}
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
+
+
 def check_params(module, params: dict) -> None:
+    """Refuse unknown parameters of ``module.run`` and values of the wrong
+    kind (that of the default), out of range (:data:`PARAM_MIN`) or not
+    among the choices (trump rules, receivers): :class:`StudyError`."""
     sig = inspect.signature(module.run)
     allowed = [p for p in list(sig.parameters)[2:]]
     bad = [k for k in params if k not in allowed]
     if bad:
         raise StudyError(f"unknown parameter(s) {', '.join(bad)} for this study; parameters: {', '.join(allowed)}")
+    choices = _param_choices()
+    for key, value in params.items():
+        default = sig.parameters[key].default
+        if default is not inspect.Parameter.empty and default is not None:
+            want = _kind(default)
+            got = _kind(value)
+            ok = got == want or (want == "a number" and got == "a whole number")
+            if not ok:
+                raise StudyError(f"parameter {key} must be {want} (default {default!r}), got {value!r}")
+        if key in PARAM_MIN:
+            if _kind(value) != "a whole number" or value < PARAM_MIN[key]:
+                raise StudyError(f"parameter {key} must be a whole number >= {PARAM_MIN[key]}, got {value!r}")
+        if key in choices:
+            values = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else [value]
+            wrong = [v for v in values if v not in choices[key]]
+            if wrong or not values:
+                raise StudyError(f"parameter {key}: {', '.join(map(repr, wrong)) or 'empty'} not among "
+                                 f"{', '.join(choices[key])}")
 
 
 # --- results ----------------------------------------------------------------------------------
