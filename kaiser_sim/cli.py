@@ -8,6 +8,8 @@ message on stderr, exit status 2, nothing on stdout.
 
 from __future__ import annotations
 
+import os
+
 import json
 import sys
 from collections.abc import Iterable
@@ -33,6 +35,24 @@ class InputError(click.ClickException):
     """Bad user input (a deal that cannot be read, an empty file): exit 2."""
 
     exit_code = 2
+
+
+def _output_dir(path, option: str = "--out"):
+    """Make sure the output directory ``path`` can be created and written
+    before any work starts (:class:`InputError`, exit 2, naming why not)."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{option} {path}: is a file; give a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        probe = p / ".kaiser-sim-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise InputError(f"{option} {path}: cannot write there ({e.strerror or e})") from None
+    return p
 
 
 # --- shared options -------------------------------------------------------------
@@ -398,6 +418,10 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, fmt, plot, specials
     try:
         if plot:
             plot_format(plot)
+            try:
+                _output_dir(os.path.dirname(os.path.abspath(plot)))
+            except InputError:
+                raise InputError(f"--plot {plot}: cannot write in {os.path.dirname(os.path.abspath(plot))}") from None
         advice = advise(" ".join(hand_words), seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                         current_bid=current_bid, specials=specials)
     except AdvisorInputError as e:
@@ -406,7 +430,10 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, fmt, plot, specials
         import matplotlib
 
         matplotlib.use("Agg")  # a file, no window
-        save_plot(advice, plot)
+        try:
+            save_plot(advice, plot)
+        except OSError as e:
+            raise InputError(f"--plot {plot}: cannot write it ({e.strerror or e})") from None
     click.echo(advice.to_json() if fmt == "json" else advice.to_text())
 
 
@@ -498,6 +525,8 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
     if from_path is not None and (deals is not None or seed is not None):
         raise InputError("--deals and --seed describe a new run; with --from the results decide them")
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    if out:
+        _output_dir(out)
     try:
         preset = ctx.params.get("rules_preset") or "standard"
         _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
@@ -547,6 +576,8 @@ def match(policy_a, policy_b, matches, seed, fmt, out, quiet, rules):
     from .match import MatchError, play_matches
     from .progress import make_progress
 
+    if out:
+        _output_dir(out)
     try:
         result = play_matches(policy_a, policy_b, matches, seed, rules, progress=make_progress(quiet))
     except MatchError as e:

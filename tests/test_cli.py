@@ -356,3 +356,17 @@ def test_entry_point_deal_then_solve():
     )
     assert solve.returncode == 0, solve.stderr
     check_record_schema(json.loads(solve.stdout), modes=("tricks",))
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "--deals", "100", "--out", "/proc/kaiser-sim-test/out"],
+    ["match", "-a", "ev", "-b", "ev", "-n", "2", "--out", "/proc/kaiser-sim-test/out"],
+    ["hand", "AK93.5.AK.8", "--deals", "20", "--plot", "/proc/kaiser-sim-test/odds.png"],
+    ["study", "lead", "--deals", "2", "--out", "/proc/kaiser-sim-test/out"],
+])
+def test_unwritable_outputs_are_refused_before_any_work(args):
+    """An output that cannot be written: a message naming it and exit status 2,
+    not a traceback after the work."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert "/proc/kaiser-sim-test" in r.output and "Traceback" not in r.output
