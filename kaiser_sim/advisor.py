@@ -791,7 +791,9 @@ def save_plot(a: HandAdvice, path) -> None:
     fmt = plot_format(path)
     fig = plot_make_probability(a)
     try:
-        fig.savefig(path, format=fmt, dpi=150)
+        from .studies.common import save_figure
+
+        save_figure(fig, path, fmt)
     finally:
         plt.close(fig)
 

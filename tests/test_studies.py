@@ -398,3 +398,19 @@ def test_bad_parameter_values_are_refused(study, param, tmp_path):
     assert r.exit_code == 2, r.output
     assert param.split("=")[0] in r.output
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_same_inputs_give_byte_identical_outputs(dataset, tmp_path):
+    """Tables and charts (CSV, Markdown, PNG, SVG) do not change from one run
+    to the next: no dates, no random element ids (study.json also records
+    paths and timings)."""
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"o{k}"
+        r = CliRunner().invoke(main, ["study", "trump-and-nt", "--from", str(dataset), "--out", str(out), "--quiet"])
+        assert r.exit_code == 0, r.output
+        outs.append(out)
+    files = sorted(p.name for p in outs[0].iterdir() if p.name != "study.json")
+    assert any(f.endswith(".svg") for f in files) and any(f.endswith(".png") for f in files)
+    for name in files:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name

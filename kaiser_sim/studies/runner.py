@@ -33,6 +33,7 @@ import pandas as pd
 from .. import __version__
 from ..rules import Rules, RulesError, get_preset
 from . import STUDIES, StudyError, get_study
+from .common import save_figure
 
 #: where the shipped definitions live (``analyses/`` beside the package)
 ANALYSES_DIR = Path(__file__).resolve().parents[2] / "analyses"
@@ -232,7 +233,7 @@ def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
         written += [f"{name}.csv", f"{name}.md"]
     for name, fig in figures.items():
         for ext in ("png", "svg"):
-            fig.savefig(out / f"{name}.{ext}", format=ext, dpi=150)
+            save_figure(fig, out / f"{name}.{ext}", ext)
             written.append(f"{name}.{ext}")
         plt.close(fig)
     doc = dict(inputs)
