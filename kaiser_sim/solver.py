@@ -1130,7 +1130,7 @@ def _new_tt(log2):
 
 
 @njit(cache=True, parallel=True)
-def _dd_table(deals, five, three, log2, nchunks, leaders):
+def _dd_table(deals, five, three, log2, leaders, nchunks):
     """Kernel of ``dd_table``: (n, 4, 5) values and node counts.
 
     Solves every strain for each seat in ``leaders`` (rows of other seats
@@ -1260,16 +1260,14 @@ def can_reach(hands, leader, strain, target: int, mode: str = "points", *, five=
                            config.TT_LOG2_ENTRIES, stats))
 
 
-def _run_table(arr, f, t, threads, leaders):
-    """Run the ``_dd_table`` kernel on all (or ``threads``) numba threads."""
+def _on_threads(kernel, n, threads, *args):
+    """Run a block-parallel kernel (``_dd_table``, ``_dd_contracts``) over
+    ``n`` rows on all (or ``threads``) numba threads: ``kernel(*args, nchunks)``.
+
+    Several blocks per thread, handed out one at a time; a block is at least
+    config.DD_MIN_BLOCK rows so its table has time to pay for itself."""
     nthreads = numba.get_num_threads() if threads is None else int(threads)
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
-    n = arr.shape[0]
-    if n == 0:
-        return (np.zeros((0, 4, 5), dtype=np.int8), np.zeros((0, 4, 5), dtype=np.int64),
-                np.zeros((1, STATS_SIZE), dtype=np.int64))
-    # several blocks per thread, handed out one at a time; a block is at least
-    # config.DD_MIN_BLOCK deals so its table has time to pay for itself
     nchunks = max(1, min(nthreads * config.DD_BLOCKS_PER_THREAD, n // config.DD_MIN_BLOCK))
     if nthreads == 1:
         nchunks = 1
@@ -1277,10 +1275,19 @@ def _run_table(arr, f, t, threads, leaders):
     numba.set_num_threads(nthreads)
     prev_chunk = numba.set_parallel_chunksize(1)
     try:
-        return _dd_table(arr, f, t, config.TT_LOG2_ENTRIES, nchunks, leaders)
+        return kernel(*args, nchunks)
     finally:
         numba.set_parallel_chunksize(prev_chunk)
         numba.set_num_threads(prev)
+
+
+def _run_table(arr, f, t, threads, leaders):
+    """Run the ``_dd_table`` kernel on all (or ``threads``) numba threads."""
+    n = arr.shape[0]
+    if n == 0:
+        return (np.zeros((0, 4, 5), dtype=np.int8), np.zeros((0, 4, 5), dtype=np.int64),
+                np.zeros((1, STATS_SIZE), dtype=np.int64))
+    return _on_threads(_dd_table, n, threads, arr, f, t, config.TT_LOG2_ENTRIES, leaders)
 
 
 def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
@@ -1304,17 +1311,7 @@ def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int 
     f, t = _specials(mode, five, three)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
-    nthreads = numba.get_num_threads() if threads is None else int(threads)
-    nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
-    nchunks = 1 if nthreads == 1 else max(1, min(nthreads * config.DD_BLOCKS_PER_THREAD, n // config.DD_MIN_BLOCK))
-    prev = numba.get_num_threads()
-    numba.set_num_threads(nthreads)
-    prev_chunk = numba.set_parallel_chunksize(1)
-    try:
-        return _dd_contracts(arr, lead, strn, f, t, config.TT_LOG2_ENTRIES, nchunks)
-    finally:
-        numba.set_parallel_chunksize(prev_chunk)
-        numba.set_num_threads(prev)
+    return _on_threads(_dd_contracts, n, threads, arr, lead, strn, f, t, config.TT_LOG2_ENTRIES)
 
 
 def dd_strains(deals, leader, mode: str = "points", *, threads: int | None = None, five=None, three=None):
