@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow bench bench-simulate report clean distclean
+.PHONY: venv test test-slow bench bench-simulate bench-advisor bench-match bench-pimc report clean distclean
 
 ## venv: create .venv if missing; (re)install the package and its test extra
 ##       when pyproject.toml is newer than the last install
@@ -39,6 +39,18 @@ bench: venv
 ## bench-simulate: `kaiser-sim simulate` end to end on 100,000 deals (long: see benchmarks/README.md)
 bench-simulate: venv
 	$(PY) benchmarks/simulate.py
+
+## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
+bench-advisor: venv
+	$(PY) benchmarks/hand_advisor.py
+
+## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
+bench-match: venv
+	$(PY) benchmarks/match.py
+
+## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
+bench-pimc: venv
+	$(PY) benchmarks/pimc.py
 
 ## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
 ##         standard rules) into reports/sample/ (PDF, Markdown, CSV, PNG; a few minutes)
