@@ -50,7 +50,6 @@ Example
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
 from dataclasses import dataclass, field
@@ -94,25 +93,11 @@ class AdvisorInputError(ValueError):
 # --- the solver call ---------------------------------------------------------------------
 
 
-def _accepts(f, names) -> bool:
-    try:
-        params = inspect.signature(f).parameters
-    except (TypeError, ValueError):
-        return False
-    return all(k in params for k in names) or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
 def _dd_strains(deals, leader: int, mode: str = "points", **special_bits) -> np.ndarray:
-    """``(n, 5)`` int8: the five strains S H D C N with ``leader`` on lead.
-
-    Uses ``solver.dd_strains`` (one leader: a quarter of ``dd_table``'s work)
-    when the solver has it, else the ``leader`` row of ``solver.dd_table``.
-    ``special_bits`` (``five=``, ``three=``) are passed through.
-    """
-    f = getattr(solver, "dd_strains", None)
-    if f is not None and (not special_bits or _accepts(f, special_bits)):
-        return np.asarray(f(deals, leader, mode, **special_bits))
-    return solver.dd_table(deals, mode, **special_bits)[:, leader, :]
+    """``(n, 5)`` int8: the five strains S H D C N with ``leader`` on lead
+    (``solver.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
+    (``five=``, ``three=``) are passed through."""
+    return np.asarray(solver.dd_strains(deals, leader, mode, **special_bits))
 
 
 # --- input -----------------------------------------------------------------------------

@@ -37,21 +37,22 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def _output_dir(path, option: str = "--out"):
+def _output_dir(path, label: str):
     """Make sure the output directory ``path`` can be created and written
-    before any work starts (:class:`InputError`, exit 2, naming why not)."""
+    before any work starts (:class:`InputError`, exit 2, ``label`` naming the
+    option and its value)."""
     from pathlib import Path
 
     p = Path(path)
     if p.exists() and not p.is_dir():
-        raise InputError(f"{option} {path}: is a file; give a directory")
+        raise InputError(f"{label}: is a file; give a directory")
     try:
         p.mkdir(parents=True, exist_ok=True)
         probe = p / ".kaiser-sim-write-test"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as e:
-        raise InputError(f"{option} {path}: cannot write there ({e.strerror or e})") from None
+        raise InputError(f"{label}: cannot write there ({e.strerror or e})") from None
     return p
 
 
@@ -418,10 +419,7 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, fmt, plot, specials
     try:
         if plot:
             plot_format(plot)
-            try:
-                _output_dir(os.path.dirname(os.path.abspath(plot)))
-            except InputError:
-                raise InputError(f"--plot {plot}: cannot write in {os.path.dirname(os.path.abspath(plot))}") from None
+            _output_dir(os.path.dirname(os.path.abspath(plot)), f"--plot {plot}")
         advice = advise(" ".join(hand_words), seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                         current_bid=current_bid, specials=specials)
     except AdvisorInputError as e:
@@ -526,7 +524,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
         raise InputError("--deals and --seed describe a new run; with --from the results decide them")
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     if out:
-        _output_dir(out)
+        _output_dir(out, f"--out {out}")
     try:
         preset = ctx.params.get("rules_preset") or "standard"
         _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
@@ -577,7 +575,7 @@ def match(policy_a, policy_b, matches, seed, fmt, out, quiet, rules):
     from .progress import make_progress
 
     if out:
-        _output_dir(out)
+        _output_dir(out, f"--out {out}")
     try:
         result = play_matches(policy_a, policy_b, matches, seed, rules, progress=make_progress(quiet))
     except MatchError as e:

@@ -138,11 +138,8 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     from . import StudyError
 
     policies = [policies] if isinstance(policies, str) else list(policies)
-    # refuse bad parameters before any play (the CLI turns StudyError into exit status 2)
-    for name, value in (("matches", matches), ("hands", hands), ("grid_step", grid_step),
-                        ("rules_matches", 1 if rules_matches is None else rules_matches)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise StudyError(f"parameter {name} must be a whole number >= 1, got {value!r}")
+    # refuse bad parameters before any play (the CLI turns StudyError into exit status 2; the
+    # runner's check_params has already refused bad numbers)
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or len(policies) < 2:
         raise StudyError(f"parameter policies needs at least two of {', '.join(POLICIES)}; got {policies}")
