@@ -450,59 +450,95 @@ def _last_rank_win(h, s3, trump, first):
     return ls, wr, last
 
 
+@njit(cache=True, inline="always")
+def _fold(maxer, v, w, best, wb, wall, lo, hi):
+    """Fold one child's result (value ``v``, winning ranks ``w``) into a
+    node of ``_solve_two`` (fail-soft alpha-beta, window (lo, hi)): returns
+    the node's new best, best child's ranks, union of ranks, window, and
+    whether it is cut off."""
+    wall |= w
+    if maxer:
+        if v > best:
+            best = v
+            wb = w
+            if v > lo:
+                lo = v
+    else:
+        if v < best:
+            best = v
+            wb = w
+            if v < hi:
+                hi = v
+    return best, wb, wall, lo, hi, lo >= hi
+
+
 @njit(cache=True)
 def _solve_two(h, p, trump, five, three, a, b):
-    """N-S points of a two-trick ending with ``p`` on lead (exact; fail-soft
-    as seen from the window (a, b)), and its winning ranks: the cards whose
-    rank the proof of that result relies on (for a value >= b, the proof
-    that the value is at least it: one best move of N-S, every move of E-W;
-    for a value <= a the converse; inside the window both).
+    """N-S points of a two-trick ending with ``p`` on lead (exact inside the
+    window (a, b), fail-soft outside it), and its winning ranks: the cards
+    whose rank the proof of that result relies on (for a value >= b one best
+    move of N-S and every move of E-W; for a value <= a the converse; inside
+    the window both).
 
-    Plain minimax over the first trick (at most 2 x 2 x 2 x 2 lines), the
-    last trick evaluated directly: far cheaper than the general search for
-    the positions that make up a large share of its nodes.
+    Alpha-beta over the first trick (at most 2 x 2 x 2 x 2 lines), the last
+    trick evaluated directly; a node cut off passes on the ranks of the one
+    move that proved it, a node where every move counts the union of all
+    (as ``_search``).  Far cheaper than the general search for the positions
+    that make up a large share of its nodes.
     """
     p1 = (p + 1) & 3
     p2 = (p + 2) & 3
     p3 = (p + 3) & 3
     max0 = (p & 1) == 0  # does the player at this position maximise N-S?
-    # per level: value, winning ranks of "value >= it" (lo) and "<= it" (hi)
+    max1 = not max0
     best0 = -_INF if max0 else _INF
-    lo0 = np.uint64(0)
-    hi0 = np.uint64(0)
+    wb0 = np.uint64(0)
+    wall0 = np.uint64(0)
+    lo0 = a
+    hi0 = b
+    cut0 = False
     c0s = h[p]
-    while c0s:
-        c0 = lowest_bit_index(c0s)
+    while c0s and not cut0:
+        c0 = highest_bit_index(c0s)
         b0 = _bit(c0)
         c0s ^= b0
-        best1 = _INF if max0 else -_INF
-        lo1 = np.uint64(0)
-        hi1 = np.uint64(0)
+        best1 = -_INF if max1 else _INF
+        wb1 = np.uint64(0)
+        wall1 = np.uint64(0)
+        lo1 = lo0
+        hi1 = hi0
+        cut1 = False
         c1s = _legal(h[p1], c0)
-        while c1s:
-            c1 = lowest_bit_index(c1s)
+        while c1s and not cut1:
+            c1 = highest_bit_index(c1s)
             b1 = _bit(c1)
             c1s ^= b1
             w1, s1 = c0, p
             if _beats(c1, c0, trump):
                 w1, s1 = c1, p1
             best2 = -_INF if max0 else _INF
-            lo2 = np.uint64(0)
-            hi2 = np.uint64(0)
+            wb2 = np.uint64(0)
+            wall2 = np.uint64(0)
+            lo2 = lo1
+            hi2 = hi1
+            cut2 = False
             c2s = _legal(h[p2], c0)
-            while c2s:
-                c2 = lowest_bit_index(c2s)
+            while c2s and not cut2:
+                c2 = highest_bit_index(c2s)
                 b2 = _bit(c2)
                 c2s ^= b2
                 w2, s2 = w1, s1
                 if _beats(c2, w1, trump):
                     w2, s2 = c2, p2
-                best3 = _INF if max0 else -_INF
-                lo3 = np.uint64(0)
-                hi3 = np.uint64(0)
+                best3 = -_INF if max1 else _INF
+                wb3 = np.uint64(0)
+                wall3 = np.uint64(0)
+                lo3 = lo2
+                hi3 = hi2
+                cut3 = False
                 c3s = _legal(h[p3], c0)
-                while c3s:
-                    c3 = lowest_bit_index(c3s)
+                while c3s and not cut3:
+                    c3 = highest_bit_index(c3s)
                     b3 = _bit(c3)
                     c3s ^= b3
                     w3, s3 = w2, s2
@@ -511,55 +547,17 @@ def _solve_two(h, p, trump, five, three, a, b):
                     first = b0 | b1 | b2 | b3
                     v = _trick_points(first, five, three) if (s3 & 1) == 0 else 0
                     ls, wl, last = _last_rank_win(h, s3, trump, first)
-                    wv = _rank_win(first, w3) | wl
                     if (ls & 1) == 0:
                         v += _trick_points(last, five, three)
-                    # level 3 is a maximiser iff level 0 is not
-                    if max0:
-                        lo3 |= wv
-                        if v < best3:
-                            best3 = v
-                            hi3 = wv
-                    else:
-                        hi3 |= wv
-                        if v > best3:
-                            best3 = v
-                            lo3 = wv
-                if max0:
-                    hi2 |= hi3
-                    if best3 > best2:
-                        best2 = best3
-                        lo2 = lo3
-                else:
-                    lo2 |= lo3
-                    if best3 < best2:
-                        best2 = best3
-                        hi2 = hi3
-            if max0:
-                lo1 |= lo2
-                if best2 < best1:
-                    best1 = best2
-                    hi1 = hi2
-            else:
-                hi1 |= hi2
-                if best2 > best1:
-                    best1 = best2
-                    lo1 = lo2
-        if max0:
-            hi0 |= hi1
-            if best1 > best0:
-                best0 = best1
-                lo0 = lo1
-        else:
-            lo0 |= lo1
-            if best1 < best0:
-                best0 = best1
-                hi0 = hi1
-    if best0 >= b:
-        return best0, lo0
-    if best0 <= a:
-        return best0, hi0
-    return best0, lo0 | hi0
+                    best3, wb3, wall3, lo3, hi3, cut3 = _fold(max1, v, _rank_win(first, w3) | wl,
+                                                             best3, wb3, wall3, lo3, hi3)
+                best2, wb2, wall2, lo2, hi2, cut2 = _fold(max0, best3, wb3 if cut3 else wall3,
+                                                         best2, wb2, wall2, lo2, hi2)
+            best1, wb1, wall1, lo1, hi1, cut1 = _fold(max1, best2, wb2 if cut2 else wall2,
+                                                     best1, wb1, wall1, lo1, hi1)
+        best0, wb0, wall0, lo0, hi0, cut0 = _fold(max0, best1, wb1 if cut1 else wall1,
+                                                 best0, wb0, wall0, lo0, hi0)
+    return best0, (wb0 if cut0 else wall0)
 
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
@@ -598,6 +596,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     CODE = np.zeros(nply + 1, np.uint64)
     WR = np.zeros(nply + 1, np.uint64)  # winning ranks of the children so far
     LW = np.zeros((nply + 1, 4), np.int64)  # per suit: skip the mover's cards below this ("lowest win")
+    KILLER = np.full(nply + 1, -1, np.int64)  # per ply: the card that last cut off after the first move failed
     special = five | three
     rw = np.uint64(0)  # winning ranks of the value v being returned
 
@@ -659,41 +658,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 # the cards each bound relies on (its winning ranks)
                 wlo = np.uint64(0)
                 whi = np.uint64(0)
-                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three)
-                base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2) << _BUCKET_LOG2
-                SLOT[d] = base
-                LENS[d] = lens
-                FLAGS[d] = flags
-                CODE[d] = code
-                stats[25] += 1
-                hit = False
-                mlo = np.uint64(0)
-                mhi = np.uint64(0)
-                for e in range(base, base + _BUCKET):
-                    if (tt_keys[e, 0] == lens and tt_keys[e, 1] == flags
-                            and ((tt_keys[e, 2] ^ code) & tt_keys[e, 3]) == 0):
-                        hit = True
-                        if tt_data[e, _TT_LO] > lo:
-                            lo = tt_data[e, _TT_LO]
-                            mlo = tt_keys[e, 3]
-                        if tt_data[e, _TT_HI] < hi:
-                            hi = tt_data[e, _TT_HI]
-                            mhi = tt_keys[e, 3]
-                        ttmove = tt_data[e, _TT_MOVE]
-                if hit:
-                    stats[26] += 1
-                    if lo >= b or hi <= a:
-                        stats[27] += 1
-                if lo >= b or hi <= a:
-                    stats[28] += 1
-                    if lo >= b:
-                        v = lo
-                        rw = _mask_region(union, mlo)
-                    else:
-                        v = hi
-                        rw = _mask_region(union, mhi)
-                    state = _RETURN
-                    continue
                 # sure tricks: quick tricks of the hand on lead, top trumps of
                 # each side.  Each is a count of tricks; in points it is worth
                 # at least that many points less 3 if the 3S may fall in one
@@ -733,26 +697,66 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 if ns_floor > lo:
                     lo = ns_floor
                     wlo = w_ns if ns_sure > 0 else np.uint64(0)
-                    mlo = np.uint64(0)
                 if total - ew_floor < hi:
                     hi = total - ew_floor
                     whi = w_ew if ew_sure > 0 else np.uint64(0)
-                    mhi = np.uint64(0)
+                # (bounds first: when they settle the node, the position need
+                # not be described nor the table probed)
                 if lo >= b or hi <= a or lo == hi:
                     stats[28] += 1
                 if lo >= b:
                     v = lo
-                    rw = wlo | _mask_region(union, mlo)
+                    rw = wlo
                     state = _RETURN
                     continue
                 if hi <= a:
                     v = hi
-                    rw = whi | _mask_region(union, mhi)
+                    rw = whi
                     state = _RETURN
                     continue
                 if lo == hi:
                     v = lo
-                    rw = wlo | whi | _mask_region(union, mlo | mhi)
+                    rw = wlo | whi
+                    state = _RETURN
+                    continue
+                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three)
+                base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2) << _BUCKET_LOG2
+                SLOT[d] = base
+                LENS[d] = lens
+                FLAGS[d] = flags
+                CODE[d] = code
+                stats[25] += 1
+                hit = False
+                mlo = np.uint64(0)
+                mhi = np.uint64(0)
+                for e in range(base, base + _BUCKET):
+                    if (tt_keys[e, 0] == lens and tt_keys[e, 1] == flags
+                            and ((tt_keys[e, 2] ^ code) & tt_keys[e, 3]) == 0):
+                        hit = True
+                        if tt_data[e, _TT_LO] > lo:
+                            lo = tt_data[e, _TT_LO]
+                            mlo = tt_keys[e, 3]
+                            wlo = np.uint64(0)
+                        if tt_data[e, _TT_HI] < hi:
+                            hi = tt_data[e, _TT_HI]
+                            mhi = tt_keys[e, 3]
+                            whi = np.uint64(0)
+                        ttmove = tt_data[e, _TT_MOVE]
+                if hit:
+                    stats[26] += 1
+                    if lo >= b or hi <= a or lo == hi:
+                        stats[27] += 1
+                if lo >= b or hi <= a or lo == hi:
+                    stats[28] += 1
+                    if lo >= b:
+                        v = lo
+                        rw = wlo | _mask_region(union, mlo)
+                    elif hi <= a:
+                        v = hi
+                        rw = whi | _mask_region(union, mhi)
+                    else:
+                        v = lo
+                        rw = wlo | whi | _mask_region(union, mlo | mhi)
                     state = _RETURN
                     continue
                 # narrow the window to what is still unknown (pitfall 4: an
@@ -779,8 +783,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 cand = follow if follow else mine
             present = h[0] | h[1] | h[2] | h[3] | table
             partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
-            fourth = -1  # the best card the last hand can play to this trick
-            if pos == 2:
+            fourth = -1  # the best card the next hand can play to this trick
+            if pos == 2 or pos == 1:
                 h4 = h[(p + 1) & 3]
                 f4 = h4 & _SUIT_MASKS[ls]
                 if f4:
@@ -819,13 +823,11 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         lho = h[(p + 1) & 3]
                         rho = h[(p + 3) & 3]
                         if ((lho & sm) == 0 and (lho & tm)) or ((rho & sm) == 0 and (rho & tm)):
-                            sc -= 30  # an opponent ruffs
+                            sc -= 60  # an opponent ruffs
                         elif (partner & sm) == 0 and (partner & tm):
-                            sc += 30  # partner ruffs
-                    if cb & five:
-                        sc -= 30
-                    elif (cb & three) and run_top != top and (partner & _bit(top)) == 0:
-                        sc += 25  # the 3S led into the opponents' winner
+                            sc += 45  # partner ruffs
+                    if (cb & three) and run_top != top and (partner & _bit(top)) == 0:
+                        sc += 50  # the 3S led into the opponents' winner
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
                         sc += 1000
                 elif pos == 2:
@@ -863,25 +865,27 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     else:
                         sc = -20 * tp - rank
                 else:
+                    # second hand: the leader's partner plays next, ours last
                     wins = _beats(c, wc, trump)
-                    if partner_wins:
-                        if cb & five:
-                            sc = 90 if pos == 3 else 45  # 5H onto partner's trick
-                        elif cb & three:
-                            sc = -50
-                        elif wins and s == trump and (wc >> 4) != trump:
-                            sc = -rank  # no need to ruff partner's trick
+                    if (cb & three) and not wins:
+                        sc = 80  # 3S onto the opponents' trick
+                    elif (cb & five) and not wins:
+                        sc = -50
+                    elif wins:
+                        if fourth < 0 or not _beats(fourth, c, trump):
+                            sc = 60 - rank  # a win the third hand cannot beat
                         else:
-                            sc = 30 - rank
+                            sc = 45 - rank
+                        if s != ls:
+                            sc -= 0
                     else:
-                        if (cb & three) and not wins:
-                            sc = 80  # 3S onto the opponents' trick
-                        elif (cb & five) and not wins:
-                            sc = -50
-                        elif wins:
-                            sc = 60 - rank  # win as cheaply as possible
-                        else:
-                            sc = 30 - rank
+                        sc = 30 - rank
+                if c == KILLER[d]:
+                    # a refutation found at this ply in a sibling line is
+                    # likely to refute here too ("killer" move); a lead goes
+                    # first (after the table's move), elsewhere it only
+                    # breaks near ties of the rules above
+                    sc += 500 if pos == 0 else 20
                 j = n
                 while j > 0 and SC[j - 1] < sc:
                     SC[j] = SC[j - 1]
@@ -986,6 +990,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     stats[1 + pos] += 1
                 else:
                     stats[5 + pos] += 1
+                    KILLER[d] = c
                 v = BEST[d]
                 # a cut-off is proved by this one move: its winning ranks
                 if SLOT[d] >= 0:
