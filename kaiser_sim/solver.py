@@ -25,8 +25,13 @@ of the current trick onward; N-S maximise, E-W minimise.  Cards adjacent in
 rank in one hand are equivalent and tried once, except the 5H and the 3S,
 which are never interchangeable with a neighbour in points mode.  Sound
 bounds cut the search: quick tricks of the hand on lead (or partner's after
-an entry) and top trumps of each side; two-trick endings are solved
-directly (``_solve_two``).
+an entry) and top trumps of each side, checked before the transposition
+table is probed; two-trick endings are solved directly by a small alpha-beta
+(``_solve_two``).  Moves are ordered by rules of play (cash winners, lead
+to partner's winner, a suit an opponent ruffs last, second hand wins only
+what the third hand cannot beat, ...), after the table's best move and the
+ply's "killer" (the card that last refuted a sibling line after the first
+move failed).
 
 Transposition table with "winning ranks" (as DDS)
 -------------------------------------------------
@@ -783,14 +788,14 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 cand = follow if follow else mine
             present = h[0] | h[1] | h[2] | h[3] | table
             partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
-            fourth = -1  # the best card the next hand can play to this trick
+            next_top = -1  # the best card the next hand can play to this trick
             if pos == 2 or pos == 1:
                 h4 = h[(p + 1) & 3]
                 f4 = h4 & _SUIT_MASKS[ls]
                 if f4:
-                    fourth = highest_bit_index(f4)
+                    next_top = highest_bit_index(f4)
                 elif trump != 4 and (h4 & _SUIT_MASKS[trump]):
-                    fourth = highest_bit_index(h4 & _SUIT_MASKS[trump])
+                    next_top = highest_bit_index(h4 & _SUIT_MASKS[trump])
             n = 0
             while cand:
                 c = lowest_bit_index(cand)
@@ -831,11 +836,11 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
                         sc += 1000
                 elif pos == 2:
-                    # third hand: is the trick safe from the fourth hand?
+                    # third hand: is the trick safe from the last hand?
                     wins = _beats(c, wc, trump)
                     ours = wins or partner_wins
                     cur = c if wins else wc
-                    safe = ours and (fourth < 0 or not _beats(fourth, cur, trump))
+                    safe = ours and (next_top < 0 or not _beats(next_top, cur, trump))
                     if safe:
                         if cb & five:
                             sc = 95
@@ -872,12 +877,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     elif (cb & five) and not wins:
                         sc = -50
                     elif wins:
-                        if fourth < 0 or not _beats(fourth, c, trump):
+                        if next_top < 0 or not _beats(next_top, c, trump):
                             sc = 60 - rank  # a win the third hand cannot beat
                         else:
                             sc = 45 - rank
-                        if s != ls:
-                            sc -= 0
                     else:
                         sc = 30 - rank
                 if c == KILLER[d]:
