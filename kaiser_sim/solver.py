@@ -831,6 +831,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc -= 60  # an opponent ruffs
                         elif (partner & sm) == 0 and (partner & tm):
                             sc += 45  # partner ruffs
+                    elif trump != 4 and ((h[(p + 1) & 3] | h[(p + 3) & 3]) & _SUIT_MASKS[trump]) == 0:
+                        sc -= 80  # a trump lead that draws no opponent's trump
                     if (cb & three) and run_top != top and (partner & _bit(top)) == 0:
                         sc += 50  # the 3S led into the opponents' winner
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
