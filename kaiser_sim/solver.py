@@ -610,6 +610,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     A[0] = alpha0
     B[0] = beta0
     state = _ENTER
+    finished = False  # the node being returned from is done: store it
     v = 0
     table = np.uint64(0)  # cards on the table in the current trick
     while True:
@@ -628,7 +629,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if pos == 0:
                 r = ntricks - (d >> 2)
                 if r == 2:
-                    v, rw = _solve_two(h, p, trump, five, three, a, b)
+                    v, rw = _solve_two((h[0], h[1], h[2], h[3]), p, trump, five, three, a, b)
                     state = _RETURN
                     continue
                 if r == 1:
@@ -667,9 +668,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 # each side.  Each is a count of tricks; in points it is worth
                 # at least that many points less 3 if the 3S may fall in one
                 # (see _side_floor), more when a special's fate is certain.
-                qt, wqt = _quick_tricks(h, p, trump)
-                st_ns, wns = _sure_trump_tricks(h, 0, trump)
-                st_ew, wew = _sure_trump_tricks(h, 1, trump)
+                # (the helpers take the hands as a tuple: an array argument
+                # costs reference counting on every call)
+                hs = (h[0], h[1], h[2], h[3])
+                qt, wqt = _quick_tricks(hs, p, trump)
+                st_ns, wns = _sure_trump_tricks(hs, 0, trump)
+                st_ew, wew = _sure_trump_tricks(hs, 1, trump)
                 if (p & 1) == 0:
                     if qt >= st_ns:
                         ns_sure = qt
@@ -690,8 +694,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         w_ew = wew
                 # the specials' fate, where it is certain in every line of play
                 # (from lengths and owners alone, which the TT key fixes)
-                fdet = _special_captor(h, five, trump) if f_in else -1
-                tdet = _special_captor(h, three, trump) if t_in else -1
+                fdet = _special_captor(hs, five, trump) if f_in else -1
+                tdet = _special_captor(hs, three, trump) if t_in else -1
                 f_lead = fdet == (p & 1)
                 if (wqt & five) and qt == (ns_sure if (p & 1) == 0 else ew_sure):
                     f_lead = True  # the lead's cash plan wins the 5H's trick
@@ -955,12 +959,53 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 v = BEST[d]
                 rw = WR[d]
                 state = _RETURN
-                if SLOT[d] >= 0:
-                    union = h[0] | h[1] | h[2] | h[3]
-                    _tt_store(tt_keys, tt_data, SLOT[d], LENS[d], FLAGS[d], CODE[d], _wr_mask(union, rw, special),
-                              v, A0[d], B0[d], _move_code(BMOVE[d], union), stats[0])
+                finished = True
 
         else:  # _RETURN: node d has value v
+            if finished:
+                # node d is done: record what its search proved, in the
+                # bucket at SLOT[d], in the entry of the same lengths, flags
+                # and owners of the cards under its winning ranks' mask.
+                # Only bounds proved with that very mask go into an entry.
+                # (Inline rather than a helper: passing the table's arrays
+                # to a function costs reference counting on every call.)
+                finished = False
+                base = SLOT[d]
+                if base >= 0:
+                    union = h[0] | h[1] | h[2] | h[3]
+                    mask = _wr_mask(union, rw, special)
+                    ecode = CODE[d] & mask
+                    lens = LENS[d]
+                    flags = FLAGS[d]
+                    e = -1
+                    for i in range(base, base + _BUCKET):
+                        if (tt_keys[i, 0] == lens and tt_keys[i, 1] == flags and tt_keys[i, 3] == mask
+                                and tt_keys[i, 2] == ecode):
+                            e = i
+                            break
+                    if e < 0:
+                        for i in range(base, base + _BUCKET):
+                            if tt_keys[i, 1] == 0:
+                                e = i
+                                break
+                        if e < 0:
+                            e = base + (stats[0] & (_BUCKET - 1))
+                        tt_keys[e, 0] = lens
+                        tt_keys[e, 1] = flags
+                        tt_keys[e, 2] = ecode
+                        tt_keys[e, 3] = mask
+                        tt_data[e, _TT_LO] = -_INF
+                        tt_data[e, _TT_HI] = _INF
+                    if v <= A0[d]:
+                        if v < tt_data[e, _TT_HI]:
+                            tt_data[e, _TT_HI] = v
+                    elif v >= B0[d]:
+                        if v > tt_data[e, _TT_LO]:
+                            tt_data[e, _TT_LO] = v
+                    else:
+                        tt_data[e, _TT_LO] = v
+                        tt_data[e, _TT_HI] = v
+                    tt_data[e, _TT_MOVE] = _move_code(BMOVE[d], union)
             if d == 0:
                 return v
             d -= 1
@@ -997,12 +1042,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     stats[5 + pos] += 1
                     KILLER[d] = c
                 v = BEST[d]
-                # a cut-off is proved by this one move: its winning ranks
-                if SLOT[d] >= 0:
-                    union = h[0] | h[1] | h[2] | h[3]
-                    _tt_store(tt_keys, tt_data, SLOT[d], LENS[d], FLAGS[d], CODE[d], _wr_mask(union, rw, special),
-                              v, A0[d], B0[d], _move_code(c, union), stats[0])
+                # a cut-off is proved by this one move: its winning ranks;
                 # stay in _RETURN: node d is done
+                finished = True
             else:
                 # every move counts: collect its winning ranks.  A move that
                 # stood for a run of equivalent cards also stands for the
@@ -1042,44 +1084,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         if c < low:
                             LW[d, s] = low
                 state = _NEXT
-
-
-@njit(cache=True)
-def _tt_store(tt_keys, tt_data, base, lens, flags, code, mask, v, a, b, move, salt):
-    """Record what a finished search of window (a, b) proved about a position,
-    in the bucket starting at ``base``: the entry of the same lengths, flags
-    and owners of the cards under ``mask`` (the winning ranks of the proof)
-    gets the bound.  Only bounds proved with this very mask go into an entry."""
-    ecode = code & mask
-    e = -1
-    for i in range(base, base + _BUCKET):
-        if (tt_keys[i, 0] == lens and tt_keys[i, 1] == flags and tt_keys[i, 3] == mask
-                and tt_keys[i, 2] == ecode):
-            e = i
-            break
-    if e < 0:
-        for i in range(base, base + _BUCKET):
-            if tt_keys[i, 1] == 0:
-                e = i
-                break
-        if e < 0:
-            e = base + (salt & (_BUCKET - 1))
-        tt_keys[e, 0] = lens
-        tt_keys[e, 1] = flags
-        tt_keys[e, 2] = ecode
-        tt_keys[e, 3] = mask
-        tt_data[e, _TT_LO] = -_INF
-        tt_data[e, _TT_HI] = _INF
-    if v <= a:
-        if v < tt_data[e, _TT_HI]:
-            tt_data[e, _TT_HI] = v
-    elif v >= b:
-        if v > tt_data[e, _TT_LO]:
-            tt_data[e, _TT_LO] = v
-    else:
-        tt_data[e, _TT_LO] = v
-        tt_data[e, _TT_HI] = v
-    tt_data[e, _TT_MOVE] = move
 
 
 @njit(cache=True, inline="always")
