@@ -27,11 +27,11 @@ which are never interchangeable with a neighbour in points mode.  Sound
 bounds cut the search: quick tricks of the hand on lead (or partner's after
 an entry) and top trumps of each side, checked before the transposition
 table is probed; two-trick endings are solved directly by a small alpha-beta
-(``_solve_two``).  Moves are ordered by rules of play (cash winners, lead
-to partner's winner, a suit an opponent ruffs last, second hand wins only
-what the third hand cannot beat, ...), after the table's best move and the
-ply's "killer" (the card that last refuted a sibling line after the first
-move failed).
+(``_solve_two``).  Leads try first the ply's "killer" (the card that last
+refuted a sibling line after the first move failed), then the table's best
+move; then all moves follow rules of play (cash winners, lead to partner's
+winner, a suit an opponent ruffs last, second hand wins only what the third
+hand cannot beat, ...), the killer breaking near ties after the lead.
 
 Transposition table with "winning ranks" (as DDS)
 -------------------------------------------------
@@ -837,8 +837,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc += 45  # partner ruffs
                     elif trump != 4 and ((h[(p + 1) & 3] | h[(p + 3) & 3]) & _SUIT_MASKS[trump]) == 0:
                         sc -= 80  # a trump lead that draws no opponent's trump
-                    if (cb & three) and run_top != top and (partner & _bit(top)) == 0:
-                        sc += 50  # the 3S led into the opponents' winner
                     if ttmove >= 0 and _move_code(c, present) == ttmove:
                         sc += 1000
                 elif pos == 2:
@@ -892,9 +890,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 if c == KILLER[d]:
                     # a refutation found at this ply in a sibling line is
                     # likely to refute here too ("killer" move); a lead goes
-                    # first (after the table's move), elsewhere it only
-                    # breaks near ties of the rules above
-                    sc += 500 if pos == 0 else 20
+                    # first (even before the table's move: measured), elsewhere
+                    # it only breaks near ties of the rules above
+                    sc += 1500 if pos == 0 else 20
                 j = n
                 while j > 0 and SC[j - 1] < sc:
                     SC[j] = SC[j - 1]
