@@ -45,7 +45,8 @@ from numba import njit
 
 from . import _jit_cache, config
 from .cards import SUIT_MASK, NotationError, Seat, card_name, parse_hand
-from .solver import STATS_SIZE, _beats, _new_tt, _search, _specials, _trick_points, highest_bit_index
+from .solver import STATS_SIZE, _beats, _new_tt, _points_left, _search, _specials, _trick_points, highest_bit_index
+from .solver import bit_count as _popcount, lowest_bit_index as _low_index  # (pimc uses these names)
 
 # the kernels below carry compiled copies of solver kernels: recompile them when those change
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,20 +55,6 @@ _jit_cache.depends_on(__file__, *(os.path.join(_HERE, f) for f in ("solver.py", 
 _INF = 100
 _ONE = np.uint64(1)
 _SUIT_MASKS = SUIT_MASK
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def _low_index(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return _popcount((x & (~x + _ONE)) - _ONE)
 
 
 @njit(cache=True, inline="always")
@@ -260,19 +247,6 @@ def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, be
     return _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
 
 
-@njit(cache=True, inline="always")
-def _total(h, tmask, to_move, five, three):
-    """Both sides' points from the start of the current trick (the player
-    to move has not played to it yet, so its hand counts the tricks left)."""
-    union = h[0] | h[1] | h[2] | h[3] | tmask
-    t = _popcount(h[to_move])
-    if union & five:
-        t += 5
-    if union & three:
-        t -= 3
-    return t
-
-
 @njit(cache=True)
 def _node_value(h, leader, n, led, winner, wcard, tmask, trump, five, three, total, guess, tt_keys, tt_data, log2,
                 stats):
@@ -323,7 +297,7 @@ def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sc
     """
     p = (leader + n) & 3
     legal = _legal_cards(h[p], led)
-    total = _total(h, tmask, p, five, three)
+    total = _points_left(h, tmask, p, five, three)
     present = h[0] | h[1] | h[2] | h[3] | tmask
     special = five | three
     reps = _representatives(legal, h[p], present, special)
@@ -358,7 +332,7 @@ def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sc
 def _solve_mid_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_data, log2, stats):
     led, winner, wcard, tmask = _trick_state(leader, trick, ntrick, trump)
     p = (leader + ntrick) & 3
-    total = _total(h, tmask, p, five, three)
+    total = _points_left(h, tmask, p, five, three)
     v = _node_value(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, total, total // 2, tt_keys,
                     tt_data, log2, stats)
     return v if (p & 1) == 0 else total - v

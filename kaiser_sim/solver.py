@@ -1085,15 +1085,23 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
 
 
 @njit(cache=True, inline="always")
-def _ns_total(hands, five, three):
-    """N-S points + E-W points for the rest of the play."""
-    union = hands[0] | hands[1] | hands[2] | hands[3]
-    t = bit_count(hands[0])
+def _points_left(hands, table, to_move, five, three):
+    """Both sides' points from the start of the current trick: ``table`` the
+    cards already played to it, ``to_move`` a seat that has not played to it
+    yet (its hand counts the tricks left)."""
+    union = hands[0] | hands[1] | hands[2] | hands[3] | table
+    t = bit_count(hands[to_move])
     if union & five:
         t += 5
     if union & three:
         t -= 3
     return t
+
+
+@njit(cache=True, inline="always")
+def _ns_total(hands, five, three):
+    """N-S points + E-W points for the rest of the play (at a trick boundary)."""
+    return _points_left(hands, np.uint64(0), 0, five, three)
 
 
 @njit(cache=True)
