@@ -149,10 +149,34 @@ def _has_bmi2() -> bool:
         return False
 
 
+@intrinsic
+def _pdep_bmi2(typingctx, x, m):
+    def codegen(context, builder, signature, args):
+        fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _pdep_soft(x, m):
+    r = np.uint64(0)
+    k = np.uint64(0)
+    while m:
+        b = m & (~m + _ONE)
+        if (x >> k) & _ONE:
+            r |= b
+        k += _ONE
+        m ^= b
+    return r
+
+
 #: the bits of ``x`` under mask ``m``, packed at the bottom in order (x86
 #: ``pext``; a loop where the CPU lacks it).  Numba's cache is per CPU, so a
 #: cache built here is never loaded on a CPU without BMI2.
 _pext = _pext_bmi2 if _has_bmi2() else _pext_soft
+#: the low bits of ``x`` spread in order onto the bits of ``m`` (x86 ``pdep``)
+_pdep = _pdep_bmi2 if _has_bmi2() else _pdep_soft
 
 
 @njit(cache=True, inline="always")
@@ -875,28 +899,30 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 elif trump != 4 and (h4 & _SUIT_MASKS[_ix(trump)]):
                     next_top = highest_bit_index(h4 & _SUIT_MASKS[_ix(trump)])
             n = 0
+            # keep only the lowest card of each run of our cards with no other
+            # remaining card between them; the 5H and 3S stand alone.  In the
+            # remaining cards packed in order (pext), a card is dropped when
+            # the card below it is ours too, in its suit, and neither special.
+            lows = np.uint64(0)
+            for s in range(4):
+                u = present & _SUIT_MASKS[_ix(s)]
+                lows |= u & (~u + _ONE)
+            km = _pext(mine, present)
+            ks = _pext(special, present)
+            drop = km & (km << _ONE) & ~ks & ~(ks << _ONE) & ~_pext(lows, present)
+            cand &= ~_pdep(drop, present)
             while cand:
                 c = lowest_bit_index(cand)
                 cb = _bit(c)
                 cand ^= cb
                 sm = _SUIT_MASKS[_ix(c >> 4)]
-                # keep only the lowest card of each run of our cards with no
-                # other remaining card between them; the 5H and 3S stand alone
-                below = present & sm & (cb - _ONE)
-                if below and (cb & special) == 0:
-                    nb = _bit(highest_bit_index(below))
-                    if (mine & nb) and (nb & special) == 0:
-                        continue
                 rank = c & 15
                 s = c >> 4
                 if pos == 0:
                     top = highest_bit_index(present & sm)
-                    run_top = c
-                    while run_top < top and (mine & _bit(run_top + 1)):
-                        run_top += 1
                     partner = h[_ix((p + 2) & 3)]
-                    if run_top == top:
-                        sc = 60 + rank  # cash a winner
+                    if (present & sm & ~((cb << _ONE) - _ONE) & ~mine) == 0:
+                        sc = 60 + rank  # cash a winner (every card above it is ours)
                     elif partner & _bit(top):
                         sc = 40 - rank  # lead low to partner's winner
                     else:
