@@ -30,8 +30,9 @@ table is probed; two-trick endings are solved directly by a small alpha-beta
 (``_solve_two``).  Leads try first the ply's "killer" (the card that last
 refuted a sibling line after the first move failed), then the table's best
 move; then all moves follow rules of play (cash winners, lead to partner's
-winner, a suit an opponent ruffs last, second hand wins only what the third
-hand cannot beat, ...), the killer breaking near ties after the lead.
+winner, a suit an opponent ruffs last, second hand plays low -- and drops
+the 5H -- when its partner takes the trick anyway, else wins only what the
+third hand cannot beat, ...), the killer breaking near ties after the lead.
 
 Transposition table with "winning ranks" (as DDS)
 -------------------------------------------------
@@ -898,6 +899,19 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     next_top = highest_bit_index(f4)
                 elif trump != 4 and (h4 & _SUIT_MASKS[_ix(trump)]):
                     next_top = highest_bit_index(h4 & _SUIT_MASKS[_ix(trump)])
+            # second hand: will our partner (last to play) take the trick
+            # whatever the third hand does?  Then we play low, and the 5H
+            partner_takes = False
+            if pos == 1:
+                h5 = h[_ix((p + 2) & 3)]
+                f5 = h5 & _SUIT_MASKS[_ix(ls)]
+                last_top = -1
+                if f5:
+                    last_top = highest_bit_index(f5)
+                elif trump != 4 and (h5 & _SUIT_MASKS[_ix(trump)]):
+                    last_top = highest_bit_index(h5 & _SUIT_MASKS[_ix(trump)])
+                partner_takes = (last_top >= 0 and _beats(last_top, wc, trump)
+                                 and (next_top < 0 or _beats(last_top, next_top, trump)))
             n = 0
             # keep only the lowest card of each run of our cards with no other
             # remaining card between them; the 5H and 3S stand alone.  In the
@@ -925,6 +939,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         sc = 60 + rank  # cash a winner (every card above it is ours)
                     elif partner & _bit(top):
                         sc = 40 - rank  # lead low to partner's winner
+                        if cb & three:
+                            sc = -20  # not the 3S: partner would take it
                     else:
                         sc = 20 - rank
                     if trump != 4 and s != trump:
@@ -976,10 +992,19 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 else:
                     # second hand: the leader's partner plays next, ours last
                     wins = _beats(c, wc, trump)
-                    if (cb & three) and not wins:
+                    if partner_takes and not wins:
+                        if cb & five:
+                            sc = 100  # 5H onto partner's trick
+                        elif cb & three:
+                            sc = -50
+                        else:
+                            sc = 90 - rank
+                    elif (cb & three) and not wins:
                         sc = 80  # 3S onto the opponents' trick
                     elif (cb & five) and not wins:
                         sc = -50
+                    elif wins and partner_takes:
+                        sc = 10 - rank  # no need: partner takes it
                     elif wins:
                         if next_top < 0 or not _beats(next_top, c, trump):
                             sc = 60 - rank  # a win the third hand cannot beat
