@@ -650,6 +650,19 @@ def _solve_two(h, p, trump, five, three, a, b):
     return best0, (wb0 if cut0 else wall0)
 
 
+@njit(cache=True, inline="always")
+def _best_reply(hand, ls, trump):
+    """The best card ``hand`` can play to a trick led in suit ``ls`` (its
+    highest card of the suit, else its highest trump), -1 if it holds
+    neither."""
+    f = hand & _SUIT_MASKS[_ix(ls)]
+    if f:
+        return highest_bit_index(f)
+    if trump != 4 and (hand & _SUIT_MASKS[_ix(trump)]):
+        return highest_bit_index(hand & _SUIT_MASKS[_ix(trump)])
+    return -1
+
+
 _ENTER, _NEXT, _RETURN = 0, 1, 2
 
 
@@ -893,23 +906,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
             next_top = -1  # the best card the next hand can play to this trick
             if pos == 2 or pos == 1:
-                h4 = h[_ix((p + 1) & 3)]
-                f4 = h4 & _SUIT_MASKS[_ix(ls)]
-                if f4:
-                    next_top = highest_bit_index(f4)
-                elif trump != 4 and (h4 & _SUIT_MASKS[_ix(trump)]):
-                    next_top = highest_bit_index(h4 & _SUIT_MASKS[_ix(trump)])
+                next_top = _best_reply(h[_ix((p + 1) & 3)], ls, trump)
             # second hand: will our partner (last to play) take the trick
             # whatever the third hand does?  Then we play low, and the 5H
             partner_takes = False
             if pos == 1:
-                h5 = h[_ix((p + 2) & 3)]
-                f5 = h5 & _SUIT_MASKS[_ix(ls)]
-                last_top = -1
-                if f5:
-                    last_top = highest_bit_index(f5)
-                elif trump != 4 and (h5 & _SUIT_MASKS[_ix(trump)]):
-                    last_top = highest_bit_index(h5 & _SUIT_MASKS[_ix(trump)])
+                last_top = _best_reply(h[_ix((p + 2) & 3)], ls, trump)
                 partner_takes = (last_top >= 0 and _beats(last_top, wc, trump)
                                  and (next_top < 0 or _beats(last_top, next_top, trump)))
             n = 0
@@ -943,6 +945,21 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = -20  # not the 3S: partner would take it
                     else:
                         sc = 20 - rank
+                        # will partner take the trick whatever the opponents
+                        # play (follow or ruff)?  Then lead low, or the 5H
+                        ob = _best_reply(h[_ix((p + 1) & 3)], s, trump)
+                        o2 = _best_reply(h[_ix((p + 3) & 3)], s, trump)
+                        if ob < 0 or (o2 >= 0 and _beats(o2, ob, trump)):
+                            ob = o2
+                        pb = _best_reply(partner, s, trump)
+                        if pb >= 0 and _beats(pb, c, trump) and (ob < 0 or _beats(pb, ob, trump)):
+                            sc = 40 - rank
+                            if cb & three:
+                                sc = -20
+                            elif cb & five:
+                                sc = 90
+                        elif cb & five and ob >= 0:
+                            sc = -40  # not the 5H where an opponent may take it
                     if trump != 4 and s != trump:
                         tm = _SUIT_MASKS[_ix(trump)]
                         lho = h[_ix((p + 1) & 3)]
@@ -966,6 +983,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = 95
                         elif cb & three:
                             sc = -50
+                        elif (table & three) and not (table & five):
+                            sc = -20 - rank  # a sure capture of the 3S
                         else:
                             sc = 70 - rank
                     elif ours:
@@ -978,6 +997,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = 80
                         elif cb & five:
                             sc = -50
+                        elif (table & three) and not (table & five):
+                            sc = 60 - rank  # the opponents take the 3S
                 elif pos == 3:
                     # last hand: the trick's fate is known; rank by what it
                     # brings our side, then the cheapest card
