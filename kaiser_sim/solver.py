@@ -117,17 +117,22 @@ def _ctlz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@intrinsic
-def _pext_bmi2(typingctx, x, m):
-    def codegen(context, builder, signature, args):
-        fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-    return types.uint64(types.uint64, types.uint64), codegen
+def _bmi2_intrinsic(name):
+    """A numba intrinsic ``f(x, m) -> uint64`` calling the LLVM x86 BMI2
+    intrinsic ``llvm.x86.bmi.<name>.64`` (one machine instruction)."""
+    @intrinsic
+    def call(typingctx, x, m):
+        def codegen(context, builder, signature, args):
+            fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.x86.bmi.{name}.64")
+            return builder.call(fn, args)
+        return types.uint64(types.uint64, types.uint64), codegen
+    return call
 
 
 @njit(cache=True, inline="always")
 def _pext_soft(x, m):
+    """pext as a loop: the bits of ``x`` under ``m``, packed at the bottom."""
     r = np.uint64(0)
     k = np.uint64(0)
     while m:
@@ -139,28 +144,9 @@ def _pext_soft(x, m):
     return r
 
 
-def _has_bmi2() -> bool:
-    """Will numba's code run on a CPU with BMI2 (a one-instruction pext)?"""
-    try:
-        if numba.config.CPU_NAME and numba.config.CPU_NAME != "host":
-            return "+bmi2" in (numba.config.CPU_FEATURES or "")
-        import llvmlite.binding as llvm
-        return bool(llvm.get_host_cpu_features().get("bmi2", False))
-    except Exception:  # unknown CPU: the portable loop is always right
-        return False
-
-
-@intrinsic
-def _pdep_bmi2(typingctx, x, m):
-    def codegen(context, builder, signature, args):
-        fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, args)
-    return types.uint64(types.uint64, types.uint64), codegen
-
-
 @njit(cache=True, inline="always")
 def _pdep_soft(x, m):
+    """pdep as a loop: the low bits of ``x`` spread onto the bits of ``m``."""
     r = np.uint64(0)
     k = np.uint64(0)
     while m:
@@ -172,12 +158,24 @@ def _pdep_soft(x, m):
     return r
 
 
+def _has_bmi2() -> bool:
+    """Will numba's code run on a CPU with BMI2 (one-instruction pext, pdep)?"""
+    try:
+        if numba.config.CPU_NAME and numba.config.CPU_NAME != "host":
+            return "+bmi2" in (numba.config.CPU_FEATURES or "")
+        import llvmlite.binding as llvm
+        return bool(llvm.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # unknown CPU: the portable loops are always right
+        return False
+
+
+_BMI2 = _has_bmi2()
 #: the bits of ``x`` under mask ``m``, packed at the bottom in order (x86
 #: ``pext``; a loop where the CPU lacks it).  Numba's cache is per CPU, so a
 #: cache built here is never loaded on a CPU without BMI2.
-_pext = _pext_bmi2 if _has_bmi2() else _pext_soft
+_pext = _bmi2_intrinsic("pext") if _BMI2 else _pext_soft
 #: the low bits of ``x`` spread in order onto the bits of ``m`` (x86 ``pdep``)
-_pdep = _pdep_bmi2 if _has_bmi2() else _pdep_soft
+_pdep = _bmi2_intrinsic("pdep") if _BMI2 else _pdep_soft
 
 
 @njit(cache=True, inline="always")
@@ -359,10 +357,11 @@ def _tt_slot(k0, k1, log2):
 
 @njit(cache=True)
 def _cashable(mine, part, o1, o2, trump):
-    """Tricks hand ``p``, if it were on lead, could cash at once whatever the
-    others do, and the cards that count relies on (for winning-ranks TT
-    entries: any position where ``p`` holds those same top cards, with the
-    same suit lengths, cashes at least as many).
+    """Tricks the hand ``mine`` (partner ``part``, opponents ``o1``, ``o2``),
+    if it were on lead, could cash at once whatever the others do, and the
+    cards that count relies on (for winning-ranks TT entries: any position
+    where that hand holds those same top cards, with the same suit lengths,
+    cashes at least as many).
 
     Its top cards (the highest remaining cards of a suit, in an unbroken run)
     each win a trick.  In a trump contract a side-suit winner is counted only
@@ -406,7 +405,8 @@ def _cashable(mine, part, o1, o2, trump):
 
 @njit(cache=True)
 def _quick_tricks(x0, x1, x2, x3, trump):
-    """Tricks the side of ``p``, on lead, is sure to take: the leader's own
+    """Tricks the side on lead is sure to take (the hands in playing order
+    from the leader: ``x0`` leads, ``x2`` is its partner): the leader's own
     cashable winners, or partner's after an entry (a suit where the leader
     has a card and partner the top card, which no opponent can ruff); and the
     cards that count relies on."""

@@ -329,3 +329,78 @@ def test_dd_contracts_picks_the_table_entries(make_deals, make_endgames):
         dd_contracts(deals[:1], [4], [0])
     with pytest.raises(ValueError, match="strains"):
         dd_contracts(deals[:1], [0], [5])
+
+
+def _pext_py(x: int, m: int) -> int:
+    """pext by its definition: the bits of x under m, packed at the bottom."""
+    out, k = 0, 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> i & 1) << k
+            k += 1
+    return out
+
+
+def _pdep_py(x: int, m: int) -> int:
+    """pdep by its definition: the low bits of x, in order, onto the bits of m."""
+    out, k = 0, 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> k & 1) << i
+            k += 1
+    return out
+
+
+def test_pext_pdep_match_their_definitions():
+    """The solver's bit gather/scatter (BMI2 instructions where the CPU has
+    them, loops elsewhere) against plain Python; both the loops, jitted and
+    not, and whatever ``_pext``/``_pdep`` the kernels use on this CPU."""
+    from numba import njit
+
+    from kaiser_sim import solver
+
+    @njit
+    def kernel_pext(x, m):
+        return solver._pext(x, m)
+
+    @njit
+    def kernel_pdep(x, m):
+        return solver._pdep(x, m)
+
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 2**64, size=(300, 2), dtype=np.uint64)
+    words[:10, 1] = np.uint64(0)  # an empty mask
+    words[10:20, 1] = np.uint64(2**64 - 1)  # the full word
+    for x, m in words:
+        ux, um = np.uint64(x), np.uint64(m)
+        want_ext, want_dep = _pext_py(int(x), int(m)), _pdep_py(int(x), int(m))
+        assert int(solver._pext_soft(ux, um)) == want_ext
+        assert int(solver._pext_soft.py_func(ux, um)) == want_ext
+        assert int(kernel_pext(ux, um)) == want_ext
+        assert int(solver._pdep_soft(ux, um)) == want_dep
+        assert int(solver._pdep_soft.py_func(ux, um)) == want_dep
+        assert int(kernel_pdep(ux, um)) == want_dep
+
+
+@pytest.mark.slow
+def test_portable_build_gives_the_same_tables(make_deals, tmp_path):
+    """Compiled for a generic x86-64 CPU (no BMI2: the pext/pdep loops), the
+    solver gives the same tables as the build for this CPU."""
+    import subprocess
+    import sys
+
+    import kaiser_sim
+
+    deals = make_deals(12, seed=31)
+    np.save(tmp_path / "deals.npy", deals)
+    script = (
+        "import sys, numpy as np; from kaiser_sim import solver; "
+        "assert not solver._BMI2; d = np.load(sys.argv[1]); "
+        "np.save(sys.argv[2], np.stack([solver.dd_table(d, m, threads=1) for m in ('points', 'tricks')]))"
+    )
+    env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"))
+    subprocess.run([sys.executable, "-c", script, str(tmp_path / "deals.npy"), str(tmp_path / "out.npy")],
+                   env=env, check=True, timeout=1200)
+    got = np.load(tmp_path / "out.npy")
+    want = np.stack([kaiser_sim.dd_table(deals, m, threads=1) for m in ("points", "tricks")])
+    assert np.array_equal(got, want)
