@@ -768,8 +768,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 # each side.  Each is a count of tricks; in points it is worth
                 # at least that many points less 3 if the 3S may fall in one
                 # (see _side_floor), more when a special's fate is certain.
-                # (the helpers take the hands as a tuple: an array argument
-                # costs reference counting on every call)
+                # (the helpers take the hands one by one: an array argument
+                # costs reference counting on every call, a tuple looked up
+                # by a variable seat compiles to branches)
                 h0 = h[0]
                 h1 = h[1]
                 h2 = h[2]
