@@ -28,8 +28,8 @@ bounds cut the search: quick tricks of the hand on lead (or partner's after
 an entry) and top trumps of each side, checked before the transposition
 table is probed; two-trick endings are solved directly by a small alpha-beta
 (``_solve_two``).  Leads try first the ply's "killer" (the card that last
-refuted a sibling line after the first move failed), then the table's best
-move; then all moves follow rules of play (cash winners, lead to partner's
+refuted a sibling line after the first move failed); then all moves follow
+rules of play (cash winners, lead to partner's
 winner, a suit an opponent ruffs last, second hand plays low -- and drops
 the 5H -- when its partner takes the trick anyway, else wins only what the
 third hand cannot beat, ...), the killer breaking near ties after the lead.
@@ -85,8 +85,10 @@ STATS_SIZE = 32
 # transposition table: buckets of _BUCKET entries, stored bucket-major so a
 # bucket's scan reads contiguous rows: keys (uint64) rows 4b + 0..3 of bucket
 # b hold its entries' lens, flags, code & mask, mask (see _pos_desc), one
-# entry per column; data (int64) rows 3b + these:
-_TT_LO, _TT_HI, _TT_MOVE = 0, 1, 2
+# entry per column; data (int64) rows 2b + these (the bounds).  No best move
+# is kept: tried first at a lead it saved no nodes over the killer and the
+# rules of play (measured, both modes).
+_TT_LO, _TT_HI = 0, 1
 _BUCKET_LOG2 = 4
 _BUCKET = 1 << _BUCKET_LOG2
 
@@ -487,15 +489,6 @@ def _side_floor(tricks, five_sure, three_sure, three_risk):
 
 
 @njit(cache=True, inline="always")
-def _move_code(c, present):
-    """A lead card in relative terms: suit and how many remaining cards of
-    the suit rank above it (so a TT best move transfers between positions)."""
-    cb = np.uint64(1) << np.uint64(c)
-    above = present & _SUIT_MASKS[_ix(c >> 4)] & ~((cb << np.uint64(1)) - np.uint64(1))
-    return (c >> 4) * 16 + bit_count(above)
-
-
-@njit(cache=True, inline="always")
 def _legal(hand, led_card):
     """Cards of ``hand`` that may be played to a trick led by ``led_card``."""
     follow = hand & _SUIT_MASKS[_ix(led_card >> 4)]
@@ -683,7 +676,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     A0 = np.empty(nply + 1, np.int64)
     B0 = np.empty(nply + 1, np.int64)
     BEST = np.empty(nply + 1, np.int64)
-    BMOVE = np.empty(nply + 1, np.int64)
     MV = np.empty((nply + 1, 12), np.int64)
     SC = np.empty(12, np.int64)
     NM = np.empty(nply + 1, np.int64)
@@ -722,7 +714,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             pos = d & 3
             a = A[_ix(d)]
             b = B[_ix(d)]
-            ttmove = -1
             SLOT[_ix(d)] = -1
             WR[_ix(d)] = np.uint64(0)
             state = _NEXT
@@ -843,7 +834,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 mlo = np.uint64(0)
                 mhi = np.uint64(0)
                 kr = 4 * base
-                dr = 3 * base
+                dr = 2 * base
                 # the bucket's entries of these very lengths and flags, as a
                 # bit set (branch-free over the bucket's contiguous rows)
                 same = 0
@@ -863,7 +854,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             hi = tt_data[_ix(dr + _TT_HI), _ix(e)]
                             mhi = tt_keys[_ix(kr + 3), _ix(e)]
                             whi = np.uint64(0)
-                        ttmove = tt_data[_ix(dr + _TT_MOVE), _ix(e)]
                 if hit:
                     stats[26] += 1
                     if lo >= b or hi <= a or lo == hi:
@@ -971,8 +961,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc += 45  # partner ruffs
                     elif trump != 4 and ((h[_ix((p + 1) & 3)] | h[_ix((p + 3) & 3)]) & _SUIT_MASKS[_ix(trump)]) == 0:
                         sc -= 80  # a trump lead that draws no opponent's trump
-                    if ttmove >= 0 and _move_code(c, present) == ttmove:
-                        sc += 1000
                 elif pos == 2:
                     # third hand: is the trick safe from the last hand?
                     wins = _beats(c, wc, trump)
@@ -1037,8 +1025,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 if c == KILLER[_ix(d)]:
                     # a refutation found at this ply in a sibling line is
                     # likely to refute here too ("killer" move); a lead goes
-                    # first (even before the table's move: measured), elsewhere
-                    # it only breaks near ties of the rules above
+                    # first, elsewhere it only breaks near ties of the rules
+                    # above (measured)
                     sc += 1500 if pos == 0 else 20
                 j = n
                 while j > 0 and SC[_ix(j - 1)] < sc:
@@ -1054,7 +1042,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             LW[_ix(d), 1] = 0
             LW[_ix(d), 2] = 0
             LW[_ix(d), 3] = 0
-            BMOVE[_ix(d)] = MV[_ix(d), 0]
             BEST[_ix(d)] = -_INF if (p & 1) == 0 else _INF
 
         elif state == _NEXT:
@@ -1123,7 +1110,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     lens = LENS[_ix(d)]
                     flags = FLAGS[_ix(d)]
                     kr = 4 * base
-                    dr = 3 * base
+                    dr = 2 * base
                     same = 0
                     empty = 0
                     for i in range(_BUCKET):
@@ -1153,7 +1140,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     else:
                         tt_data[_ix(dr + _TT_LO), _ix(e)] = v
                         tt_data[_ix(dr + _TT_HI), _ix(e)] = v
-                    tt_data[_ix(dr + _TT_MOVE), _ix(e)] = _move_code(BMOVE[_ix(d)], union)
             if d == 0:
                 return v
             d -= 1
@@ -1172,14 +1158,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if (p & 1) == 0:
                 if v > BEST[_ix(d)]:
                     BEST[_ix(d)] = v
-                    BMOVE[_ix(d)] = c
                     if v > A[_ix(d)]:
                         A[_ix(d)] = v
                         cut = v >= B[_ix(d)]
             else:
                 if v < BEST[_ix(d)]:
                     BEST[_ix(d)] = v
-                    BMOVE[_ix(d)] = c
                     if v < B[_ix(d)]:
                         B[_ix(d)] = v
                         cut = v <= A[_ix(d)]
@@ -1296,7 +1280,7 @@ def _can_reach(hands, leader, trump, five, three, target, tt_keys, tt_data, log2
 def _new_tt(log2):
     nb = 1 << (log2 - _BUCKET_LOG2)
     keys = np.zeros((4 * nb, _BUCKET), dtype=np.uint64)
-    data = np.empty((3 * nb, _BUCKET), dtype=np.int64)
+    data = np.empty((2 * nb, _BUCKET), dtype=np.int64)
     return keys, data
 
 
