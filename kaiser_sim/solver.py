@@ -341,11 +341,8 @@ def _mask_region(union, mask):
             n = bit_count(u)
             if k >= n - 1:
                 w |= u
-            else:
-                for i in range(k):
-                    t = _bit(highest_bit_index(u))
-                    w |= t
-                    u ^= t
+            else:  # the top k cards: all but the lowest n - k
+                w |= u ^ _pdep((_ONE << np.uint64(n - k)) - _ONE, u)
     return w
 
 
@@ -397,9 +394,8 @@ def _cashable(mine, part, o1, o2, trump):
                 k = min(k, bit_count(o2 & m))
             if part & tmask:
                 k = min(k, bit_count(part & m))
-            while k < k0:  # only the top k cards of the run are used
-                run ^= run & (~run + _ONE)
-                k0 -= 1
+            if k < k0:  # only the top k cards of the run are used
+                run ^= _pdep((_ONE << np.uint64(k0 - k)) - _ONE, run)
         qt += k
         used |= run
     return qt, used
