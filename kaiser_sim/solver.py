@@ -29,10 +29,10 @@ an entry) and top trumps of each side, checked before the transposition
 table is probed; two-trick endings are solved directly by a small alpha-beta
 (``_solve_two``).  Leads try first the ply's "killer" (the card that last
 refuted a sibling line after the first move failed); then all moves follow
-rules of play (cash winners, lead to partner's
-winner, a suit an opponent ruffs last, second hand plays low -- and drops
-the 5H -- when its partner takes the trick anyway, else wins only what the
-third hand cannot beat, ...), the killer breaking near ties after the lead.
+rules of play (cash winners, lead to partner's winner, a suit an opponent
+ruffs last, second hand plays low -- and drops the 5H -- when its partner
+takes the trick anyway, else wins only what the third hand cannot beat,
+...), the killer breaking near ties after the lead.
 
 Transposition table with "winning ranks" (as DDS)
 -------------------------------------------------
@@ -410,8 +410,6 @@ def _quick_tricks(x0, x1, x2, x3, trump):
     cards that count relies on."""
     own, used = _cashable(x0, x2, x1, x3, trump)
     union = x0 | x1 | x2 | x3
-    o1 = x1
-    o2 = x3
     for s in range(4):
         m = _SUIT_MASKS[_ix(s)]
         if (x0 & m) == 0:
@@ -421,7 +419,7 @@ def _quick_tricks(x0, x1, x2, x3, trump):
             continue
         if trump != 4 and s != trump:
             tm = _SUIT_MASKS[_ix(trump)]
-            if ((o1 & tm) and (o1 & m) == 0) or ((o2 & tm) and (o2 & m) == 0):
+            if ((x1 & tm) and (x1 & m) == 0) or ((x3 & tm) and (x3 & m) == 0):
                 continue
         pq, usedq = _cashable(x2, x0, x3, x1, trump)
         if pq > own:
@@ -548,12 +546,13 @@ def _fold(maxer, v, w, best, wb, wall, lo, hi):
 
 
 @njit(cache=True)
-def _solve_two(h, p, trump, five, three, a, b):
-    """N-S points of a two-trick ending with ``p`` on lead (exact inside the
-    window (a, b), fail-soft outside it), and its winning ranks: the cards
-    whose rank the proof of that result relies on (for a value >= b one best
-    move of N-S and every move of E-W; for a value <= a the converse; inside
-    the window both).
+def _solve_two(x0, x1, x2, x3, p, trump, five, three, a, b):
+    """N-S points of a two-trick ending with ``p`` on lead, ``x0..x3`` the
+    hands in playing order from ``p`` (exact inside the window (a, b),
+    fail-soft outside it), and its winning ranks: the cards whose rank the
+    proof of that result relies on (for a value >= b one best move of N-S
+    and every move of E-W; for a value <= a the converse; inside the window
+    both).
 
     Alpha-beta over the first trick (at most 2 x 2 x 2 x 2 lines), the last
     trick evaluated directly; a node cut off passes on the ranks of the one
@@ -561,12 +560,7 @@ def _solve_two(h, p, trump, five, three, a, b):
     (as ``_search``).  Far cheaper than the general search for the positions
     that make up a large share of its nodes.
     """
-    # the hands in playing order from the leader (one tuple look-up each);
-    # inside, seats are counted from the leader
-    x0 = h[p]
-    x1 = h[(p + 1) & 3]
-    x2 = h[(p + 2) & 3]
-    x3 = h[(p + 3) & 3]
+    # inside, seats are counted from the leader (no look-up by a variable seat)
     max0 = (p & 1) == 0  # does the player at this position maximise N-S?
     max1 = not max0
     best0 = -_INF if max0 else _INF
@@ -716,7 +710,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if pos == 0:
                 r = ntricks - (d >> 2)
                 if r == 2:
-                    v, rw = _solve_two((h[0], h[1], h[2], h[3]), p, trump, five, three, a, b)
+                    v, rw = _solve_two(h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)], h[_ix((p + 3) & 3)],
+                                       p, trump, five, three, a, b)
                     state = _RETURN
                     continue
                 if r == 1:
@@ -891,14 +886,17 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 cand = follow if follow else mine
             present = h[0] | h[1] | h[2] | h[3] | table
             partner_wins = ws >= 0 and ((ws ^ p) & 1) == 0
+            lho = h[_ix((p + 1) & 3)]
+            partner = h[_ix((p + 2) & 3)]
+            rho = h[_ix((p + 3) & 3)]
             next_top = -1  # the best card the next hand can play to this trick
             if pos == 2 or pos == 1:
-                next_top = _best_reply(h[_ix((p + 1) & 3)], ls, trump)
+                next_top = _best_reply(lho, ls, trump)
             # second hand: will our partner (last to play) take the trick
             # whatever the third hand does?  Then we play low, and the 5H
             partner_takes = False
             if pos == 1:
-                last_top = _best_reply(h[_ix((p + 2) & 3)], ls, trump)
+                last_top = _best_reply(partner, ls, trump)
                 partner_takes = (last_top >= 0 and _beats(last_top, wc, trump)
                                  and (next_top < 0 or _beats(last_top, next_top, trump)))
             n = 0
@@ -923,7 +921,6 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 s = c >> 4
                 if pos == 0:
                     top = highest_bit_index(present & sm)
-                    partner = h[_ix((p + 2) & 3)]
                     if (present & sm & ~((cb << _ONE) - _ONE) & ~mine) == 0:
                         sc = 60 + rank  # cash a winner (every card above it is ours)
                     elif partner & _bit(top):
@@ -934,8 +931,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         sc = 20 - rank
                         # will partner take the trick whatever the opponents
                         # play (follow or ruff)?  Then lead low, or the 5H
-                        ob = _best_reply(h[_ix((p + 1) & 3)], s, trump)
-                        o2 = _best_reply(h[_ix((p + 3) & 3)], s, trump)
+                        ob = _best_reply(lho, s, trump)
+                        o2 = _best_reply(rho, s, trump)
                         if ob < 0 or (o2 >= 0 and _beats(o2, ob, trump)):
                             ob = o2
                         pb = _best_reply(partner, s, trump)
@@ -949,13 +946,11 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = -40  # not the 5H where an opponent may take it
                     if trump != 4 and s != trump:
                         tm = _SUIT_MASKS[_ix(trump)]
-                        lho = h[_ix((p + 1) & 3)]
-                        rho = h[_ix((p + 3) & 3)]
                         if ((lho & sm) == 0 and (lho & tm)) or ((rho & sm) == 0 and (rho & tm)):
                             sc -= 60  # an opponent ruffs
                         elif (partner & sm) == 0 and (partner & tm):
                             sc += 45  # partner ruffs
-                    elif trump != 4 and ((h[_ix((p + 1) & 3)] | h[_ix((p + 3) & 3)]) & _SUIT_MASKS[_ix(trump)]) == 0:
+                    elif trump != 4 and ((lho | rho) & _SUIT_MASKS[_ix(trump)]) == 0:
                         sc -= 80  # a trump lead that draws no opponent's trump
                 elif pos == 2:
                     # third hand: is the trick safe from the last hand?
@@ -1092,7 +1087,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
         else:  # _RETURN: node d has value v
             if finished:
                 # node d is done: record what its search proved, in the
-                # bucket at SLOT[_ix(d)], in the entry of the same lengths, flags
+                # bucket at SLOT[d], in the entry of the same lengths, flags
                 # and owners of the cards under its winning ranks' mask.
                 # Only bounds proved with that very mask go into an entry.
                 # (Inline rather than a helper: passing the table's arrays
