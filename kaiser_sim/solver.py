@@ -81,6 +81,9 @@ _SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
 # [27] TT hits that cut, [28] trick-boundary nodes cut by TT or bounds;
 # [29] null-window passes; [30] moves skipped by "lowest win".
 STATS_SIZE = 32
+#: count everything but [0] and [29] too (a compile-time constant: off, the
+#: counters cost nothing; set True and clear numba's cache to profile)
+_DIAGNOSTICS = False
 
 # transposition table: buckets of _BUCKET entries, stored bucket-major so a
 # bucket's scan reads contiguous rows: keys (uint64) rows 4b + 0..3 of bucket
@@ -698,8 +701,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     while True:
         if state == _ENTER:
             stats[0] += 1
-            stats[_ix(9 + (d & 3))] += 1
-            stats[_ix(16 + ntricks - (d >> 2))] += 1
+            if _DIAGNOSTICS:
+                stats[_ix(9 + (d & 3))] += 1
+                stats[_ix(16 + ntricks - (d >> 2))] += 1
             p = PL[_ix(d)]
             pos = d & 3
             a = A[_ix(d)]
@@ -797,7 +801,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     whi = w_ew if ew_sure > 0 else np.uint64(0)
                 # (bounds first: when they settle the node, the position need
                 # not be described nor the table probed)
-                if lo >= b or hi <= a or lo == hi:
+                if _DIAGNOSTICS and (lo >= b or hi <= a or lo == hi):
                     stats[28] += 1
                 if lo >= b:
                     v = lo
@@ -820,7 +824,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 LENS[_ix(d)] = lens
                 FLAGS[_ix(d)] = flags
                 CODE[_ix(d)] = code
-                stats[25] += 1
+                if _DIAGNOSTICS:
+                    stats[25] += 1
                 hit = False
                 mlo = np.uint64(0)
                 mhi = np.uint64(0)
@@ -845,12 +850,13 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             hi = tt_data[_ix(dr + _TT_HI), _ix(e)]
                             mhi = tt_keys[_ix(kr + 3), _ix(e)]
                             whi = np.uint64(0)
-                if hit:
+                if _DIAGNOSTICS and hit:
                     stats[26] += 1
                     if lo >= b or hi <= a or lo == hi:
                         stats[27] += 1
                 if lo >= b or hi <= a or lo == hi:
-                    stats[28] += 1
+                    if _DIAGNOSTICS:
+                        stats[28] += 1
                     if lo >= b:
                         v = lo
                         rw = wlo | _mask_region(union, mlo)
@@ -1043,7 +1049,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 c = MV[_ix(d), _ix(i)]
                 if c < LW[_ix(d), _ix(c >> 4)] and (_bit(c) & special) == 0:
                     i += 1
-                    stats[30] += 1
+                    if _DIAGNOSTICS:
+                        stats[30] += 1
                 else:
                     break
             MI[_ix(d)] = i
@@ -1159,11 +1166,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         B[_ix(d)] = v
                         cut = v <= A[_ix(d)]
             if cut:
-                if MI[_ix(d)] == 1:
-                    stats[_ix(1 + pos)] += 1
-                else:
-                    stats[_ix(5 + pos)] += 1
+                if MI[_ix(d)] != 1:
                     KILLER[_ix(d)] = c
+                if _DIAGNOSTICS:
+                    stats[_ix((1 if MI[_ix(d)] == 1 else 5) + pos)] += 1
                 v = BEST[_ix(d)]
                 # a cut-off is proved by this one move: its winning ranks;
                 # stay in _RETURN: node d is done
