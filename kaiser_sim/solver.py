@@ -466,12 +466,46 @@ def _special_captor(h0, h1, h2, h3, card, trump):
     return side
 
 
+@njit(cache=True)
+def _cash_spares_3s(used, x0, x1, x2, x3, three, r):
+    """Can the side of ``x0`` and ``x2`` (partners; ``x1``, ``x3`` the
+    opponents) take the tricks of the cash plan ``used`` (its winners, one
+    trick a card, as ``_quick_tricks`` gives them) with the 3S (in play) in
+    none of them, whatever the others do?  ``r`` tricks are left.
+
+    An opponent holding the 3S can drop it on a round of spades, or on any
+    round of a suit it has run out of; our side plays it only when forced:
+    as the last spade of a hand that must follow to a round of spades, or as
+    a hand's last card (the plan takes every trick left).  All of this rests
+    on suit lengths and the 3S's owner, which the TT key fixes, and on the
+    plan's cards, which its winning ranks carry."""
+    if used & three:
+        return False
+    sp = _SUIT_MASKS[_ix(lowest_bit_index(three) >> 4)]
+    ks = bit_count(used & sp)
+    if (x1 | x3) & three:
+        if ks:
+            return False
+        hh = x1 if x1 & three else x3
+        for s in range(4):
+            m = _SUIT_MASKS[_ix(s)]
+            if bit_count(hh & m) < bit_count(used & m):
+                return False
+        return True
+    if bit_count(used) >= r:
+        return False
+    hh = x0 if x0 & three else x2
+    return bit_count(hh & sp) > ks
+
+
 @njit(cache=True, inline="always")
-def _side_floor(tricks, five_sure, three_sure, three_risk):
+def _side_floor(tricks, five_sure, three_sure, three_risk, three_spared):
     """Fewest points a side can end with: at least ``tricks`` tricks, the 5H's
     trick if ``five_sure``, the 3S's trick if ``three_sure``; with
-    ``three_risk`` the 3S may fall in one of its tricks (a sure one, or one
-    more: -2 from a side with no sure trick)."""
+    ``three_risk`` the 3S may fall in one of its tricks: a sure one (-3), or
+    one more (+1 - 3 = -2: from a side with no sure trick, or when
+    ``three_spared``, the sure tricks are taken with the 3S in none of them;
+    SOLVER_NOTES pitfall 6: it may still be forced to win the 3S later)."""
     t = tricks
     if (five_sure or three_sure) and t < 1:
         t = 1
@@ -481,7 +515,7 @@ def _side_floor(tricks, five_sure, three_sure, three_risk):
     if three_sure:
         pts -= 3
     elif three_risk:
-        pts -= 3 if t >= 1 else 2
+        pts -= 2 if (t < 1 or three_spared) else 3
     return pts
 
 
@@ -764,6 +798,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 qt, wqt = _quick_tricks(h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)], h[_ix((p + 3) & 3)], trump)
                 st_ns, wns = _sure_trump_tricks(h0, h2, union, trump)
                 st_ew, wew = _sure_trump_tricks(h1, h3, union, trump)
+                # is the lead's cash plan the sure count, with the 3S in none of its tricks?
+                spared = (t_in and qt > 0 and qt >= (st_ns if (p & 1) == 0 else st_ew)
+                          and _cash_spares_3s(wqt, h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)],
+                                              h[_ix((p + 3) & 3)], three, r))
                 if (p & 1) == 0:
                     if qt >= st_ns:
                         ns_sure = qt
@@ -791,8 +829,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     f_lead = True  # the lead's cash plan wins the 5H's trick
                 f_ns = fdet == 0 or (f_lead and (p & 1) == 0)
                 f_ew = fdet == 1 or (f_lead and (p & 1) == 1)
-                ns_floor = _side_floor(ns_sure, f_ns, tdet == 0, t_in and tdet != 1)
-                ew_floor = _side_floor(ew_sure, f_ew, tdet == 1, t_in and tdet != 0)
+                ns_floor = _side_floor(ns_sure, f_ns, tdet == 0, t_in and tdet != 1, spared and (p & 1) == 0)
+                ew_floor = _side_floor(ew_sure, f_ew, tdet == 1, t_in and tdet != 0, spared and (p & 1) == 1)
                 if ns_floor > lo:
                     lo = ns_floor
                     wlo = w_ns if ns_sure > 0 else np.uint64(0)
