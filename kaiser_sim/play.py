@@ -96,7 +96,7 @@ def _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data,
         won = _trick_points(tmask, five, three)
     if h[0] == 0 and h[1] == 0 and h[2] == 0 and h[3] == 0:
         return won
-    return won + _search(h, winner, trump, five, three, alpha - won, beta - won, tt_keys, tt_data, log2, stats)
+    return won + _search(h, winner, trump, five, three, alpha - won, beta - won, tt_keys, tt_data, log2, stats, 0)
 
 
 @njit(cache=True, inline="always")
@@ -234,7 +234,7 @@ def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, be
     if n == 0:
         if h[0] == 0 and h[1] == 0 and h[2] == 0 and h[3] == 0:
             return 0
-        return _search(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
+        return _search(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0)
     if n == 1:
         return _ply3(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2,
                      stats)

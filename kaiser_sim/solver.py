@@ -252,13 +252,13 @@ def _owner(h0, h1, h2, b):
 
 
 @njit(cache=True)
-def _pos_desc(h0, h1, h2, h3, leader, trump, five, three):
+def _pos_desc(h0, h1, h2, h3, leader, trump, five, three, gen):
     """Describe a trick-boundary position for the transposition table.
 
     Returns (lens, flags, code): ``lens`` the length of every hand in every
     suit (4 bits each, suit s hand q at bit 16s + 4q); ``flags`` the leader,
-    the trump and which special cards are in play and who holds them (never
-    0); ``code`` per suit the owners of the remaining cards from the top:
+    the trump, which special cards are in play and who holds them, and the
+    table's generation ``gen`` from bit 12 (never 0); ``code`` per suit the owners of the remaining cards from the top:
     owner bit 0 of the suit's i-th card from the top at bit 16s + 7 - i,
     owner bit 1 at bit 16s + 15 - i (at most 8 cards: the owner of a 9th
     follows from the lengths).  The top k cards' owners are the code under
@@ -292,7 +292,7 @@ def _pos_desc(h0, h1, h2, h3, leader, trump, five, three):
     et = trump
     if trump != 4 and (union & _SUIT_MASKS[_ix(trump)]) == 0:
         et = 4
-    flags = np.uint64(leader) | (np.uint64(et) << np.uint64(2)) | np.uint64(2048)
+    flags = np.uint64(leader) | (np.uint64(et) << np.uint64(2)) | np.uint64(2048) | (np.uint64(gen) << np.uint64(12))
     if union & five:
         flags |= np.uint64(32) | (_owner(h0, h1, h2, five) << np.uint64(7))
     if union & three:
@@ -687,7 +687,7 @@ _ENTER, _NEXT, _RETURN = 0, 1, 2
 
 
 @njit(cache=True)
-def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats):
+def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats, gen):
     """Fail-soft alpha-beta over N-S points with the window (alpha0, beta0).
 
     Returns N-S's points from this trick boundary on when that value lies
@@ -696,6 +696,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     stack of plies, so this kernel can be cached (SOLVER_NOTES pitfall 1).
     """
     h = hands_in.copy()
+    genu = np.uint64(gen)
     ntricks = bit_count(h[0])
     nply = 4 * ntricks
     A = np.empty(nply + 1, np.int64)
@@ -856,7 +857,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     rw = wlo | whi
                     state = _RETURN
                     continue
-                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three)
+                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three, genu)
                 base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2)
                 SLOT[_ix(d)] = base
                 LENS[_ix(d)] = lens
@@ -1153,7 +1154,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         x = ((tt_keys[_ix(kr), _ix(i)] ^ lens) | (tt_keys[_ix(kr + 1), _ix(i)] ^ flags)
                              | (tt_keys[_ix(kr + 2), _ix(i)] ^ ecode) | (tt_keys[_ix(kr + 3), _ix(i)] ^ mask))
                         same |= (1 if x == 0 else 0) << i
-                        empty |= (1 if tt_keys[_ix(kr + 1), _ix(i)] == 0 else 0) << i
+                        # free: never used, or used by another generation
+                        empty |= (1 if (tt_keys[_ix(kr + 1), _ix(i)] >> np.uint64(12)) != genu
+                                  or tt_keys[_ix(kr + 1), _ix(i)] == 0 else 0) << i
                     if same:
                         e = lowest_bit_index(same)
                     else:
@@ -1274,7 +1277,7 @@ def _ns_total(hands, five, three):
 
 
 @njit(cache=True)
-def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stats, guess=-_INF):
+def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stats, gen, guess=-_INF):
     """Exact points of the leader's side.
 
     MTD(f): a sequence of null-window searches that close in on the value
@@ -1288,7 +1291,7 @@ def _solve_value(hands, leader, trump, five, three, tt_keys, tt_data, log2, stat
     g = guess if guess > -_INF else total // 2
     while lo < hi:
         beta = g + 1 if g == lo else g
-        g = _search(hands, leader, trump, five, three, beta - 1, beta, tt_keys, tt_data, log2, stats)
+        g = _search(hands, leader, trump, five, three, beta - 1, beta, tt_keys, tt_data, log2, stats, gen)
         stats[29] += 1
         if g < beta:
             hi = g
@@ -1305,9 +1308,9 @@ def _can_reach(hands, leader, trump, five, three, target, tt_keys, tt_data, log2
     if leader & 1:
         # E-W >= t  <=>  N-S <= total - t  <=>  not (N-S >= total - t + 1)
         t_ns = _ns_total(hands, five, three) - target + 1
-        ns = _search(hands, leader, trump, five, three, t_ns - 1, t_ns, tt_keys, tt_data, log2, stats)
+        ns = _search(hands, leader, trump, five, three, t_ns - 1, t_ns, tt_keys, tt_data, log2, stats, 0)
         return ns < t_ns
-    ns = _search(hands, leader, trump, five, three, target - 1, target, tt_keys, tt_data, log2, stats)
+    ns = _search(hands, leader, trump, five, three, target - 1, target, tt_keys, tt_data, log2, stats, 0)
     return ns >= target
 
 
@@ -1347,7 +1350,8 @@ def _dd_table(deals, five, three, log2, leaders, nchunks):
                 guess = -_INF
                 for leader in leaders:
                     before = stats[0]
-                    v = _solve_value(hands, leader, strain, five, three, tt_keys, tt_data, log2, stats, guess)
+                    v = _solve_value(hands, leader, strain, five, three, tt_keys, tt_data, log2, stats, i + 1,
+                                     guess)
                     out[i, leader, strain] = v
                     nodes[i, leader, strain] = stats[0] - before
                     # the next leader's N-S value is usually close to this one
@@ -1368,7 +1372,7 @@ def _dd_contracts(deals, leaders, strains, five, three, log2, nchunks):
         tt_keys, tt_data = _new_tt(log2)
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         for i in range(lo, hi):
-            out[i] = _solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats)
+            out[i] = _solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats, i + 1)
     return out
 
 
@@ -1436,7 +1440,7 @@ def solve(hands, leader, strain, mode: str = "points", *, five=None, three=None)
     f, t = _specials(mode, five, three)
     keys, data = _tt()
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
-    return int(_solve_value(h, int(leader), int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
+    return int(_solve_value(h, int(leader), int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats, 0))
 
 
 def can_reach(hands, leader, strain, target: int, mode: str = "points", *, five=None, three=None) -> bool:
