@@ -498,6 +498,40 @@ def _cash_spares_3s(used, x0, x1, x2, x3, three, r):
     return bit_count(hh & sp) > ks
 
 
+@njit(cache=True)
+def _cash_takes_5h(used, x0, x1, x2, x3, five):
+    """Does the 5H (in play) fall in one of the tricks of the cash plan
+    ``used`` of the side of ``x0`` and ``x2`` (its winners, all in one of
+    these two hands, one trick a card), whatever the others do?
+
+    It does when it is one of the winners; when the hand that does not cash
+    holds it and can play it to a round: a round of its suit, or one of a
+    suit it has run out of (it discards; the plan never makes it ruff); and
+    when an opponent holds it and the plan has at least as many rounds of
+    its suit as that opponent has cards there (the plan never lets an
+    opponent ruff).  This rests on suit lengths and the 5H's owner, which
+    the TT key fixes, and on the plan's cards, which its winning ranks
+    carry."""
+    if used & five:
+        return True
+    if used == 0:
+        return False
+    hm = _SUIT_MASKS[_ix(lowest_bit_index(five) >> 4)]
+    if (x0 | x2) & five:
+        mate = x2 if used & x0 else x0
+        if (mate & five) == 0:
+            return False  # the cashing hand holds it: it leads its winners
+        if used & hm:
+            return True
+        for s in range(4):
+            m = _SUIT_MASKS[_ix(s)]
+            if bit_count(used & m) > bit_count(mate & m):
+                return True
+        return False
+    holder = x1 if x1 & five else x3
+    return bit_count(used & hm) >= bit_count(holder & hm)
+
+
 @njit(cache=True, inline="always")
 def _side_floor(tricks, five_sure, three_sure, three_risk, three_spared):
     """Fewest points a side can end with: at least ``tricks`` tricks, the 5H's
@@ -826,7 +860,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 fdet = _special_captor(h0, h1, h2, h3, five, trump) if f_in else -1
                 tdet = _special_captor(h0, h1, h2, h3, three, trump) if t_in else -1
                 f_lead = fdet == (p & 1)
-                if (wqt & five) and qt == (ns_sure if (p & 1) == 0 else ew_sure):
+                if (f_in and qt == (ns_sure if (p & 1) == 0 else ew_sure)
+                        and _cash_takes_5h(wqt, h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)],
+                                           h[_ix((p + 3) & 3)], five)):
                     f_lead = True  # the lead's cash plan wins the 5H's trick
                 f_ns = fdet == 0 or (f_lead and (p & 1) == 0)
                 f_ew = fdet == 1 or (f_lead and (p & 1) == 1)
