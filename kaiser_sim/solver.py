@@ -499,12 +499,13 @@ def _cash_spares_3s(used, x0, x1, x2, x3, three, r):
 
 
 @njit(cache=True)
-def _cash_takes_5h(used, x0, x1, x2, x3, five):
+def _cash_takes_5h(used, x0, x1, x2, x3, five, r):
     """Does the 5H (in play) fall in one of the tricks of the cash plan
     ``used`` of the side of ``x0`` and ``x2`` (its winners, all in one of
     these two hands, one trick a card), whatever the others do?
 
-    It does when it is one of the winners; when the hand that does not cash
+    It does when it is one of the winners, or the plan takes all ``r``
+    tricks left; when the hand that does not cash
     holds it and can play it to a round: a round of its suit, or one of a
     suit it has run out of (it discards; the plan never makes it ruff); and
     when an opponent holds it and the plan has at least as many rounds of
@@ -516,6 +517,8 @@ def _cash_takes_5h(used, x0, x1, x2, x3, five):
         return True
     if used == 0:
         return False
+    if bit_count(used) >= r:
+        return True
     hm = _SUIT_MASKS[_ix(lowest_bit_index(five) >> 4)]
     if (x0 | x2) & five:
         mate = x2 if used & x0 else x0
@@ -862,7 +865,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 f_lead = fdet == (p & 1)
                 if (f_in and qt == (ns_sure if (p & 1) == 0 else ew_sure)
                         and _cash_takes_5h(wqt, h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)],
-                                           h[_ix((p + 3) & 3)], five)):
+                                           h[_ix((p + 3) & 3)], five, r)):
                     f_lead = True  # the lead's cash plan wins the 5H's trick
                 f_ns = fdet == 0 or (f_lead and (p & 1) == 0)
                 f_ew = fdet == 1 or (f_lead and (p & 1) == 1)
