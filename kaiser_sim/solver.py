@@ -722,6 +722,21 @@ def _best_reply(hand, ls, trump):
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
 
+# Per-ply state of _search, fields of one row of its int64 array PLY: the
+# window (A, B) as narrowed and (A0, B0) as entered; the best value so far;
+# number of moves and index of the next; the card played at this ply, its
+# player, the trick's winner and winning card after it, N-S points of the
+# trick it completed; the node's TT bucket (-1: none); the ply's killer
+# move; per suit the "lowest win" limit (4); the ordered moves (12).
+(_A, _B, _A0, _B0, _BEST, _NM, _MI, _CARD, _PL, _WIN, _WCARD, _TPNS, _SLOT, _KILLER) = range(14)
+_LW = 16
+_MV = 20
+_PLY = 32
+# ... and of its uint64 array PLYU: the TT key of the node (lens, flags,
+# code; see _pos_desc) and the winning ranks of its children so far
+_LENS, _FLAGS, _CODE, _WR = range(4)
+_PLYU = 4
+
 
 @njit(cache=True)
 def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats, gen):
@@ -736,34 +751,19 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     genu = np.uint64(gen)
     ntricks = bit_count(h[0])
     nply = 4 * ntricks
-    A = np.empty(nply + 1, np.int64)
-    B = np.empty(nply + 1, np.int64)
-    A0 = np.empty(nply + 1, np.int64)
-    B0 = np.empty(nply + 1, np.int64)
-    BEST = np.empty(nply + 1, np.int64)
-    MV = np.empty((nply + 1, 12), np.int64)
+    # the per-ply state in two flat arrays (fields at the offsets below, one
+    # row of _PLY / _PLYU a ply): a few base pointers instead of twenty keep
+    # the loop's registers for its own values
+    PLY = np.full((nply + 1) * _PLY, -1, np.int64)
+    PLYU = np.zeros((nply + 1) * _PLYU, np.uint64)
     SC = np.empty(12, np.int64)
-    NM = np.empty(nply + 1, np.int64)
-    MI = np.empty(nply + 1, np.int64)
-    CARD = np.empty(nply + 1, np.int64)
-    PL = np.empty(nply + 1, np.int64)
-    WIN = np.empty(nply + 1, np.int64)
-    WCARD = np.empty(nply + 1, np.int64)
-    TPNS = np.zeros(nply + 1, np.int64)
-    SLOT = np.full(nply + 1, -1, np.int64)
-    LENS = np.zeros(nply + 1, np.uint64)
-    FLAGS = np.zeros(nply + 1, np.uint64)
-    CODE = np.zeros(nply + 1, np.uint64)
-    WR = np.zeros(nply + 1, np.uint64)  # winning ranks of the children so far
-    LW = np.zeros((nply + 1, 4), np.int64)  # per suit: skip the mover's cards below this ("lowest win")
-    KILLER = np.full(nply + 1, -1, np.int64)  # per ply: the card that last cut off after the first move failed
     special = five | three
     rw = np.uint64(0)  # winning ranks of the value v being returned
 
     d = 0
-    PL[0] = leader
-    A[0] = alpha0
-    B[0] = beta0
+    PLY[_PL] = leader
+    PLY[_A] = alpha0
+    PLY[_B] = beta0
     state = _ENTER
     finished = False  # the node being returned from is done: store it
     v = 0
@@ -776,12 +776,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if _DIAGNOSTICS:
                 stats[_ix(9 + (d & 3))] += 1
                 stats[_ix(16 + ntricks - (d >> 2))] += 1
-            p = PL[_ix(d)]
+            p = PLY[_ix(d * _PLY + _PL)]
             pos = d & 3
-            a = A[_ix(d)]
-            b = B[_ix(d)]
-            SLOT[_ix(d)] = -1
-            WR[_ix(d)] = np.uint64(0)
+            a = PLY[_ix(d * _PLY + _A)]
+            b = PLY[_ix(d * _PLY + _B)]
+            PLY[_ix(d * _PLY + _SLOT)] = -1
+            PLYU[_ix(d * _PLYU + _WR)] = np.uint64(0)
             state = _NEXT
             if pos == 0:
                 r = ntricks - (d >> 2)
@@ -898,10 +898,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     continue
                 lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three, genu)
                 base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2)
-                SLOT[_ix(d)] = base
-                LENS[_ix(d)] = lens
-                FLAGS[_ix(d)] = flags
-                CODE[_ix(d)] = code
+                PLY[_ix(d * _PLY + _SLOT)] = base
+                PLYU[_ix(d * _PLYU + _LENS)] = lens
+                PLYU[_ix(d * _PLYU + _FLAGS)] = flags
+                PLYU[_ix(d * _PLYU + _CODE)] = code
                 if _DIAGNOSTICS:
                     stats[25] += 1
                 hit = False
@@ -952,10 +952,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     a = lo
                 if hi < b:
                     b = hi
-                A[_ix(d)] = a
-                B[_ix(d)] = b
-            A0[_ix(d)] = a
-            B0[_ix(d)] = b
+                PLY[_ix(d * _PLY + _A)] = a
+                PLY[_ix(d * _PLY + _B)] = b
+            PLY[_ix(d * _PLY + _A0)] = a
+            PLY[_ix(d * _PLY + _B0)] = b
             # ---- generate the moves, one per run of equivalent cards, ordered ----
             mine = h[_ix(p)]
             if pos == 0:
@@ -963,9 +963,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 ws = -1
                 wc = -1
             else:
-                ls = CARD[_ix(d - pos)] >> 4
-                ws = WIN[_ix(d - 1)]
-                wc = WCARD[_ix(d - 1)]
+                ls = PLY[_ix((d - pos) * _PLY + _CARD)] >> 4
+                ws = PLY[_ix((d - 1) * _PLY + _WIN)]
+                wc = PLY[_ix((d - 1) * _PLY + _WCARD)]
                 follow = mine & _SUIT_MASKS[_ix(ls)]
                 cand = follow if follow else mine
             present = h[0] | h[1] | h[2] | h[3] | table
@@ -1097,7 +1097,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             sc = 45 - rank
                     else:
                         sc = 30 - rank
-                if c == KILLER[_ix(d)]:
+                if c == PLY[_ix(d * _PLY + _KILLER)]:
                     # a refutation found at this ply in a sibling line is
                     # likely to refute here too ("killer" move); a lead goes
                     # first, elsewhere it only breaks near ties of the rules
@@ -1106,85 +1106,85 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 j = n
                 while j > 0 and SC[_ix(j - 1)] < sc:
                     SC[_ix(j)] = SC[_ix(j - 1)]
-                    MV[_ix(d), _ix(j)] = MV[_ix(d), _ix(j - 1)]
+                    PLY[_ix(d * _PLY + _MV + j)] = PLY[_ix(d * _PLY + _MV + j - 1)]
                     j -= 1
                 SC[_ix(j)] = sc
-                MV[_ix(d), _ix(j)] = c
+                PLY[_ix(d * _PLY + _MV + j)] = c
                 n += 1
-            NM[_ix(d)] = n
-            MI[_ix(d)] = 0
-            LW[_ix(d), 0] = 0
-            LW[_ix(d), 1] = 0
-            LW[_ix(d), 2] = 0
-            LW[_ix(d), 3] = 0
-            BEST[_ix(d)] = -_INF if (p & 1) == 0 else _INF
+            PLY[_ix(d * _PLY + _NM)] = n
+            PLY[_ix(d * _PLY + _MI)] = 0
+            PLY[_ix(d * _PLY + _LW + 0)] = 0
+            PLY[_ix(d * _PLY + _LW + 1)] = 0
+            PLY[_ix(d * _PLY + _LW + 2)] = 0
+            PLY[_ix(d * _PLY + _LW + 3)] = 0
+            PLY[_ix(d * _PLY + _BEST)] = -_INF if (p & 1) == 0 else _INF
 
         elif state == _NEXT:
-            i = MI[_ix(d)]
+            i = PLY[_ix(d * _PLY + _MI)]
             # "lowest win" (as DDS): a card below every card whose rank an
             # earlier refuted move of its suit relied on is refuted the same way
-            while i < NM[_ix(d)]:
-                c = MV[_ix(d), _ix(i)]
-                if c < LW[_ix(d), _ix(c >> 4)] and (_bit(c) & special) == 0:
+            while i < PLY[_ix(d * _PLY + _NM)]:
+                c = PLY[_ix(d * _PLY + _MV + i)]
+                if c < PLY[_ix(d * _PLY + _LW + (c >> 4))] and (_bit(c) & special) == 0:
                     i += 1
                     if _DIAGNOSTICS:
                         stats[30] += 1
                 else:
                     break
-            MI[_ix(d)] = i
-            if i < NM[_ix(d)]:
-                MI[_ix(d)] = i + 1
-                c = MV[_ix(d), _ix(i)]
+            PLY[_ix(d * _PLY + _MI)] = i
+            if i < PLY[_ix(d * _PLY + _NM)]:
+                PLY[_ix(d * _PLY + _MI)] = i + 1
+                c = PLY[_ix(d * _PLY + _MV + i)]
                 cb = _bit(c)
-                p = PL[_ix(d)]
+                p = PLY[_ix(d * _PLY + _PL)]
                 pos = d & 3
                 h[_ix(p)] ^= cb
-                CARD[_ix(d)] = c
-                if pos == 0 or _beats(c, WCARD[_ix(d - 1)], trump):
-                    WIN[_ix(d)] = p
-                    WCARD[_ix(d)] = c
+                PLY[_ix(d * _PLY + _CARD)] = c
+                if pos == 0 or _beats(c, PLY[_ix((d - 1) * _PLY + _WCARD)], trump):
+                    PLY[_ix(d * _PLY + _WIN)] = p
+                    PLY[_ix(d * _PLY + _WCARD)] = c
                 else:
-                    WIN[_ix(d)] = WIN[_ix(d - 1)]
-                    WCARD[_ix(d)] = WCARD[_ix(d - 1)]
+                    PLY[_ix(d * _PLY + _WIN)] = PLY[_ix((d - 1) * _PLY + _WIN)]
+                    PLY[_ix(d * _PLY + _WCARD)] = PLY[_ix((d - 1) * _PLY + _WCARD)]
                 if pos == 3:
                     trick = table | cb
-                    ws = WIN[_ix(d)]
+                    ws = PLY[_ix(d * _PLY + _WIN)]
                     tp = _trick_points(trick, five, three) if (ws & 1) == 0 else 0
-                    TPNS[_ix(d)] = tp
+                    PLY[_ix(d * _PLY + _TPNS)] = tp
                     table = np.uint64(0)
-                    PL[_ix(d + 1)] = ws
-                    A[_ix(d + 1)] = A[_ix(d)] - tp
-                    B[_ix(d + 1)] = B[_ix(d)] - tp
+                    PLY[_ix((d + 1) * _PLY + _PL)] = ws
+                    PLY[_ix((d + 1) * _PLY + _A)] = PLY[_ix(d * _PLY + _A)] - tp
+                    PLY[_ix((d + 1) * _PLY + _B)] = PLY[_ix(d * _PLY + _B)] - tp
                 else:
                     table |= cb
-                    TPNS[_ix(d)] = 0
-                    PL[_ix(d + 1)] = (p + 1) & 3
-                    A[_ix(d + 1)] = A[_ix(d)]
-                    B[_ix(d + 1)] = B[_ix(d)]
+                    PLY[_ix(d * _PLY + _TPNS)] = 0
+                    PLY[_ix((d + 1) * _PLY + _PL)] = (p + 1) & 3
+                    PLY[_ix((d + 1) * _PLY + _A)] = PLY[_ix(d * _PLY + _A)]
+                    PLY[_ix((d + 1) * _PLY + _B)] = PLY[_ix(d * _PLY + _B)]
                 d += 1
                 state = _ENTER
             else:
-                v = BEST[_ix(d)]
-                rw = WR[_ix(d)]
+                v = PLY[_ix(d * _PLY + _BEST)]
+                rw = PLYU[_ix(d * _PLYU + _WR)]
                 state = _RETURN
                 finished = True
 
         else:  # _RETURN: node d has value v
             if finished:
                 # node d is done: record what its search proved, in the
-                # bucket at SLOT[d], in the entry of the same lengths, flags
+                # bucket at PLY[_ix(d * _PLY + _SLOT)], in the entry of the same lengths, flags
                 # and owners of the cards under its winning ranks' mask.
                 # Only bounds proved with that very mask go into an entry.
                 # (Inline rather than a helper: passing the table's arrays
                 # to a function costs reference counting on every call.)
                 finished = False
-                base = SLOT[_ix(d)]
+                base = PLY[_ix(d * _PLY + _SLOT)]
                 if base >= 0:
                     union = h[0] | h[1] | h[2] | h[3]
                     mask = _wr_mask(union, rw, special)
-                    ecode = CODE[_ix(d)] & mask
-                    lens = LENS[_ix(d)]
-                    flags = FLAGS[_ix(d)]
+                    ecode = PLYU[_ix(d * _PLYU + _CODE)] & mask
+                    lens = PLYU[_ix(d * _PLYU + _LENS)]
+                    flags = PLYU[_ix(d * _PLYU + _FLAGS)]
                     kr = 4 * base
                     dr = 2 * base
                     same = 0
@@ -1209,10 +1209,10 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                         tt_keys[_ix(kr + 3), _ix(e)] = mask
                         tt_data[_ix(dr + _TT_LO), _ix(e)] = -_INF
                         tt_data[_ix(dr + _TT_HI), _ix(e)] = _INF
-                    if v <= A0[_ix(d)]:
+                    if v <= PLY[_ix(d * _PLY + _A0)]:
                         if v < tt_data[_ix(dr + _TT_HI), _ix(e)]:
                             tt_data[_ix(dr + _TT_HI), _ix(e)] = v
-                    elif v >= B0[_ix(d)]:
+                    elif v >= PLY[_ix(d * _PLY + _B0)]:
                         if v > tt_data[_ix(dr + _TT_LO), _ix(e)]:
                             tt_data[_ix(dr + _TT_LO), _ix(e)] = v
                     else:
@@ -1221,36 +1221,36 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             if d == 0:
                 return v
             d -= 1
-            p = PL[_ix(d)]
+            p = PLY[_ix(d * _PLY + _PL)]
             pos = d & 3
-            c = CARD[_ix(d)]
+            c = PLY[_ix(d * _PLY + _CARD)]
             cb = _bit(c)
             h[_ix(p)] ^= cb
             if pos == 3:
-                table = _bit(CARD[_ix(d - 3)]) | _bit(CARD[_ix(d - 2)]) | _bit(CARD[_ix(d - 1)])
-                v += TPNS[_ix(d)]
-                rw |= _rank_win(table | cb, WCARD[_ix(d)])
+                table = _bit(PLY[_ix((d - 3) * _PLY + _CARD)]) | _bit(PLY[_ix((d - 2) * _PLY + _CARD)]) | _bit(PLY[_ix((d - 1) * _PLY + _CARD)])
+                v += PLY[_ix(d * _PLY + _TPNS)]
+                rw |= _rank_win(table | cb, PLY[_ix(d * _PLY + _WCARD)])
             else:
                 table ^= cb
             cut = False
             if (p & 1) == 0:
-                if v > BEST[_ix(d)]:
-                    BEST[_ix(d)] = v
-                    if v > A[_ix(d)]:
-                        A[_ix(d)] = v
-                        cut = v >= B[_ix(d)]
+                if v > PLY[_ix(d * _PLY + _BEST)]:
+                    PLY[_ix(d * _PLY + _BEST)] = v
+                    if v > PLY[_ix(d * _PLY + _A)]:
+                        PLY[_ix(d * _PLY + _A)] = v
+                        cut = v >= PLY[_ix(d * _PLY + _B)]
             else:
-                if v < BEST[_ix(d)]:
-                    BEST[_ix(d)] = v
-                    if v < B[_ix(d)]:
-                        B[_ix(d)] = v
-                        cut = v <= A[_ix(d)]
+                if v < PLY[_ix(d * _PLY + _BEST)]:
+                    PLY[_ix(d * _PLY + _BEST)] = v
+                    if v < PLY[_ix(d * _PLY + _B)]:
+                        PLY[_ix(d * _PLY + _B)] = v
+                        cut = v <= PLY[_ix(d * _PLY + _A)]
             if cut:
-                if MI[_ix(d)] != 1:
-                    KILLER[_ix(d)] = c
+                if PLY[_ix(d * _PLY + _MI)] != 1:
+                    PLY[_ix(d * _PLY + _KILLER)] = c
                 if _DIAGNOSTICS:
-                    stats[_ix((1 if MI[_ix(d)] == 1 else 5) + pos)] += 1
-                v = BEST[_ix(d)]
+                    stats[_ix((1 if PLY[_ix(d * _PLY + _MI)] == 1 else 5) + pos)] += 1
+                v = PLY[_ix(d * _PLY + _BEST)]
                 # a cut-off is proved by this one move: its winning ranks;
                 # stay in _RETURN: node d is done
                 finished = True
@@ -1280,18 +1280,18 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                                 break
                         if rw & run:
                             rw |= run
-                WR[_ix(d)] |= rw
+                PLYU[_ix(d * _PLYU + _WR)] |= rw
                 # lowest win: this move was refuted by lines that never relied
                 # on the rank of a card of its suit below ``low``; if the move's
                 # card is below it, so are the mover's other cards there, and
                 # the same lines (those cards' names swapped) refute them too
                 if (cb & special) == 0:
                     s = c >> 4
-                    if LW[_ix(d), _ix(s)] == 0:
-                        wsuit = WR[_ix(d)] & _SUIT_MASKS[_ix(s)]
+                    if PLY[_ix(d * _PLY + _LW + (s))] == 0:
+                        wsuit = PLYU[_ix(d * _PLYU + _WR)] & _SUIT_MASKS[_ix(s)]
                         low = lowest_bit_index(wsuit) if wsuit else 16 * s + 16
                         if c < low:
-                            LW[_ix(d), _ix(s)] = low
+                            PLY[_ix(d * _PLY + _LW + (s))] = low
                 state = _NEXT
 
 
