@@ -86,7 +86,8 @@ STATS_SIZE = 32
 _DIAGNOSTICS = False
 
 # transposition table: buckets of _BUCKET entries, stored bucket-major so a
-# bucket's scan reads contiguous rows: keys (uint64) rows 4b + 0..3 of bucket
+# bucket's scan reads contiguous rows (flat arrays, row r's entry e at
+# r * _BUCKET + e): keys (uint64) rows 4b + 0..3 of bucket
 # b hold its entries' lens, flags, code & mask, mask (see _pos_desc), one
 # entry per column; data (int64) rows 2b + these (the bounds).  No best move
 # is kept: tried first at a lead it saved no nodes over the killer and the
@@ -913,20 +914,20 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 # bit set (branch-free over the bucket's contiguous rows)
                 same = 0
                 for e in range(_BUCKET):
-                    x = (tt_keys[_ix(kr), _ix(e)] ^ lens) | (tt_keys[_ix(kr + 1), _ix(e)] ^ flags)
+                    x = (tt_keys[_ix(kr * _BUCKET + e)] ^ lens) | (tt_keys[_ix((kr + 1) * _BUCKET + e)] ^ flags)
                     same |= (1 if x == 0 else 0) << e
                 while same:
                     e = lowest_bit_index(same)
                     same &= same - 1
-                    if ((tt_keys[_ix(kr + 2), _ix(e)] ^ code) & tt_keys[_ix(kr + 3), _ix(e)]) == 0:
+                    if ((tt_keys[_ix((kr + 2) * _BUCKET + e)] ^ code) & tt_keys[_ix((kr + 3) * _BUCKET + e)]) == 0:
                         hit = True
-                        if tt_data[_ix(dr + _TT_LO), _ix(e)] > lo:
-                            lo = tt_data[_ix(dr + _TT_LO), _ix(e)]
-                            mlo = tt_keys[_ix(kr + 3), _ix(e)]
+                        if tt_data[_ix((dr + _TT_LO) * _BUCKET + e)] > lo:
+                            lo = tt_data[_ix((dr + _TT_LO) * _BUCKET + e)]
+                            mlo = tt_keys[_ix((kr + 3) * _BUCKET + e)]
                             wlo = np.uint64(0)
-                        if tt_data[_ix(dr + _TT_HI), _ix(e)] < hi:
-                            hi = tt_data[_ix(dr + _TT_HI), _ix(e)]
-                            mhi = tt_keys[_ix(kr + 3), _ix(e)]
+                        if tt_data[_ix((dr + _TT_HI) * _BUCKET + e)] < hi:
+                            hi = tt_data[_ix((dr + _TT_HI) * _BUCKET + e)]
+                            mhi = tt_keys[_ix((kr + 3) * _BUCKET + e)]
                             whi = np.uint64(0)
                 if _DIAGNOSTICS and hit:
                     stats[26] += 1
@@ -1190,12 +1191,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     same = 0
                     empty = 0
                     for i in range(_BUCKET):
-                        x = ((tt_keys[_ix(kr), _ix(i)] ^ lens) | (tt_keys[_ix(kr + 1), _ix(i)] ^ flags)
-                             | (tt_keys[_ix(kr + 2), _ix(i)] ^ ecode) | (tt_keys[_ix(kr + 3), _ix(i)] ^ mask))
+                        x = ((tt_keys[_ix(kr * _BUCKET + i)] ^ lens) | (tt_keys[_ix((kr + 1) * _BUCKET + i)] ^ flags)
+                             | (tt_keys[_ix((kr + 2) * _BUCKET + i)] ^ ecode) | (tt_keys[_ix((kr + 3) * _BUCKET + i)] ^ mask))
                         same |= (1 if x == 0 else 0) << i
                         # free: never used, or used by another generation
-                        empty |= (1 if (tt_keys[_ix(kr + 1), _ix(i)] >> np.uint64(12)) != genu
-                                  or tt_keys[_ix(kr + 1), _ix(i)] == 0 else 0) << i
+                        empty |= (1 if (tt_keys[_ix((kr + 1) * _BUCKET + i)] >> np.uint64(12)) != genu
+                                  or tt_keys[_ix((kr + 1) * _BUCKET + i)] == 0 else 0) << i
                     if same:
                         e = lowest_bit_index(same)
                     else:
@@ -1203,21 +1204,21 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                             e = lowest_bit_index(empty)
                         else:
                             e = stats[0] & (_BUCKET - 1)
-                        tt_keys[_ix(kr), _ix(e)] = lens
-                        tt_keys[_ix(kr + 1), _ix(e)] = flags
-                        tt_keys[_ix(kr + 2), _ix(e)] = ecode
-                        tt_keys[_ix(kr + 3), _ix(e)] = mask
-                        tt_data[_ix(dr + _TT_LO), _ix(e)] = -_INF
-                        tt_data[_ix(dr + _TT_HI), _ix(e)] = _INF
+                        tt_keys[_ix(kr * _BUCKET + e)] = lens
+                        tt_keys[_ix((kr + 1) * _BUCKET + e)] = flags
+                        tt_keys[_ix((kr + 2) * _BUCKET + e)] = ecode
+                        tt_keys[_ix((kr + 3) * _BUCKET + e)] = mask
+                        tt_data[_ix((dr + _TT_LO) * _BUCKET + e)] = -_INF
+                        tt_data[_ix((dr + _TT_HI) * _BUCKET + e)] = _INF
                     if v <= PLY[_ix(d * _PLY + _A0)]:
-                        if v < tt_data[_ix(dr + _TT_HI), _ix(e)]:
-                            tt_data[_ix(dr + _TT_HI), _ix(e)] = v
+                        if v < tt_data[_ix((dr + _TT_HI) * _BUCKET + e)]:
+                            tt_data[_ix((dr + _TT_HI) * _BUCKET + e)] = v
                     elif v >= PLY[_ix(d * _PLY + _B0)]:
-                        if v > tt_data[_ix(dr + _TT_LO), _ix(e)]:
-                            tt_data[_ix(dr + _TT_LO), _ix(e)] = v
+                        if v > tt_data[_ix((dr + _TT_LO) * _BUCKET + e)]:
+                            tt_data[_ix((dr + _TT_LO) * _BUCKET + e)] = v
                     else:
-                        tt_data[_ix(dr + _TT_LO), _ix(e)] = v
-                        tt_data[_ix(dr + _TT_HI), _ix(e)] = v
+                        tt_data[_ix((dr + _TT_LO) * _BUCKET + e)] = v
+                        tt_data[_ix((dr + _TT_HI) * _BUCKET + e)] = v
             if d == 0:
                 return v
             d -= 1
@@ -1359,8 +1360,9 @@ def _can_reach(hands, leader, trump, five, three, target, tt_keys, tt_data, log2
 @njit(cache=True)
 def _new_tt(log2):
     nb = 1 << (log2 - _BUCKET_LOG2)
-    keys = np.zeros((4 * nb, _BUCKET), dtype=np.uint64)
-    data = np.empty((2 * nb, _BUCKET), dtype=np.int64)
+    # flat (row r, entry e at r * _BUCKET + e): a constant row stride
+    keys = np.zeros(4 * nb * _BUCKET, dtype=np.uint64)
+    data = np.empty(2 * nb * _BUCKET, dtype=np.int64)
     return keys, data
 
 
