@@ -220,7 +220,7 @@ def _suit_of(c):
     return c >> 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beats(c, w, trump):
     """Does card c beat the card w currently winning the trick?"""
     sc = c >> 4
@@ -432,7 +432,7 @@ def _quick_tricks(x0, x1, x2, x3, trump):
     return own, used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sure_trump_tricks(a, b, union, trump):
     """Tricks a side must win with top trumps: each card of the side's unbroken
     run of highest trumps wins its trick; cards of the run held by one hand
@@ -451,7 +451,7 @@ def _sure_trump_tricks(a, b, union, trump):
     return max(bit_count(run & a), bit_count(run & b)), run
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _special_captor(h0, h1, h2, h3, card, trump):
     """The side (0 N-S, 1 E-W) sure to capture special ``card`` (in play) in
     every line of play, or -1: when its suit is trump and the holder's
