@@ -989,14 +989,15 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
             # remaining card between them; the 5H and 3S stand alone.  In the
             # remaining cards packed in order (pext), a card is dropped when
             # the card below it is ours too, in its suit, and neither special.
-            lows = np.uint64(0)
-            for s in range(4):
-                u = present & _SUIT_MASKS[_ix(s)]
-                lows |= u & (~u + _ONE)
-            km = _pext(mine, present)
-            ks = _pext(special, present)
-            drop = km & (km << _ONE) & ~ks & ~(ks << _ONE) & ~_pext(lows, present)
-            cand &= ~_pdep(drop, present)
+            if cand & (cand - _ONE):  # (a forced card has nothing to drop)
+                lows = np.uint64(0)
+                for s in range(4):
+                    u = present & _SUIT_MASKS[_ix(s)]
+                    lows |= u & (~u + _ONE)
+                km = _pext(mine, present)
+                ks = _pext(special, present)
+                drop = km & (km << _ONE) & ~ks & ~(ks << _ONE) & ~_pext(lows, present)
+                cand &= ~_pdep(drop, present)
             while cand:
                 c = lowest_bit_index(cand)
                 cb = _bit(c)
