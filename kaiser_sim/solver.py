@@ -26,7 +26,11 @@ rank in one hand are equivalent and tried once, except the 5H and the 3S,
 which are never interchangeable with a neighbour in points mode.  Sound
 bounds cut the search: quick tricks of the hand on lead (or partner's after
 an entry) and top trumps of each side, checked before the transposition
-table is probed; two-trick endings are solved directly by a small alpha-beta
+table is probed; in points each count is worth its tricks, +5 where the 5H
+is sure to fall in them (a special's suit trump and no opponent holding
+it, or a cash the 5H must or may join: ``_cash_takes_5h``) and -3 where
+the 3S may (-2 where it cannot: ``_cash_spares_3s``; the side may still
+be forced to win it later, SOLVER_NOTES pitfall 6); two-trick endings are solved directly by a small alpha-beta
 (``_solve_two``).  Leads try first the ply's "killer" (the card that last
 refuted a sibling line after the first move failed); then all moves follow
 rules of play (cash winners, lead to partner's winner, a suit an opponent
@@ -52,7 +56,10 @@ card of W, and matches any position that agrees on those (whatever the lower
 cards and the cards played before): the proof carries over card for card,
 lower cards only ever winning by suit.  A lookup takes the tightest bounds
 of all matching entries of the bucket; a bound is only stored into the entry
-of its own W.
+of its own W.  The key also carries the table's generation (``dd_table``: one
+a deal): another deal's entries, almost never of use, never match and count
+as free slots, so they no longer evict the current deal's (clearing the
+table per deal would cost a 3 MiB write each time).
 """
 
 from __future__ import annotations
