@@ -30,8 +30,8 @@ table is probed; in points each count is worth its tricks, +5 where the 5H
 is sure to fall in them (a special's suit trump and no opponent holding
 it, or a cash the 5H must or may join: ``_cash_takes_5h``) and -3 where
 the 3S may (-2 where it cannot: ``_cash_spares_3s``; the side may still
-be forced to win it later, SOLVER_NOTES pitfall 6); two-trick endings are solved directly by a small alpha-beta
-(``_solve_two``).  Leads try first the ply's "killer" (the card that last
+be forced to win it later, SOLVER_NOTES pitfall 6); two-trick endings are
+solved directly by a small alpha-beta (``_solve_two``).  Leads try first the ply's "killer" (the card that last
 refuted a sibling line after the first move failed); then all moves follow
 rules of play (cash winners, lead to partner's winner, a suit an opponent
 ruffs last, second hand plays low -- and drops the 5H -- when its partner
@@ -266,7 +266,8 @@ def _pos_desc(h0, h1, h2, h3, leader, trump, five, three, gen):
     Returns (lens, flags, code): ``lens`` the length of every hand in every
     suit (4 bits each, suit s hand q at bit 16s + 4q); ``flags`` the leader,
     the trump, which special cards are in play and who holds them, and the
-    table's generation ``gen`` from bit 12 (never 0); ``code`` per suit the owners of the remaining cards from the top:
+    table's generation ``gen`` from bit 12 (never 0); ``code`` per suit the
+    owners of the remaining cards from the top:
     owner bit 0 of the suit's i-th card from the top at bit 16s + 7 - i,
     owner bit 1 at bit 16s + 15 - i (at most 8 cards: the owner of a 9th
     follows from the lengths).  The top k cards' owners are the code under
@@ -513,9 +514,9 @@ def _cash_takes_5h(used, x0, x1, x2, x3, five, r):
     these two hands, one trick a card), whatever the others do?
 
     It does when it is one of the winners, or the plan takes all ``r``
-    tricks left; when the hand that does not cash
-    holds it and can play it to a round: a round of its suit, or one of a
-    suit it has run out of (it discards; the plan never makes it ruff); and
+    tricks left; when the hand that does not cash holds it and can play it
+    to a round: a round of its suit, or one of a suit it has run out of (it
+    discards; the plan never makes it ruff); and
     when an opponent holds it and the plan has at least as many rounds of
     its suit as that opponent has cards there (the plan never lets an
     opponent ruff).  This rests on suit lengths and the 5H's owner, which
@@ -754,6 +755,9 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     strictly inside the window, else a bound on the correct side of it.
     ``stats[0]`` counts the nodes visited.  The recursion is an explicit
     stack of plies, so this kernel can be cached (SOLVER_NOTES pitfall 1).
+    ``gen`` is the table's generation: entries stored under another one are
+    never matched and are overwritten first (0 for a table whose entries all
+    stay of use, as in ``play``).
     """
     h = hands_in.copy()
     genu = np.uint64(gen)
