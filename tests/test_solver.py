@@ -404,3 +404,38 @@ def test_portable_build_gives_the_same_tables(make_deals, tmp_path):
     got = np.load(tmp_path / "out.npy")
     want = np.stack([kaiser_sim.dd_table(deals, m, threads=1) for m in ("points", "tricks")])
     assert np.array_equal(got, want)
+
+
+def test_cash_plan_special_card_rules_are_sound(make_endgames):
+    """The points bounds' special-card rules against the naive value: when
+    ``_cash_takes_5h`` says the 5H falls in the lead's cash plan, and
+    ``_cash_spares_3s`` that the 3S falls in none of its tricks, the side on
+    lead gets at least the floor the search counts on (SOLVER_NOTES pitfall
+    6: the 3S may still come later, -2).  Both rules must fire, often."""
+    from kaiser_sim import solver
+    from kaiser_sim.cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
+
+    five, three = np.uint64(FIVE_HEARTS_BIT), np.uint64(THREE_SPADES_BIT)
+    endgames = make_endgames(400, [3, 4, 5, 6], 808)
+    bad, raised, took, spared_n = [], 0, 0, 0
+    for i, hands in enumerate(endgames):
+        union = hands[0] | hands[1] | hands[2] | hands[3]
+        r = popcount(hands[0])
+        for leader, strain in _combos_for(i, 5):
+            x = [hands[(leader + k) % 4] for k in range(4)]
+            qt, used = solver._quick_tricks(x[0], x[1], x[2], x[3], strain)
+            if qt < 1:
+                continue
+            f_in, t_in = bool(union & five), bool(union & three)
+            takes = f_in and solver._cash_takes_5h(used, x[0], x[1], x[2], x[3], five, r)
+            spared = t_in and solver._cash_spares_3s(used, x[0], x[1], x[2], x[3], three, r)
+            floor = qt + (5 if takes else 0) - ((2 if spared else 3) if t_in else 0)
+            old = qt + (5 if used & five else 0) - (3 if t_in else 0)
+            took += bool(takes and not used & five)
+            spared_n += bool(spared)
+            raised += floor > old
+            value = naive.solve(hands, leader, strain, "points")
+            if value < floor:
+                bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}", f">= {floor}", value))
+    assert not bad, "a cash plan's floor above the value:\n" + _mismatches(bad)
+    assert took >= 100 and spared_n >= 200 and raised >= 300, (took, spared_n, raised)
