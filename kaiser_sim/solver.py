@@ -845,13 +845,18 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 h1 = h[1]
                 h2 = h[2]
                 h3 = h[3]
-                qt, wqt = _quick_tricks(h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)], h[_ix((p + 3) & 3)], trump)
+                # the hands in playing order from the leader
+                x0 = h[_ix(p)]
+                x1 = h[_ix((p + 1) & 3)]
+                x2 = h[_ix((p + 2) & 3)]
+                x3 = h[_ix((p + 3) & 3)]
+                qt, wqt = _quick_tricks(x0, x1, x2, x3, trump)
                 st_ns, wns = _sure_trump_tricks(h0, h2, union, trump)
                 st_ew, wew = _sure_trump_tricks(h1, h3, union, trump)
-                # is the lead's cash plan the sure count, with the 3S in none of its tricks?
-                spared = (t_in and qt > 0 and qt >= (st_ns if (p & 1) == 0 else st_ew)
-                          and _cash_spares_3s(wqt, h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)],
-                                              h[_ix((p + 3) & 3)], three, r))
+                # is the lead's cash plan its side's sure count (the fate of
+                # the specials below is that of the plan's tricks)?
+                by_cash = qt > 0 and qt >= (st_ns if (p & 1) == 0 else st_ew)
+                spared = t_in and by_cash and _cash_spares_3s(wqt, x0, x1, x2, x3, three, r)
                 if (p & 1) == 0:
                     if qt >= st_ns:
                         ns_sure = qt
@@ -875,9 +880,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 fdet = _special_captor(h0, h1, h2, h3, five, trump) if f_in else -1
                 tdet = _special_captor(h0, h1, h2, h3, three, trump) if t_in else -1
                 f_lead = fdet == (p & 1)
-                if (f_in and qt == (ns_sure if (p & 1) == 0 else ew_sure)
-                        and _cash_takes_5h(wqt, h[_ix(p)], h[_ix((p + 1) & 3)], h[_ix((p + 2) & 3)],
-                                           h[_ix((p + 3) & 3)], five, r)):
+                if f_in and by_cash and _cash_takes_5h(wqt, x0, x1, x2, x3, five, r):
                     f_lead = True  # the lead's cash plan wins the 5H's trick
                 f_ns = fdet == 0 or (f_lead and (p & 1) == 0)
                 f_ew = fdet == 1 or (f_lead and (p & 1) == 1)
