@@ -367,7 +367,7 @@ def _tt_slot(k0, k1, log2):
 
 
 @njit(cache=True)
-def _cashable(mine, part, o1, o2, trump):
+def _cashable(mine, part, o1, o2, trump, keep):
     """Tricks the hand ``mine`` (partner ``part``, opponents ``o1``, ``o2``),
     if it were on lead, could cash at once whatever the others do, and the
     cards that count relies on (for winning-ranks TT entries: any position
@@ -378,12 +378,58 @@ def _cashable(mine, part, o1, o2, trump):
     each win a trick.  In a trump contract a side-suit winner is counted only
     for as many rounds as every opponent holding trumps must follow suit, and
     only while partner must follow too or holds no trump (so partner is never
-    forced to ruff and take the lead away).
+    forced to ruff and take the lead away) -- or, when partner does not
+    hold ``keep`` (the 3S in points: the plan must not make partner play
+    it), while partner has a non-trump left to play to the round.
     """
     union = mine | part | o1 | o2
     tmask = np.uint64(0)
+    # the hand leads its top trumps first: each round draws a trump from
+    # every other hand holding one, so a hand with no more trumps than the
+    # run is out of them before any side suit is led, and cannot ruff it
+    o1_ruffs = False
+    o2_ruffs = False
+    part_ruffs = False
     if trump != 4:
         tmask = _SUIT_MASKS[_ix(trump)]
+        ut = union & tmask
+        kt = 0
+        if mine & ut:
+            ot = ut & ~mine
+            trun = ut
+            if ot:
+                trun = ut & ~((_bit(highest_bit_index(ot)) << _ONE) - _ONE)
+            kt = bit_count(trun)
+        o1_ruffs = bit_count(o1 & tmask) > kt
+        o2_ruffs = bit_count(o2 & tmask) > kt
+        part_ruffs = bit_count(part & tmask) > kt
+        if part_ruffs:
+            # partner keeps trumps after those rounds, but plays a non-trump
+            # to every round of a side suit (following or discarding) as long
+            # as it has one: it can be made to ruff only once out of them,
+            # and that ruff still wins the round (the opponents follow suit
+            # in every round counted).  So if the side rounds are at most
+            # its non-trumps + 1, it never takes the lead away before the
+            # last of them.  (Not when it holds the 3S: it may have to play
+            # it to one of them.)
+            side = 0
+            for s in range(4):
+                m = _SUIT_MASKS[_ix(s)]
+                if s == trump or (mine & m) == 0:
+                    continue
+                u = union & m
+                other = u & ~mine
+                run = u
+                if other:
+                    run = u & ~((_bit(highest_bit_index(other)) << _ONE) - _ONE)
+                k = bit_count(run)
+                if o1_ruffs:
+                    k = min(k, bit_count(o1 & m))
+                if o2_ruffs:
+                    k = min(k, bit_count(o2 & m))
+                side += k
+            if side <= bit_count(part & ~tmask) + 1 and (part & keep) == 0:
+                part_ruffs = False
     qt = 0
     used = np.uint64(0)
     for s in range(4):
@@ -400,11 +446,11 @@ def _cashable(mine, part, o1, o2, trump):
             continue
         if trump != 4 and s != trump:
             k0 = k
-            if o1 & tmask:
+            if o1_ruffs:
                 k = min(k, bit_count(o1 & m))
-            if o2 & tmask:
+            if o2_ruffs:
                 k = min(k, bit_count(o2 & m))
-            if part & tmask:
+            if part_ruffs:
                 k = min(k, bit_count(part & m))
             if k < k0:  # only the top k cards of the run are used
                 run ^= _pdep((_ONE << np.uint64(k0 - k)) - _ONE, run)
@@ -414,13 +460,14 @@ def _cashable(mine, part, o1, o2, trump):
 
 
 @njit(cache=True)
-def _quick_tricks(x0, x1, x2, x3, trump):
+def _quick_tricks(x0, x1, x2, x3, trump, keep):
     """Tricks the side on lead is sure to take (the hands in playing order
     from the leader: ``x0`` leads, ``x2`` is its partner): the leader's own
     cashable winners, or partner's after an entry (a suit where the leader
     has a card and partner the top card, which no opponent can ruff); and the
-    cards that count relies on."""
-    own, used = _cashable(x0, x2, x1, x3, trump)
+    cards that count relies on.  ``keep``: a card partner must not be made
+    to play (see ``_cashable``)."""
+    own, used = _cashable(x0, x2, x1, x3, trump, keep)
     union = x0 | x1 | x2 | x3
     for s in range(4):
         m = _SUIT_MASKS[_ix(s)]
@@ -433,7 +480,7 @@ def _quick_tricks(x0, x1, x2, x3, trump):
             tm = _SUIT_MASKS[_ix(trump)]
             if ((x1 & tm) and (x1 & m) == 0) or ((x3 & tm) and (x3 & m) == 0):
                 continue
-        pq, usedq = _cashable(x2, x0, x3, x1, trump)
+        pq, usedq = _cashable(x2, x0, x3, x1, trump, keep)
         if pq > own:
             return pq, usedq | top
         return own, used
@@ -850,7 +897,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 x1 = h[_ix((p + 1) & 3)]
                 x2 = h[_ix((p + 2) & 3)]
                 x3 = h[_ix((p + 3) & 3)]
-                qt, wqt = _quick_tricks(x0, x1, x2, x3, trump)
+                qt, wqt = _quick_tricks(x0, x1, x2, x3, trump, three)
                 st_ns, wns = _sure_trump_tricks(h0, h2, union, trump)
                 st_ew, wew = _sure_trump_tricks(h1, h3, union, trump)
                 # is the lead's cash plan its side's sure count (the fate of

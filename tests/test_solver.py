@@ -423,7 +423,7 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
         r = popcount(hands[0])
         for leader, strain in _combos_for(i, 5):
             x = [hands[(leader + k) % 4] for k in range(4)]
-            qt, used = solver._quick_tricks(x[0], x[1], x[2], x[3], strain)
+            qt, used = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, three)
             if qt < 1:
                 continue
             f_in, t_in = bool(union & five), bool(union & three)
