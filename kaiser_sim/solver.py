@@ -464,11 +464,14 @@ def _quick_tricks(x0, x1, x2, x3, trump, keep):
     """Tricks the side on lead is sure to take (the hands in playing order
     from the leader: ``x0`` leads, ``x2`` is its partner): the leader's own
     cashable winners, or partner's after an entry (a suit where the leader
-    has a card and partner the top card, which no opponent can ruff); and the
-    cards that count relies on.  ``keep``: a card partner must not be made
-    to play (see ``_cashable``)."""
+    has a card and partner the top card, which no opponent can ruff), or with
+    no trump in play both: the leader's, then partner's after the entry; the
+    cards that count relies on; and whether the plan's winners are all one
+    hand's (the special-card rules of the caller assume so).  ``keep``: a
+    card partner must not be made to play (see ``_cashable``)."""
     own, used = _cashable(x0, x2, x1, x3, trump, keep)
     union = x0 | x1 | x2 | x3
+    no_trump = trump == 4 or (union & _SUIT_MASKS[_ix(trump)]) == 0
     for s in range(4):
         m = _SUIT_MASKS[_ix(s)]
         if (x0 & m) == 0:
@@ -481,10 +484,17 @@ def _quick_tricks(x0, x1, x2, x3, trump, keep):
             if ((x1 & tm) and (x1 & m) == 0) or ((x3 & tm) and (x3 & m) == 0):
                 continue
         pq, usedq = _cashable(x2, x0, x3, x1, trump, keep)
+        # with no trump nothing can be ruffed and the top cards stay on top:
+        # the leader cashes first, partner following or discarding cards it
+        # does not count on (it has enough of them), then the leader's card
+        # of this suit (never played so far: partner holds its top) reaches
+        # partner, who cashes its own
+        if no_trump and own > 0 and bit_count(x2 & ~usedq) >= own:
+            return own + pq, used | usedq | top, False
         if pq > own:
-            return pq, usedq | top
-        return own, used
-    return own, used
+            return pq, usedq | top, True
+        return own, used, True
+    return own, used, True
 
 
 @njit(cache=True, inline="always")
@@ -897,12 +907,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                 x1 = h[_ix((p + 1) & 3)]
                 x2 = h[_ix((p + 2) & 3)]
                 x3 = h[_ix((p + 3) & 3)]
-                qt, wqt = _quick_tricks(x0, x1, x2, x3, trump, three)
+                qt, wqt, one_hand = _quick_tricks(x0, x1, x2, x3, trump, three)
                 st_ns, wns = _sure_trump_tricks(h0, h2, union, trump)
                 st_ew, wew = _sure_trump_tricks(h1, h3, union, trump)
                 # is the lead's cash plan its side's sure count (the fate of
                 # the specials below is that of the plan's tricks)?
-                by_cash = qt > 0 and qt >= (st_ns if (p & 1) == 0 else st_ew)
+                by_cash = one_hand and qt > 0 and qt >= (st_ns if (p & 1) == 0 else st_ew)
                 spared = t_in and by_cash and _cash_spares_3s(wqt, x0, x1, x2, x3, three, r)
                 if (p & 1) == 0:
                     if qt >= st_ns:

@@ -423,12 +423,13 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
         r = popcount(hands[0])
         for leader, strain in _combos_for(i, 5):
             x = [hands[(leader + k) % 4] for k in range(4)]
-            qt, used = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, three)
+            qt, used, one_hand = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, three)
             if qt < 1:
                 continue
             f_in, t_in = bool(union & five), bool(union & three)
-            takes = f_in and solver._cash_takes_5h(used, x[0], x[1], x[2], x[3], five, r)
-            spared = t_in and solver._cash_spares_3s(used, x[0], x[1], x[2], x[3], three, r)
+            # (the search applies them only to a plan of one hand's winners)
+            takes = one_hand and f_in and solver._cash_takes_5h(used, x[0], x[1], x[2], x[3], five, r)
+            spared = one_hand and t_in and solver._cash_spares_3s(used, x[0], x[1], x[2], x[3], three, r)
             floor = qt + (5 if takes else 0) - ((2 if spared else 3) if t_in else 0)
             old = qt + (5 if used & five else 0) - (3 if t_in else 0)
             took += bool(takes and not used & five)
