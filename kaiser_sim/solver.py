@@ -500,9 +500,9 @@ def _quick_tricks(x0, x1, x2, x3, trump, keep):
 @njit(cache=True, inline="always")
 def _sure_trump_tricks(a, b, union, trump):
     """Tricks a side must win with top trumps: each card of the side's unbroken
-    run of highest trumps wins its trick; cards of the run held by one hand
-    never meet in one trick, so at least the larger hand's share counts.
-    Also returns the run (the cards the count relies on)."""
+    run of highest trumps wins its trick but where partner's higher one is in
+    it too (see below).  Also returns the run (the cards the count relies on,
+    with the hands' trump lengths, which the TT key fixes)."""
     if trump == 4:
         return 0, np.uint64(0)
     m = _SUIT_MASKS[_ix(trump)]
@@ -513,7 +513,19 @@ def _sure_trump_tricks(a, b, union, trump):
     run = u
     if other:
         run = u & ~((_bit(highest_bit_index(other)) << _ONE) - _ONE)
-    return max(bit_count(run & a), bit_count(run & b)), run
+    ra = bit_count(run & a)
+    rb = bit_count(run & b)
+    # each card of the run wins the trick it is played to, unless partner's
+    # higher one is in it too.  That needs a trick where both hands play a
+    # trump (at most as many as the shorter hand has trumps), and then only
+    # when neither has a lower trump left to play instead: the side keeps its
+    # low trumps for those tricks (elsewhere a run card wins)
+    la = bit_count(a & u) - ra
+    lb = bit_count(b & u) - rb
+    meet = min(ra + la, rb + lb) - la - lb
+    if meet < 0:
+        meet = 0
+    return ra + rb - meet, run
 
 
 @njit(cache=True, inline="always")

@@ -440,3 +440,72 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
                 bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}", f">= {floor}", value))
     assert not bad, "a cash plan's floor above the value:\n" + _mismatches(bad)
     assert took >= 100 and spared_n >= 200 and raised >= 300, (took, spared_n, raised)
+
+
+# the sure-trick counts behind the trick-boundary bounds: hand-made positions
+# for each rule (hands N E S W as S.H.D.C), with the count and the value
+_CASH_RULES = [
+    # top trumps drawn first: East's one trump falls to the AS, so the hearts
+    # run twice though East (holding a trump) has one heart
+    ("draw trumps", "A.AK.-.-", "Q.Q.9.-", "-.-.-.AKQ", "-.-.AKQ.-", 0, 0, 3),
+    # partner (North) is out of hearts with a trump, but has two non-trumps to
+    # play first; it ruffs only the last round, which the side wins anyway
+    ("partner ruffs last", "Q9.-.-.9", "T8.-.K.-", "K.AK.-.-", "J3.8.-.-", 2, 3, 3),
+    # no trump: the leader's AS, then the 8H to partner's hearts, partner
+    # discarding its QD on the AS
+    ("cash then entry", "A.8.-.8", "-.-.KJ.9", "-.AK.Q.-", "-.-.-.KQJ", 0, 4, 3),
+]
+
+
+@pytest.mark.parametrize("name,north,east,south,west,leader,strain,count", _CASH_RULES,
+                         ids=[r[0] for r in _CASH_RULES])
+def test_cash_plan_rules_on_hand_made_positions(name, north, east, south, west, leader, strain, count):
+    from kaiser_sim import solver
+    from kaiser_sim.cards import parse_hand
+
+    hands = np.array([parse_hand(t) for t in (north, east, south, west)], dtype=np.uint64)
+    x = [hands[(leader + k) % 4] for k in range(4)]
+    qt, used, _ = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
+    assert qt == count
+    assert naive.solve(hands, leader, strain, "tricks") >= count
+
+
+def test_sure_trick_counts_are_sound(make_endgames):
+    """The trick counts the bounds rest on, against the naive value on random
+    endgames: the lead's cash plan (``_quick_tricks``) never above its side's
+    tricks, each side's top trumps (``_sure_trump_tricks``) never above its
+    tricks whoever leads; and the newer rules fire (a plan through an entry
+    after the leader's own cash; top trumps of both hands counted past the
+    larger share)."""
+    from kaiser_sim import solver
+
+    endgames = make_endgames(300, [2, 3, 4, 5, 6], 909)
+    bad, both_hands, past_share = [], 0, 0
+    for i, hands in enumerate(endgames):
+        union = hands[0] | hands[1] | hands[2] | hands[3]
+        r = popcount(hands[0])
+        values = {}
+
+        def tricks(leader, strain):
+            if (leader, strain) not in values:
+                values[leader, strain] = naive.solve(hands, leader, strain, "tricks")
+            return values[leader, strain]
+
+        for leader, strain in _combos_for(i, 6):
+            x = [hands[(leader + k) % 4] for k in range(4)]
+            qt, used, one_hand = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
+            both_hands += qt > 0 and not one_hand
+            if tricks(leader, strain) < qt:
+                bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}", f"cash >= {qt}",
+                            tricks(leader, strain)))
+            if strain == 4:
+                continue
+            for side in (0, 1):
+                st, run = solver._sure_trump_tricks(hands[side], hands[side + 2], union, strain)
+                past_share += st > max(popcount(run & hands[side]), popcount(run & hands[side + 2]))
+                got = tricks(leader, strain) if (leader & 1) == side else r - tricks(leader, strain)
+                if got < st:
+                    bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}",
+                                f"side {'NE'[side]}{'SW'[side]} trumps >= {st}", got))
+    assert not bad, "a sure-trick count above the value:\n" + _mismatches(bad)
+    assert both_hands >= 30 and past_share >= 30, (both_hands, past_share)
