@@ -24,8 +24,10 @@ overhead).  Values inside the search are North-South's points from the start
 of the current trick onward; N-S maximise, E-W minimise.  Cards adjacent in
 rank in one hand are equivalent and tried once, except the 5H and the 3S,
 which are never interchangeable with a neighbour in points mode.  Sound
-bounds cut the search: quick tricks of the hand on lead (or partner's after
-an entry) and top trumps of each side, checked before the transposition
+bounds cut the search: quick tricks of the hand on lead (top trumps drawn
+first; or partner's after an entry, or with no trump in play both) and top
+trumps of each side (``_cashable``, ``_quick_tricks``,
+``_sure_trump_tricks``), checked before the transposition
 table is probed; in points each count is worth its tricks, +5 where the 5H
 is sure to fall in them (a special's suit trump and no opponent holding
 it, or a cash the 5H must or may join: ``_cash_takes_5h``) and -3 where
