@@ -33,8 +33,9 @@ is sure to fall in them (a special's suit trump and no opponent holding
 it, or a cash the 5H must or may join: ``_cash_takes_5h``) and -3 where
 the 3S may (-2 where it cannot: ``_cash_spares_3s``; the side may still
 be forced to win it later, SOLVER_NOTES pitfall 6); two-trick endings are
-solved directly by a small alpha-beta (``_solve_two``).  Leads try first the ply's "killer" (the card that last
-refuted a sibling line after the first move failed); then all moves follow
+solved directly by a small alpha-beta (``_solve_two``).  Leads try first
+the ply's "killer" (the card that last refuted a sibling line after the
+first move failed); then all moves follow
 rules of play (cash winners, lead to partner's winner, a suit an opponent
 ruffs last, second hand plays low -- and drops the 5H -- when its partner
 takes the trick anyway, else wins only what the third hand cannot beat,
@@ -405,35 +406,13 @@ def _cashable(mine, part, o1, o2, trump, keep):
         o1_ruffs = bit_count(o1 & tmask) > kt
         o2_ruffs = bit_count(o2 & tmask) > kt
         part_ruffs = bit_count(part & tmask) > kt
-        if part_ruffs:
-            # partner keeps trumps after those rounds, but plays a non-trump
-            # to every round of a side suit (following or discarding) as long
-            # as it has one: it can be made to ruff only once out of them,
-            # and that ruff still wins the round (the opponents follow suit
-            # in every round counted).  So if the side rounds are at most
-            # its non-trumps + 1, it never takes the lead away before the
-            # last of them.  (Not when it holds the 3S: it may have to play
-            # it to one of them.)
-            side = 0
-            for s in range(4):
-                m = _SUIT_MASKS[_ix(s)]
-                if s == trump or (mine & m) == 0:
-                    continue
-                u = union & m
-                other = u & ~mine
-                run = u
-                if other:
-                    run = u & ~((_bit(highest_bit_index(other)) << _ONE) - _ONE)
-                k = bit_count(run)
-                if o1_ruffs:
-                    k = min(k, bit_count(o1 & m))
-                if o2_ruffs:
-                    k = min(k, bit_count(o2 & m))
-                side += k
-            if side <= bit_count(part & ~tmask) + 1 and (part & keep) == 0:
-                part_ruffs = False
+    # the count with partner following in every side round (qt, used), and
+    # with partner free to discard (qt_free, used_free; see the end)
     qt = 0
     used = np.uint64(0)
+    qt_free = 0
+    used_free = np.uint64(0)
+    side = 0  # side-suit rounds the opponents allow
     for s in range(4):
         m = _SUIT_MASKS[_ix(s)]
         u = union & m
@@ -446,18 +425,36 @@ def _cashable(mine, part, o1, o2, trump, keep):
         k = bit_count(run)
         if k == 0:
             continue
+        kf = k
+        run_free = run
         if trump != 4 and s != trump:
             k0 = k
             if o1_ruffs:
                 k = min(k, bit_count(o1 & m))
             if o2_ruffs:
                 k = min(k, bit_count(o2 & m))
+            side += k
+            kf = k
             if part_ruffs:
                 k = min(k, bit_count(part & m))
-            if k < k0:  # only the top k cards of the run are used
+            # only the top k cards of the run are used
+            if kf < k0:
+                run_free ^= _pdep((_ONE << np.uint64(k0 - kf)) - _ONE, run)
+            if k < k0:
                 run ^= _pdep((_ONE << np.uint64(k0 - k)) - _ONE, run)
         qt += k
         used |= run
+        qt_free += kf
+        used_free |= run_free
+    # partner keeps trumps after the trump rounds, but plays a non-trump to
+    # every round of a side suit (following or discarding) as long as it has
+    # one: it can be made to ruff only once out of them, and that ruff still
+    # wins the round (the opponents follow suit in every round counted).  So
+    # if the side rounds are at most its non-trumps + 1, it never takes the
+    # lead away before the last of them.  (Not when it holds the 3S: it may
+    # have to play it to one of them.)
+    if part_ruffs and side <= bit_count(part & ~tmask) + 1 and (part & keep) == 0:
+        return qt_free, used_free
     return qt, used
 
 
@@ -982,7 +979,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     rw = wlo | whi
                     state = _RETURN
                     continue
-                lens, flags, code = _pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three, genu)
+                lens, flags, code = _pos_desc(h0, h1, h2, h3, p, trump, five, three, genu)
                 base = _tt_slot(lens, flags, log2 - _BUCKET_LOG2)
                 PLY[_ix(d * _PLY + _SLOT)] = base
                 PLYU[_ix(d * _PLYU + _LENS)] = lens
@@ -1259,8 +1256,8 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
         else:  # _RETURN: node d has value v
             if finished:
                 # node d is done: record what its search proved, in the
-                # bucket at PLY[_ix(d * _PLY + _SLOT)], in the entry of the same lengths, flags
-                # and owners of the cards under its winning ranks' mask.
+                # bucket of its _SLOT field, in the entry of the same lengths,
+                # flags and owners of the cards under its winning ranks' mask.
                 # Only bounds proved with that very mask go into an entry.
                 # (Inline rather than a helper: passing the table's arrays
                 # to a function costs reference counting on every call.)
