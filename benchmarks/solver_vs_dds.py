@@ -22,6 +22,9 @@ every leader in every strain: 20 solves per deal, the leader's side value.
   sequence of ``SolveAllBoardsBin`` calls on all deals, at most
   ``MAXNOOFBOARDS`` boards per call, whole deals per call so that DDS can
   reuse work between the 20 boards of a deal.
+* **kaiser-sim with one special card** (one thread): points mode with the
+  5H only or the 3S only (the other one an ordinary card), to show what each
+  special costs the search against tricks mode.
 * **DDS single calls**, for context: ``SolveBoard`` once per board from a
   Python loop (one thread, thread index 0), including the ctypes call and
   reading the score, with the ``deal`` structs built before timing.
@@ -202,9 +205,18 @@ def run_dds_single(deal_structs, n_deals: int):
     return elapsed, cpu, np.array(values).reshape(shape), np.array(nodes).reshape(shape)
 
 
+#: points mode with one special card left out (it counts as an ordinary card):
+#: what each special costs the search, against "tricks" (neither) and "points" (both)
+ONE_SPECIAL = {"points, 5H only": dict(three=0), "points, 3S only": dict(five=0)}
+
+
 def run_kaiser(deals: np.ndarray, mode: str, threads: int):
+    specials = ONE_SPECIAL.get(mode)
     c0, t0 = time.process_time(), time.perf_counter()
-    values, nodes = solver.dd_table(deals, mode, threads=threads, return_nodes=True)
+    if specials is None:
+        values, nodes = solver.dd_table(deals, mode, threads=threads, return_nodes=True)
+    else:
+        values, nodes = solver.dd_table(deals, "points", threads=threads, return_nodes=True, **specials)
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     return elapsed, cpu, values, nodes
 
@@ -273,6 +285,31 @@ def _fmt_rate(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def _specials_summary(rows: list[Row]) -> list[str]:
+    """What each special card costs the search (one thread, against tricks
+    mode), and what a 1,000,000-deal table takes at the all-cores rates."""
+    one = {r.mode: r for r in rows if r.engine == KAISER and r.threads == 1}
+    out = []
+    if "tricks" in one and all(m in one for m in ("points", *ONE_SPECIAL)):
+        base = one["tricks"]
+        out += ["", "What the special cards cost the search (1 thread; a special left out counts as an "
+                "ordinary card; against tricks mode, where neither counts):", ""]
+        for mode in (*ONE_SPECIAL, "points"):
+            r = one[mode]
+            label = "points, both (the game)" if mode == "points" else mode
+            out.append(f"- {label}: nodes ×{statistics.mean(r.nodes) / statistics.mean(base.nodes):.2f}, "
+                       f"time ×{base.median / r.median:.2f}")
+    top = max(r.threads for r in rows)
+    deals = 1_000_000
+    at_top = [r for r in rows if r.engine == KAISER and r.threads == top and r.mode in ("tricks", "points")]
+    if at_top:
+        out += ["", f"A table of {deals:,} deals ({deals * SOLVES_PER_DEAL:,} solves) at the {top}-thread "
+                "medians: " + ", ".join(f"{r.mode} {deals * SOLVES_PER_DEAL / r.median / 60:.0f} min"
+                                        for r in at_top) + " (solver only; `make bench-simulate` times the "
+                "whole engine)."]
+    return out
+
+
 def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> str:
     ref = {r.threads: r.median for r in rows if r.engine == DDS_ALL}
     lines = [
@@ -306,6 +343,7 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
                   "before quoting them."]
     lines += ["", "Speed-up from 1 thread to all cores (ratio of medians):", ""]
     lines += [f"- {name}: ×{s:.2f}" for name, s in speedups] or ["- (only one thread count was measured)"]
+    lines += _specials_summary(rows)
     lines += [
         "",
         "## What is timed",
@@ -318,6 +356,9 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         "(Python conversion) is done once, before timing.",
         f"- {DDS_ONE}: a Python loop of `SolveBoard` calls (same parameters, thread index 0), "
         "including the ctypes call and reading the score; the `deal` structs are built before timing.",
+        "- kaiser-sim, points with one special (1 thread): the same call with the other special "
+        "passed as no card (`three=0` or `five=0`), to show what each special costs; not checked against "
+        "anything, as no other engine plays these games.",
         "- Nodes: kaiser-sim counts its search nodes; DDS reports `futureTricks.nodes`. "
         "The two count different things, so compare them loosely. Values are means over the timed runs.",
         "- CPU use: the process's CPU time divided by wall time × threads, median over the runs; "
@@ -383,6 +424,7 @@ def main(argv=None) -> int:
         at_k = [Row(DDS_ALL, "tricks", k, solves), Row(KAISER, "tricks", k, solves), Row(KAISER, "points", k, solves)]
         if k == 1:
             at_k.append(Row(DDS_ONE, "tricks", 1, solves))
+            at_k += [Row(KAISER, mode, 1, solves) for mode in ONE_SPECIAL]
 
         def run(row: Row, data=deals):
             m = len(data)
