@@ -510,12 +510,43 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     else:
         spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "points", rules, fixed,
                          chunk_size)
+    created = None  # the outermost directory this run creates, if any
+    if not path.exists():
+        created = path
+        while created.parent != created and not created.parent.exists():
+            created = created.parent
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimulateError(f"cannot create {path}: {e.strerror or e}") from None
     with _locked(path):
-        return _run(path, spec, existing and resume, workers, scheduler, progress)
+        try:
+            return _run(path, spec, existing and resume, workers, scheduler, progress)
+        except BaseException:
+            _tidy_unused(path, created)
+            raise
+
+
+def _tidy_unused(path: Path, created: Path | None) -> None:
+    """After a run that stopped before writing anything (a Dask scheduler out
+    of reach, say): take away the lock file, and the directories this run
+    created (``path`` up to ``created``), so that a refused run leaves nothing
+    behind.  A directory holding anything else (metadata, parts: a run to
+    resume) is kept."""
+    try:
+        if os.listdir(path) != [res.LOCK_FILE]:
+            return
+        (path / res.LOCK_FILE).unlink()
+        if created is None:
+            return
+        d = path
+        while True:
+            d.rmdir()
+            if d == created:
+                break
+            d = d.parent
+    except OSError:  # best effort: the error being raised is the one to report
+        pass
 
 
 def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, progress: Progress) -> RunSummary:

@@ -364,7 +364,14 @@ def test_unreachable_scheduler(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "DASK_CONNECT_TIMEOUT", "1s")
     result = cli("simulate", "-n", 3, "--out", tmp_path / "a", "--scheduler", "tcp://127.0.0.1:1")
     assert_refused(result, "cannot reach the Dask scheduler")
-    assert not (tmp_path / "a" / "_common_metadata").exists()
+    assert not (tmp_path / "a").exists()  # nothing left behind, not even the directory
+    result = cli("simulate", "-n", 3, "--out", tmp_path / "b" / "c", "--scheduler", "tcp://127.0.0.1:1")
+    assert_refused(result, "cannot reach the Dask scheduler")
+    assert not (tmp_path / "b").exists()
+    (tmp_path / "empty").mkdir()  # a directory that was there stays, as it was
+    result = cli("simulate", "-n", 3, "--out", tmp_path / "empty", "--scheduler", "tcp://127.0.0.1:1")
+    assert_refused(result, "cannot reach the Dask scheduler")
+    assert os.listdir(tmp_path / "empty") == []
 
 
 @pytest.mark.slow
