@@ -286,7 +286,9 @@ def parse_hand(text: str, deck34: bool = False, who: str = "the hand") -> np.uin
         return np.uint64(_parse_dotted(text, who, deck34))
     if " " in text or "," in text or _CARD_TOKEN.match(text):
         return np.uint64(_parse_card_list(text, who, deck34))
-    return np.uint64(_parse_dotted(text, who, deck34))  # raises: "has 1 suits"
+    # one word, neither suits with dots nor a card: name both ways of writing a hand
+    raise NotationError(f"cannot read '{text}' ({who}): write suits S.H.D.C with dots (AKQ9.5.AK.7, - for a "
+                        "void) or a list of cards (AS KS 5H)")
 
 
 def format_hand(mask) -> str:

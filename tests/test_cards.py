@@ -152,6 +152,11 @@ def test_bad_hands_are_named():
         parse_hand("5H AS 5H")
     with pytest.raises(NotationError, match="is empty"):
         parse_hand("  ")
+    # one word that is neither dotted suits nor a card: both notations are named
+    with pytest.raises(NotationError, match=r"cannot read 'ZZ' \(the hand\).*AKQ9\.5\.AK\.7.*AS KS 5H"):
+        parse_hand("ZZ")
+    with pytest.raises(NotationError, match="cannot read 'AKQ'"):
+        parse_hand("AKQ")
 
 
 def test_kitty_deck_sevens_only_when_asked():
