@@ -14,7 +14,9 @@ What is measured
    the benchmark with exit status 1.
 2. **Reference**: the bare solver in this process, ``dd_table(deals,
    threads=workers)`` on ``--ref-deals`` freshly dealt deals (dealing and
-   writing not included): what the cores can solve without the engine.
+   writing not included): what the cores can solve without the engine;
+   measured before the run and again after it, as the machine's speed
+   drifts.
 3. **The run**: ``kaiser_sim.simulate.simulate`` of ``--deals`` deals, mode
    points, into a temporary directory (deleted afterwards), timed from the
    call to its return: worker start-up, dealing, solving, writing, fsyncs.
@@ -133,8 +135,9 @@ def render(r: dict) -> str:
         f"| wall time | {format_duration(r['seconds'])} ({r['seconds']:,.1f} s) |",
         f"| **deals per second, end to end** | **{r['rate']:,.1f}** |",
         f"| bare solver on the same cores (`dd_table`, {r['ref_deals']:,} deals, {r['workers']} threads) "
-        f"| {r['ref_rate']:,.1f} deals/s |",
-        f"| engine / bare solver | {r['rate'] / r['ref_rate']:.2f} |",
+        f"| {r['ref_before']:,.1f} deals/s before the run, {r['ref_after']:,.1f} after |",
+        f"| engine / bare solver (mean of before and after) "
+        f"| {2 * r['rate'] / (r['ref_before'] + r['ref_after']):.2f} |",
         f"| **projected time for 1,000,000 deals** | **{format_duration(proj)}** ({verdict}: target "
         f"{TARGET_MIN} min, goal {GOAL_MIN} min) |",
         f"| peak memory, this process + workers | {mb(r['peak'])} (largest single process {mb(r['peak_single'])}) |",
@@ -154,7 +157,8 @@ def render(r: dict) -> str:
         "What is timed: one `kaiser_sim.simulate.simulate(out, deals, seed, workers=..., chunk_size=...)` call, "
         "from the call to its return: spawning the worker processes and loading the compiled kernels, dealing, "
         "the 20-entry points table of every deal, the Parquet writes (each part fsynced and renamed) and the "
-        "final directory fsync. Not timed: the validation run and the reference measurement before it. "
+        "final directory fsync. Not timed: the validation run and the reference measurements before and after it "
+        "(the machine's speed drifts by up to a quarter between runs, so one reference can mislead). "
         "The projection divides 1,000,000 by the measured rate (memory does not grow with N, so the time is "
         "linear in N).",
         "",
@@ -172,6 +176,13 @@ def render(r: dict) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def bare_rate(deals, threads: int) -> float:
+    """Deals per second of one bare ``dd_table`` call (points, ``threads`` numba threads)."""
+    t = time.perf_counter()
+    kaiser_sim.dd_table(deals, threads=threads)
+    return len(deals) / (time.perf_counter() - t)
 
 
 def main(argv=None) -> int:
@@ -200,10 +211,8 @@ def main(argv=None) -> int:
         log(f"reference: bare dd_table on {args.ref_deals} deals, {args.workers} threads ...")
         ref = deal_batch(args.ref_deals, args.seed + 1)
         kaiser_sim.dd_table(ref[:2], threads=args.workers)
-        t = time.perf_counter()
-        kaiser_sim.dd_table(ref, threads=args.workers)
-        ref_rate = args.ref_deals / (time.perf_counter() - t)
-        log(f"  {ref_rate:,.1f} deals/s")
+        ref_before = bare_rate(ref, args.workers)
+        log(f"  {ref_before:,.1f} deals/s")
 
         log(f"timed run: {args.deals:,} deals on {args.workers} workers ...")
         progress = LineProgress(sys.stderr, interval=60)
@@ -217,6 +226,9 @@ def main(argv=None) -> int:
         sampler.stop.set()
         sampler.join()
         cpu = cpu_seconds() - cpu0
+        # the machine's speed drifts: the reference again after the run brackets it
+        ref_after = bare_rate(ref, args.workers)
+        log(f"reference after the run: {ref_after:,.1f} deals/s")
         size = sum(p.stat().st_size for p in out.iterdir())
         if args.keep is not None:
             args.keep.parent.mkdir(parents=True, exist_ok=True)
@@ -224,7 +236,8 @@ def main(argv=None) -> int:
         r = dict(
             date=datetime.datetime.now().isoformat(timespec="seconds"), deals=args.deals, seed=args.seed,
             chunk=args.chunk_size, chunks=-(-args.deals // args.chunk_size), workers=args.workers,
-            seconds=seconds, rate=args.deals / seconds, ref_rate=ref_rate, ref_deals=args.ref_deals,
+            seconds=seconds, rate=args.deals / seconds, ref_before=ref_before, ref_after=ref_after,
+            ref_deals=args.ref_deals,
             peak=sampler.peak, peak_early=sampler.peak_early, peak_single=sampler.peak_single,
             maxrss_self=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, bytes=size,
             cpu_use=cpu / (seconds * args.workers), cpu=cpu_model(), cpus=default_workers(),
