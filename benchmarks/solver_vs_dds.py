@@ -213,10 +213,8 @@ ONE_SPECIAL = {"points, 5H only": dict(three=0), "points, 3S only": dict(five=0)
 def run_kaiser(deals: np.ndarray, mode: str, threads: int):
     specials = ONE_SPECIAL.get(mode)
     c0, t0 = time.process_time(), time.perf_counter()
-    if specials is None:
-        values, nodes = solver.dd_table(deals, mode, threads=threads, return_nodes=True)
-    else:
-        values, nodes = solver.dd_table(deals, "points", threads=threads, return_nodes=True, **specials)
+    values, nodes = solver.dd_table(deals, "points" if specials else mode, threads=threads, return_nodes=True,
+                                    **(specials or {}))
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     return elapsed, cpu, values, nodes
 
