@@ -333,6 +333,10 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, resum
     parts; --resume finishes it. Read the results with
     kaiser_sim.load_results(PATH); kaiser-sim info PATH summarises them.
 
+    Solving takes nearly all the time: about 140 deals a second a core in
+    points mode (the 2-core benchmark machine: 100,000 deals in 6 minutes,
+    benchmarks/results/simulate.md); --mode tricks is about 2.4 times faster.
+
     \b
     Examples:
         kaiser-sim simulate --deals 100000 --seed 1 --out runs/s1
