@@ -43,6 +43,11 @@ def _mismatches(rows):
     )
 
 
+def _where(hands, leader, strain) -> str:
+    """A position as a mismatch row names it: the deal, the leader and the strain."""
+    return f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}"
+
+
 def _combos_for(i: int, per: int):
     """``per`` (leader, strain) pairs for the ``i``-th position; consecutive
     positions cycle through all 20."""
@@ -437,7 +442,7 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
             raised += floor > old
             value = naive.solve(hands, leader, strain, "points")
             if value < floor:
-                bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}", f">= {floor}", value))
+                bad.append((_where(hands, leader, strain), f">= {floor}", value))
     assert not bad, "a cash plan's floor above the value:\n" + _mismatches(bad)
     assert took >= 100 and spared_n >= 200 and raised >= 300, (took, spared_n, raised)
 
@@ -496,8 +501,7 @@ def test_sure_trick_counts_are_sound(make_endgames):
             qt, used, one_hand = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
             both_hands += qt > 0 and not one_hand
             if tricks(leader, strain) < qt:
-                bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}", f"cash >= {qt}",
-                            tricks(leader, strain)))
+                bad.append((_where(hands, leader, strain), f"cash >= {qt}", tricks(leader, strain)))
             if strain == 4:
                 continue
             for side in (0, 1):
@@ -505,7 +509,6 @@ def test_sure_trick_counts_are_sound(make_endgames):
                 past_share += st > max(popcount(run & hands[side]), popcount(run & hands[side + 2]))
                 got = tricks(leader, strain) if (leader & 1) == side else r - tricks(leader, strain)
                 if got < st:
-                    bad.append((f"{format_deal(hands)} leader={'NESW'[leader]} strain={'SHDCN'[strain]}",
-                                f"side {'NE'[side]}{'SW'[side]} trumps >= {st}", got))
+                    bad.append((_where(hands, leader, strain), f"side {'NE'[side]}{'SW'[side]} trumps >= {st}", got))
     assert not bad, "a sure-trick count above the value:\n" + _mismatches(bad)
     assert both_hands >= 30 and past_share >= 30, (both_hands, past_share)
