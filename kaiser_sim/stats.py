@@ -7,7 +7,35 @@
 - :func:`mean_ci` -- a mean with the normal interval ``mean +- z * sd / sqrt(n)``
   (sample standard deviation, ``ddof=1``); fine for the bounded values of
   Kaiser (points lie in -2..12, hand scores in -24..24) at the deal counts
-  used.
+  used, when the values are independent.
+
+Rows that share a deal are not independent
+------------------------------------------
+A study that pools the four declarer seats of a deal, or the twenty (leader,
+strain) rows of a re-solved deal, or the hands of one match, has rows that
+move together: the iid formulas above then understate the error (by a
+factor up to 3 measured on the specials studies).  The estimators below take
+a ``cluster`` label per row (the deal, the match) and treat the *clusters*
+as the independent units:
+
+- :func:`cluster_mean_ci` -- the mean with the cluster-robust ("sandwich",
+  CR1) standard error: ``var = G/(G-1) * sum_g (sum_{i in g} (x_i - mean))^2 / n^2``
+  over the ``G`` clusters, and the t quantile at ``G - 1`` degrees of
+  freedom (:func:`t_quantile`).  With one row a cluster it is the iid standard
+  error (up to ``n/(n-1)`` against ``ddof=1``).
+- :func:`cluster_proportion_ci` -- a share with the Wilson interval taken
+  at the *effective* sample size ``n_eff = p (1 - p) / var`` (``var`` the
+  cluster-robust variance of the share; the design-effect adjustment of
+  Kish), so it keeps Wilson's good behaviour near 0 and 1.  A share of 0 or
+  1, whose variance estimate is 0, uses ``n_eff = G`` (as if every cluster
+  were one observation: the cautious end).
+- :func:`cluster_diff_ci` -- the difference of two group means whose rows
+  share clusters (with the 5H against without it, in the same deals),
+  cluster-robust through each row's influence on the difference.
+
+``tests/test_stats.py`` checks their coverage on known populations with
+correlated rows: the 95% intervals cover the truth 93-97% of the time,
+where the iid intervals do not.
 
 Example
 -------
@@ -76,8 +104,9 @@ class MeanCI(NamedTuple):
     lo: float
     hi: float
     sd: float  #: sample standard deviation (ddof=1); NaN for n < 2
-    se: float  #: standard error sd / sqrt(n)
+    se: float  #: standard error: sd / sqrt(n), or cluster-robust (cluster_mean_ci)
     n: int
+    clusters: int | None = None  #: independent clusters behind ``se`` (None: rows taken as independent)
 
 
 def mean_ci(x, z: float = Z95, axis: int | None = None) -> MeanCI:
@@ -108,4 +137,121 @@ def mean_ci(x, z: float = Z95, axis: int | None = None) -> MeanCI:
     return MeanCI(m, lo, hi, sd, se, int(n))
 
 
-__all__ = ["Z95", "wilson_interval", "MeanCI", "mean_ci"]
+def _clusters(cluster, n: int) -> tuple[np.ndarray, int]:
+    """``(index 0..G-1 of each row's cluster, G)``; ``cluster=None`` makes
+    every row its own cluster."""
+    if cluster is None:
+        return np.arange(n), n
+    c = np.asarray(cluster).ravel()
+    if c.size != n:
+        raise ValueError(f"cluster labels: {c.size} for {n} values")
+    _, inv = np.unique(c, return_inverse=True)
+    return inv.ravel(), int(inv.max()) + 1 if n else 0
+
+
+def t_quantile(z: float, df: float) -> float:
+    """Student-t quantile matching the normal quantile ``z`` at ``df``
+    degrees of freedom (Cornish-Fisher expansion, within 0.002 of the exact
+    value for df >= 10 at z = 1.96).  The cluster-robust intervals use it
+    with ``df = G - 1``: with few clusters the variance estimate is itself
+    uncertain, and the normal quantile would under-cover."""
+    if not np.isfinite(df) or df <= 0:
+        return float("nan") if df <= 0 else float(z)
+    z3, z5, z7 = z ** 3, z ** 5, z ** 7
+    return float(z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2)
+                 + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3))
+
+
+def _robust_var(influence: np.ndarray, inv: np.ndarray, g: int) -> float:
+    """Cluster-robust (CR1) variance of an estimate from each row's
+    influence on it: ``G/(G-1) * sum over clusters of (summed influence)^2``."""
+    if g < 2:
+        return float("nan")
+    totals = np.bincount(inv, weights=influence, minlength=g)
+    return float(g / (g - 1) * (totals @ totals))
+
+
+def cluster_mean_ci(x, cluster=None, z: float = Z95) -> MeanCI:
+    """Mean of ``x`` with a cluster-robust 95% interval (module doc).
+
+    Parameters
+    ----------
+    x : 1-d array-like of numbers.
+    cluster : one label per value (deal number, match number); rows with the
+        same label are taken as dependent, clusters as independent.  None:
+        every row is its own cluster (the iid interval).
+    z : normal quantile.
+
+    Fewer than 2 clusters give NaN bounds.  No values is refused (ValueError).
+    """
+    a = np.asarray(x, dtype=np.float64).ravel()
+    n = a.size
+    if n == 0:
+        raise ValueError("cluster_mean_ci of no values")
+    inv, g = _clusters(cluster, n)
+    m = float(a.mean())
+    sd = float(a.std(ddof=1)) if n > 1 else float("nan")
+    se = float(np.sqrt(_robust_var((a - m) / n, inv, g)))
+    q = t_quantile(z, g - 1) if cluster is not None else z
+    return MeanCI(m, m - q * se, m + q * se, sd, se, int(n), int(g))
+
+
+class ShareCI(NamedTuple):
+    """A share ``k / n`` with its 95% interval; ``n_eff`` is the effective
+    sample size the Wilson interval was taken at (``n`` for independent
+    rows)."""
+
+    p: float
+    lo: float
+    hi: float
+    k: int
+    n: int
+    n_eff: float
+    clusters: int
+
+
+def cluster_proportion_ci(flags, cluster=None, z: float = Z95) -> ShareCI:
+    """Share of true ``flags`` with a Wilson interval at the effective
+    sample size of clustered rows (module doc).  ``cluster=None``: the plain
+    Wilson interval.  No values gives NaN."""
+    f = np.asarray(flags, dtype=bool).ravel()
+    n = f.size
+    k = int(f.sum())
+    if n == 0:
+        return ShareCI(float("nan"), float("nan"), float("nan"), 0, 0, 0.0, 0)
+    inv, g = _clusters(cluster, n)
+    p = k / n
+    if cluster is None:
+        n_eff = float(n)
+    else:
+        var = _robust_var((f - p) / n, inv, g)
+        n_eff = p * (1 - p) / var if (var > 0 and np.isfinite(var)) else float(g)
+    lo, hi = wilson_interval(p * n_eff, n_eff, t_quantile(z, g - 1) if cluster is not None and g > 1 else z)
+    return ShareCI(p, lo, hi, k, n, n_eff, g)
+
+
+def cluster_diff_ci(x, in_a, in_b, cluster=None, z: float = Z95) -> MeanCI:
+    """``mean(x[in_a]) - mean(x[in_b])`` with a cluster-robust 95% interval:
+    the two groups may share clusters (and rows may be in neither).  The
+    returned ``n`` counts the rows of both groups, ``sd`` is NaN (a
+    difference of groups has no one spread).  An empty group is refused
+    (ValueError)."""
+    a = np.asarray(x, dtype=np.float64).ravel()
+    ia = np.asarray(in_a, dtype=bool).ravel()
+    ib = np.asarray(in_b, dtype=bool).ravel()
+    if not (a.size == ia.size == ib.size):
+        raise ValueError("cluster_diff_ci: x, in_a and in_b differ in length")
+    na, nb = int(ia.sum()), int(ib.sum())
+    if na == 0 or nb == 0:
+        raise ValueError("cluster_diff_ci needs rows in both groups")
+    inv, g = _clusters(cluster, a.size)
+    ma, mb = a[ia].mean(), a[ib].mean()
+    infl = np.where(ia, (a - ma) / na, 0.0) - np.where(ib, (a - mb) / nb, 0.0)
+    d = float(ma - mb)
+    se = float(np.sqrt(_robust_var(infl, inv, g)))
+    q = t_quantile(z, g - 1) if cluster is not None else z
+    return MeanCI(d, d - q * se, d + q * se, float("nan"), se, na + nb, int(g))
+
+
+__all__ = ["Z95", "t_quantile", "wilson_interval", "MeanCI", "mean_ci", "ShareCI", "cluster_mean_ci", "cluster_proportion_ci",
+           "cluster_diff_ci"]
