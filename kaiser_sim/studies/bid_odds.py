@@ -14,8 +14,15 @@ Broken down by hand strength (:func:`~kaiser_sim.studies.common.strength`,
 the printable Kaiser count: the best measure of the hand-eval study), by the
 length of the chosen trump suit,
 and by whether the declarer holds the 5H.  Probabilities carry Wilson 95%
-intervals over the declarer hands of each cell (4 per deal; the four seats
-of a deal are not independent, so pooled intervals are approximate).
+intervals over the declarer hands of each cell (4 per deal), clustered by
+deal: the four seats of a deal are not independent, so the deals are the
+independent units (:func:`~kaiser_sim.studies.common.make_rows`,
+:func:`kaiser_sim.stats.cluster_proportion_ci`).
+
+Nothing is selected on the data and then reported from it: the bid levels,
+methods and breakdown cells are fixed in advance ("best in hindsight" picks
+the strain per hand after seeing all hands, and is reported as the upper
+bound it is).
 """
 
 from __future__ import annotations
@@ -36,8 +43,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     d = declarer_frame(results, trump_rule)
     levels = levels_of(rules)
     rows = []
+    deal = d["deal"].to_numpy()
     for method, col in METHODS.items():
-        rows += make_rows(d[col], levels, method=method)
+        rows += make_rows(d[col], levels, cluster=deal, method=method)
     make = pd.DataFrame(rows)
 
     def breakdown(group_col, methods):
@@ -46,7 +54,8 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             if len(g) < min_cell:
                 continue
             for method in methods:
-                out += make_rows(g[METHODS[method]], levels, **{group_col: key, "method": method})
+                out += make_rows(g[METHODS[method]], levels, cluster=g["deal"].to_numpy(),
+                                 **{group_col: key, "method": method})
         return rows_frame(out, [group_col, "method", *MAKE_COLUMNS])
 
     by_strength = breakdown("strength_bucket", ["trump by rule", "NT"])
@@ -55,7 +64,8 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     by_five = breakdown("five_hearts", list(METHODS))
     make.attrs["note"] = (f"P(declaring side's DD points >= bid); trump by rule = {trump_rule}; "
                           "best in hindsight is an upper bound (strain chosen after seeing all hands); "
-                          "n = declarer hands (4 per deal).")
+                          "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
+                          "not independent).")
     by_strength.attrs["note"] = f"strength = {STRENGTH_NAME} of the declarer's hand"
     by_length.attrs["note"] = f"trump length = length of the suit named by rule {trump_rule}"
     tables = {"make": make, "by_strength": by_strength, "by_trump_length": by_length, "by_five_hearts": by_five}

@@ -9,10 +9,34 @@ declarer names by ``trump_rule`` from its own hand; an NT bid in no trump.
 Low-NT bids (``low_nt``) are not scored (no low values in the results).
 
 Per cell (strength bucket x trump length): the mean score of each bid with
-its 95% interval, the bid with the highest mean, and the paired difference
-to the runner-up (is the choice clear?).  Per bid: the strength at which it
-makes half the time and where its expected score crosses zero, with the
-range where the 95% band straddles the line.
+its 95% interval (table ``expected``), and the chart: the highest plain and
+NT bid with a positive mean (``bid_up_to``, ``nt_up_to``), the bid with the
+highest mean and the paired difference to the runner-up (is the choice
+clear?).  Per bid: the strength at which it makes half the time and where
+its expected score crosses zero, with the range where the 95% band
+straddles the line.
+
+Intervals: the four declarer hands of a deal are not independent, so every
+interval is clustered by deal (:func:`~kaiser_sim.studies.common.mean_row`,
+:func:`~kaiser_sim.studies.common.share_row`).
+
+Selection and estimate on different deals: picking the best of many bids
+and reporting its mean from the same hands overstates it (the winner's
+curse).  The chart therefore chooses on one half of the deals and reports
+from the other (:func:`split_halves`: even deal ids select, odd ones
+report; all four seats of a deal fall on the same side).  On the
+selecting half: ``best_bid``, ``runner_up``, ``bid_up_to``, ``nt_up_to``,
+``limit_level``.  On the reporting half: ``expected``/``lo``/``hi`` and
+``p_make`` of ``best_bid``, its ``margin`` over the runner-up (a paired
+per-hand difference) and ``clear``, the score of ``bid_up_to``
+(``up_to_expected``...), and the "sure" judgements: ``bid_up_to_sure`` /
+``nt_up_to_sure`` is the highest bid no higher than the chosen one whose
+95% interval on the reporting half is above 0 (so the chosen bid is
+"sure" when it is confirmed on fresh deals).  ``n`` = ``n_report``, the
+hands behind the reported numbers; ``n_select`` the hands of the choice.
+A cell needs ``min_cell`` hands, and half of that in each half, to
+appear.  The tables ``expected``, ``expected_by_strength`` and
+``thresholds`` report every bid (no choice) and use all hands.
 
 Caveats: the score counts only the declaring side's own score (what the
 defenders take is not subtracted, and passing is not valued); double dummy
@@ -26,8 +50,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
-                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, tag)
-from ..stats import wilson_interval
+                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, share_row, tag)
 
 
 def _bids(rules):
@@ -54,6 +77,15 @@ def crossing(x, y, target: float) -> float:
     return x[i - 1] + (target - y[i - 1]) * (x[i] - x[i - 1]) / (y[i] - y[i - 1])
 
 
+def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
+    """``(select, report)`` boolean masks of rows by deal id: even deals
+    select, odd deals report.  Deterministic, and every row of a deal falls
+    on the same side, so the two halves share no deal (module doc)."""
+    deal = np.asarray(deal_ids, dtype=np.int64)
+    select = deal % 2 == 0
+    return select, ~select
+
+
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
     d = declarer_frame(results, trump_rule)
     names, sc = scores_matrix(d, rules)
@@ -62,50 +94,63 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     is_nt = np.array([b.nt for b in bids])
     raw = np.where(is_nt[None, :], d["nt_pts"].to_numpy()[:, None], d["trump_pts"].to_numpy()[:, None])
     made = raw >= levels[None, :]
+    deal = d["deal"].to_numpy()
+    selecting, reporting = split_halves(deal)
+    half_min = max(1, (min_cell + 1) // 2)
 
     expected, chart = [], []
     for (sb, lb), idx in d.groupby(["strength_bucket", "length_bucket"], observed=True).indices.items():
         n = len(idx)
         if n < min_cell:
             continue
-        means = sc[idx].mean(axis=0)
+        # every bid of the cell, on all its rows (no selection)
         for j, name in enumerate(names):
-            m = mean_row(sc[idx, j])
-            k = int(made[idx, j].sum())
-            plo, phi = wilson_interval(k, n)
+            m = mean_row(sc[idx, j], deal[idx])
+            p = share_row(made[idx, j], deal[idx])
             expected.append({"strength": sb, "trump_len": lb, "bid": name, "n": n, "expected": m["mean"],
-                             "lo": m["lo"], "hi": m["hi"], "p_make": k / n, "p_lo": plo, "p_hi": phi})
+                             "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
+        # the chart: choose on the selecting half, report from the other
+        sel, rep = idx[selecting[idx]], idx[reporting[idx]]
+        if len(sel) < half_min or len(rep) < half_min:
+            continue
+        means = sc[sel].mean(axis=0)
         order = np.argsort(-means, kind="stable")
         best, second = order[0], order[1]
-        diff = mean_row(sc[idx, best] - sc[idx, second])
-        m = mean_row(sc[idx, best])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            se = sc[idx].std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(len(names), np.nan)
+        diff = mean_row(sc[rep, best] - sc[rep, second], deal[rep])
+        m = mean_row(sc[rep, best], deal[rep])
         limits = {}
         for nt in (False, True):
             cand = [j for j in range(len(names)) if is_nt[j] == nt]
-            pos = [j for j in cand if means[j] > 0]
-            sure = [j for j in cand if means[j] - 1.96 * se[j] > 0]
-            limits[nt] = (names[pos[-1]] if pos else "pass", names[sure[-1]] if sure else "pass",
-                          int(levels[pos[-1]]) if pos else 0)
-        chart.append({"strength": sb, "trump_len": lb, "n": n,
+            pos = [j for j in cand if means[j] > 0]  # chosen on the selecting half
+            up_to = pos[-1] if pos else None
+            # 'sure': confirmed on the reporting half, at most up to the chosen bid
+            sure = [j for j in cand if up_to is not None and levels[j] <= levels[up_to]
+                    and mean_row(sc[rep, j], deal[rep])["lo"] > 0]
+            up = mean_row(sc[rep, up_to], deal[rep]) if up_to is not None else {"mean": np.nan, "lo": np.nan,
+                                                                                "hi": np.nan}
+            limits[nt] = (names[up_to] if pos else "pass", names[sure[-1]] if sure else "pass",
+                          int(levels[up_to]) if pos else 0, up)
+        chart.append({"strength": sb, "trump_len": lb, "n": len(rep), "n_select": len(sel), "n_report": len(rep),
                       "bid_up_to": limits[False][0], "bid_up_to_sure": limits[False][1], "limit_level": limits[False][2],
+                      "up_to_expected": limits[False][3]["mean"], "up_to_lo": limits[False][3]["lo"],
+                      "up_to_hi": limits[False][3]["hi"],
                       "nt_up_to": limits[True][0], "nt_up_to_sure": limits[True][1],
                       "best_bid": names[best], "expected": m["mean"],
-                      "lo": m["lo"], "hi": m["hi"], "p_make": made[idx, best].mean(),
+                      "lo": m["lo"], "hi": m["hi"], "p_make": made[rep, best].mean(),
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
                       "margin_hi": diff["hi"], "clear": bool(diff["lo"] > 0)})
     expected = rows_frame(expected, ["strength", "trump_len", "bid", "n", "expected", "lo", "hi", "p_make", "p_lo",
                                      "p_hi"])
-    chart = rows_frame(chart, ["strength", "trump_len", "n", "bid_up_to", "bid_up_to_sure", "limit_level",
-                               "nt_up_to", "nt_up_to_sure", "best_bid", "expected", "lo", "hi", "p_make",
-                               "runner_up", "margin", "margin_lo", "margin_hi", "clear"])
+    chart = rows_frame(chart, ["strength", "trump_len", "n", "n_select", "n_report", "bid_up_to", "bid_up_to_sure",
+                               "limit_level", "up_to_expected", "up_to_lo", "up_to_hi", "nt_up_to", "nt_up_to_sure",
+                               "best_bid", "expected", "lo", "hi", "p_make", "runner_up", "margin", "margin_lo",
+                               "margin_hi", "clear"])
     by_strength = []
     for sb, idx in d.groupby("strength_bucket", observed=True).indices.items():
         if len(idx) < min_cell:
             continue
         for j, name in enumerate(names):
-            by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j])})
+            by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j], deal[idx])})
     by_strength = rows_frame(by_strength, ["strength", "bid", "n", "mean", "lo", "hi", "sd"])
 
     # thresholds along the strength axis (steps of 1/2), all trump lengths together
@@ -115,11 +160,10 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     for j, name in enumerate(names):
         p, plo, phi, e, elo, ehi = [], [], [], [], [], []
         for x in xs:
-            sel = strength == x
-            k, n = int(made[sel, j].sum()), int(sel.sum())
-            lo, hi = wilson_interval(k, n)
-            p.append(k / n), plo.append(lo), phi.append(hi)
-            m = mean_row(sc[sel, j])
+            at = strength == x
+            share = share_row(made[at, j], deal[at])
+            p.append(share["p"]), plo.append(share["lo"]), phi.append(share["hi"])
+            m = mean_row(sc[at, j], deal[at])
             e.append(m["mean"]), elo.append(m["lo"]), ehi.append(m["hi"])
         thr.append({"bid": name, "strength_50pct": crossing(xs, p, 0.5),
                     "strength_50pct_from": crossing(xs, phi, 0.5), "strength_50pct_to": crossing(xs, plo, 0.5),
@@ -131,10 +175,17 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                            f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
                            "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
                            "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
-                           "interval of best_bid's margin over the runner-up excludes 0")
+                           "interval of best_bid's margin over the runner-up excludes 0.  Selection and estimate on "
+                           "different deals (no winner's curse): best_bid, runner_up, bid_up_to, nt_up_to and "
+                           "limit_level are chosen on the even-numbered deals (n_select hands); expected, lo, hi, "
+                           "p_make, margin, clear, up_to_expected and the '_sure' judgements (the highest bid up to "
+                           "the chosen one whose 95% interval is above 0) come from the odd-numbered deals "
+                           "(n = n_report hands).  Intervals clustered by deal")
+    expected.attrs["note"] = "every bid of each cell on all its hands; 95% intervals clustered by deal"
     thresholds.attrs["note"] = (f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
                                 "expected score crosses 0, interpolated between count values (steps of 1/2); "
-                                "from/to: where the upper / lower 95% band crosses (NaN: never within the data)")
+                                "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
+                                "within the data); all hands")
     tables = {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
     return tag(tables, run_info(results, rules), f"trump rule {trump_rule}; score of the declaring side only")
 
@@ -158,8 +209,8 @@ def plot(tables) -> dict:
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
     fig.colorbar(im, ax=ax, label="highest plain bid with positive expected score (5 = pass)")
-    fig.text(0.01, 0.04, "cell: highest plain bid and highest NT bid whose expected hand score (declaring side, "
-             "double dummy) is positive; n = declarer hands", fontsize=7, color="0.35")
+    fig.text(0.01, 0.04, "cell: highest plain / NT bid with a positive expected hand score (declaring side, double "
+             "dummy), chosen on even deals; n = hands of the odd deals that check it", fontsize=7, color="0.35")
     figs = {"what_to_bid": fig}
 
     ex = tables["expected_by_strength"]

@@ -8,8 +8,11 @@ The second value is ``10 - points(LHO on lead)`` (the sides' points add to
 
 ``lead value = points(declarer leads) - points(LHO leads)``, for the
 strain named by the trump rule, for no trump, and for every strain;
-paired means with 95% normal intervals, its distribution, and the change in
-the make probability of each bid (paired difference of indicators).
+paired means with 95% intervals, its distribution, and the change in
+the make probability of each bid (paired difference of indicators).  The
+four declarer hands of a deal are not independent: every interval is
+clustered by deal (cluster-robust standard error over deals,
+:func:`kaiser_sim.stats.cluster_mean_ci`).
 """
 
 from __future__ import annotations
@@ -39,23 +42,25 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.Da
     views = {"trump by rule": (on[idx, trump], lho[idx, trump]), "NT": (on[:, NT], lho[:, NT])}
     for s, key in enumerate(STRAINS[:4]):
         views[f"{key} trump (any hand)"] = (on[:, s], lho[:, s])
+    deal = d["deal"].to_numpy()
     rows, dist, make = [], [], []
     levels = levels_of(rules)
     for view, (a, b) in views.items():
         diff = a - b
-        rows.append({"strain": view, **mean_row(diff), "mean_on_lead": a.mean(), "mean_lho_leads": b.mean(),
+        rows.append({"strain": view, **mean_row(diff, deal), "mean_on_lead": a.mean(), "mean_lho_leads": b.mean(),
                      "share_gain": (diff > 0).mean(), "share_loss": (diff < 0).mean()})
         if view in ("trump by rule", "NT"):
             vals, counts = np.unique(diff, return_counts=True)
             dist += [{"strain": view, "lead_value": int(v), "count": int(c), "share": c / diff.size}
                      for v, c in zip(vals, counts)]
             for lv in levels:
-                m = mean_row((a >= lv).astype(float) - (b >= lv).astype(float))
+                m = mean_row((a >= lv).astype(float) - (b >= lv).astype(float), deal)
                 make.append({"strain": view, "bid": lv, "p_on_lead": (a >= lv).mean(), "p_lho_leads": (b >= lv).mean(),
                              "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
     summary = pd.DataFrame(rows)
     summary.attrs["note"] = ("lead value = declaring side's DD points with the declarer on lead minus with its "
-                             "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal)")
+                             "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
+                             "intervals clustered by deal")
     tables = {"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)}
     return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
 

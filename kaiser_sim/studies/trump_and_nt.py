@@ -9,6 +9,11 @@ that hindsight choice.  (2) When no trump beats the best trump suit
 (3) The expected hand score of an NT bid against a plain bid at the same
 level played in the trump named by ``trump_rule``, under the rules' NT
 scoring (paired difference per hand, by aces held).
+
+Every row is a declarer hand, four per deal; the four seats of a deal are
+not independent, so every interval is clustered by deal (shares:
+:func:`~kaiser_sim.studies.common.share_row`, means and paired differences:
+:func:`~kaiser_sim.studies.common.mean_row`).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, legend, mean_row, new_figure,
-                     proportion_row, rows_frame, run_info, tag, trump_by_rule)
+                     rows_frame, share_row, run_info, tag, trump_by_rule)
 
 
 def _shape(d):
@@ -32,12 +37,13 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     pts4 = d[["pts_S", "pts_H", "pts_D", "pts_C"]].to_numpy()
     best = d["best_suit_pts"].to_numpy()
     idx = np.arange(len(d))
+    deal = d["deal"].to_numpy()
     rows = []
     for rule in TRUMP_RULES:
         t = trump_by_rule(hands, rule)
         got = pts4[idx, t]
-        pick = proportion_row((got == best).sum(), len(d))
-        loss = mean_row(best - got)
+        pick = share_row(got == best, deal)
+        loss = mean_row(best - got, deal)
         rows.append({"rule": rule, "n": len(d), "picks_best": pick["p"], "picks_lo": pick["lo"], "picks_hi": pick["hi"],
                      "loss": loss["mean"], "loss_lo": loss["lo"], "loss_hi": loss["hi"], "mean_points": got.mean()})
     rules_t = pd.DataFrame(rows)
@@ -50,9 +56,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         for key, g in d.groupby(col):
             if len(g) < min_cell:
                 continue
-            parts.append({"by": col, "value": str(key), **proportion_row(nt_better[g.index].sum(), len(g)),
+            parts.append({"by": col, "value": str(key), **share_row(nt_better[g.index], deal[g.index]),
                           "mean_nt_minus_best_trump": (g["nt_pts"] - g["best_suit_pts"]).mean()})
-    nt_beats = pd.DataFrame([{"by": "all", "value": "all", **proportion_row(nt_better.sum(), len(d)),
+    nt_beats = pd.DataFrame([{"by": "all", "value": "all", **share_row(nt_better, deal),
                               "mean_nt_minus_best_trump": (d["nt_pts"] - d["best_suit_pts"]).mean()}] + parts)
 
     comp = []
@@ -65,17 +71,18 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         for label, sel in groups:
             if sel.sum() < min_cell:
                 continue
-            diff = mean_row(s_nt[sel] - s_tr[sel])
+            diff = mean_row(s_nt[sel] - s_tr[sel], deal[sel])
             comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
                          "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
                          "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0)})
     comp = rows_frame(comp, ["level", "aces", "n", "expected_nt", "expected_trump", "nt_minus_trump", "lo", "hi",
                              "nt_better", "trump_better"])
     rules_t.attrs["note"] = ("picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
-                             "loss: mean points given up against that best suit")
-    nt_beats.attrs["note"] = "share of declarer hands where NT scores strictly more DD points than the best trump suit"
+                             "loss: mean points given up against that best suit; 95% intervals clustered by deal")
+    nt_beats.attrs["note"] = ("share of declarer hands where NT scores strictly more DD points than the best trump suit; "
+                              "95% intervals clustered by deal")
     comp.attrs["note"] = (f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
-                          f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference")
+                          f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
     tables = {"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp}
     return tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
 
