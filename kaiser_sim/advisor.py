@@ -9,17 +9,48 @@ and turns the ``(n, 5)`` values into:
 
 - per strain: P(the declaring side takes at least b points) for every bid
   level b, with Wilson 95% intervals; the mean and spread of its points;
+- one trump for the hand (:class:`TrumpChoice`): every plain bid is played
+  in it, every NT bid in no trump (the declarer names trump without seeing
+  the other hands, and names one suit whatever the level);
 - per bid of the rules' ladder: the expected hand score (made: the raw
   points, NT doubled per ``nt_scoring``; failed: minus the bid, NT doubled
-  per the rules; :func:`kaiser_sim.scoring.score_hands`), the trump suit
-  chosen once for the hand (the strain with the best expected score at
-  that bid, not deal by deal: the declarer names trump without seeing the
-  other hands);
+  per the rules; :func:`kaiser_sim.scoring.score_hands`) in that strain,
+  and in every strain the bid may be played in (``by_strain``);
 - the recommended call among the legal ones (:func:`auction_context`: the
   dealer, a bid already made, the forced dealer bid), the highest bid still
   worth making, and for a dealer facing ``current_bid`` whether to match;
 - the 5H and 3S: where they are dealt, and what each is worth to the
   declaring side double dummy (:class:`Specials`, method below).
+
+One trump and one call, chosen on half the deals
+-------------------------------------------------
+Picking the best of several noisy means and reporting the winner's mean on
+the same deals overstates it (the winner's curse), and picking a strain bid
+by bid makes near ties look like answers.  So:
+
+- **Selection deals**: the even rows 0, 2, 4, ... of the ``n`` deals.  On
+  them the trump is the candidate suit (S H D C; no trump too with
+  ``plain_bid_nt``) with the highest mean double-dummy points of the
+  declaring side (exact ties: S H D C N order), and the runner-up the next
+  one; then the call is the legal call with the best mean hand score
+  (passing 0) with that trump, and its runner-up the best call in another
+  strain or pass.
+- **Clear**: a choice is clear when the 95% interval of the paired
+  difference winner - runner-up on the selection deals lies above 0 (a call
+  with no alternative is clear).
+- **Reporting deals**: all ``n`` deals when both the trump and the call are
+  clear (a choice the data make with near certainty is no selection);
+  otherwise only the odd rows 1, 3, 5, ..., which played no part in the
+  choices.  Every number that depends on a choice -- the bid table
+  (``by_strain`` included), the recommendation and its comparison, matching,
+  the 5H/3S worth -- is on the reporting deals
+  (:attr:`TrumpChoice.n_report`).  The per-strain tables (make odds, mean
+  points) and where the 5H and 3S are dealt involve no choice: all deals.
+- **Ties**: the trump is a tie when the paired difference trump - runner-up
+  on the reporting deals has a 95% interval reaching 0 (or lying below it);
+  the call is a tie with its runner-up likewise
+  (:attr:`Recommendation.tie`).  A tie is reported as a tie, with the
+  difference and its interval, not as an answer.
 
 Everything is a pure function of (hand, seat, dealer, n, seed, rules,
 current bid); :class:`HandAdvice` carries the results as DataFrames and
@@ -31,7 +62,8 @@ The 5H and 3S
 -------------
 The solver returns values, not the play, so who *captures* the special
 cards is not known; "points minus tricks" mixes two different optimal
-lines and is not used.  Instead, on the strain of the recommendation:
+lines and is not used.  Instead, on the strain of the recommendation (the
+trump when it is to pass) and the reporting deals:
 
 - ``worth_5h`` = DD points - DD points with the 5H counting 0.  Every line
   of play scores exactly 5 more with the 5H counted when the declaring
@@ -52,7 +84,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -64,6 +96,7 @@ from .cards import (
     THREE_SPADES_BIT,
     NotationError,
     Seat,
+    Strain,
     format_hand,
     parse_hand,
     popcount,
@@ -234,10 +267,16 @@ class Recommendation:
     forced : this seat is the dealer, the others passed, it must bid.
     limit, limit_strain : the highest legal bid whose expected score is
         above 0 (how far to compete), or None.
-    versus, difference : the best legal call in another strain (or pass)
-        and how much better the recommended call is on the same deals (a
-        paired difference), or None.
+    versus, difference : the runner-up, the best legal call in another
+        strain (or pass) on the selection deals, and how much better the
+        recommended call is on the reporting deals (a paired difference), or
+        None.
     reason : one sentence saying why.
+    clear : the call beat ``versus`` clearly on the selection deals (the
+        95% interval of the paired difference lies above 0), or had no
+        alternative.
+    tie : ``difference``'s interval reaches 0 (or lies below it): the
+        recommended call is not clearly better than ``versus``.
     """
 
     call: str
@@ -249,6 +288,44 @@ class Recommendation:
     versus: str | None
     difference: MeanCI | None
     reason: str
+    clear: bool = True
+    tie: bool = False
+
+
+#: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
+CHOSEN_ON = "even"
+
+
+@dataclass(frozen=True)
+class TrumpChoice:
+    """The one trump of the hand's plain bids (module doc: "One trump and
+    one call, chosen on half the deals").
+
+    strain : the trump (S H D C; N only with ``plain_bid_nt``).
+    runner_up : the candidate with the next best mean points on the
+        selection deals (None with a single candidate).
+    chosen_on, n_select : ``"even"``: the rows 0, 2, 4, ...; how many.
+    selection_difference : trump - runner-up in DD points on the selection
+        deals (paired), or None.
+    clear : ``selection_difference``'s 95% interval lies above 0.
+    reported_on, n_report : ``"all"`` or ``"odd"`` (rows 1, 3, 5, ...): the
+        deals every estimate that depends on a choice is computed on (all
+        only when both the trump and the call are clear); how many.
+    difference : trump - runner-up in DD points on the reporting deals
+        (paired), or None.
+    tie : ``difference``'s interval reaches 0 (or lies below it).
+    """
+
+    strain: str
+    runner_up: str | None
+    chosen_on: str
+    n_select: int
+    selection_difference: MeanCI | None
+    clear: bool
+    reported_on: str = "all"
+    n_report: int = 0
+    difference: MeanCI | None = None
+    tie: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,9 +366,12 @@ class HandAdvice:
     values : ``(n, 5)`` int8, DD points of the declaring side per deal and strain.
     points : one row per strain (index S H D C N): mean, lo, hi, sd, min, max.
     make : one row per (strain, bid level): k, n, p, lo, hi.
-    bids : one row per bid of the ladder: bid, nt, legal, strain (the best
-        one for this hand), p, p_lo, p_hi, expected, lo, hi, and
-        ``exp_<strain>`` for every strain the bid may be played in.
+    bids : one row per bid of the ladder, on the reporting deals: bid, nt,
+        legal, strain (the hand's trump, N for NT bids), p, p_lo, p_hi,
+        expected, lo, hi, and ``exp_<strain>`` for every strain the bid may
+        be played in.
+    trump : the trump choice and the deals everything was reported on
+        (None only for a HandAdvice built by hand).
     """
 
     hand: int
@@ -309,6 +389,7 @@ class HandAdvice:
     match: MatchAdvice | None
     specials: Specials | None
     notes: tuple[str, ...] = field(default=())
+    trump: TrumpChoice | None = None
 
     @property
     def hand_text(self) -> str:
@@ -369,31 +450,100 @@ def points_table(values: np.ndarray) -> pd.DataFrame:
     )
 
 
-def bid_table(values: np.ndarray, rules: Rules, seat: int, legal) -> tuple[pd.DataFrame, dict]:
-    """Expected hand score of every bid of the ladder (best strain for this
-    hand) and the per-deal scores ``{bid text: (n,) array}`` of that strain."""
+def selection_rows(n: int) -> np.ndarray:
+    """The selection deals: rows 0, 2, 4, ... (the choices are made on them)."""
+    return np.arange(0, int(n), 2)
+
+
+def report_rows(n: int, clear: bool) -> tuple[str, np.ndarray]:
+    """``("all", every row)`` when the choices are clear, else ``("odd",
+    rows 1, 3, 5, ...)``: the deals the selection did not see."""
+    return ("all", np.arange(int(n))) if clear else ("odd", np.arange(1, int(n), 2))
+
+
+def _rows(rows, n: int) -> np.ndarray:
+    return np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
+
+
+def trump_candidates(rules: Rules) -> list[int]:
+    """The strains a plain bid may be played in (S H D C; N too with
+    ``plain_bid_nt``), in order."""
+    plain = next(b for b in ladder(rules) if not b.nt)
+    return [s for s, low in strain_choices(rules, plain) if not low]
+
+
+def _key(strain) -> int:
+    return STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
+
+
+def choose_trump(values: np.ndarray, rules: Rules, rows=None) -> TrumpChoice:
+    """The trump with the highest mean DD points on ``rows`` (default all;
+    :func:`advise` passes :func:`selection_rows`), the runner-up, their paired
+    difference there and whether it is clear (its 95% interval above 0).
+    The reporting fields are filled by :func:`report_trump`."""
+    v = np.asarray(values, dtype=np.int64)
+    rows = _rows(rows, v.shape[0])
+    cands = trump_candidates(rules)
+    means = v[rows][:, cands].mean(axis=0)
+    order = sorted(range(len(cands)), key=lambda i: -means[i])  # stable: exact ties keep S H D C N order
+    best = cands[order[0]]
+    if len(cands) < 2:
+        return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True)
+    second = cands[order[1]]
+    d = mean_ci(v[rows, best] - v[rows, second])
+    return TrumpChoice(_strain_key(best), _strain_key(second), CHOSEN_ON, len(rows), d, bool(d.lo > 0))
+
+
+def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows) -> TrumpChoice:
+    """``choice`` with the paired difference trump - runner-up on the
+    reporting ``rows`` and the tie flag."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if choice.runner_up is None:
+        return replace(choice, reported_on=reported_on, n_report=len(rows))
+    v = np.asarray(values, dtype=np.int64)
+    d = mean_ci(v[rows, _key(choice.strain)] - v[rows, _key(choice.runner_up)])
+    return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0)
+
+
+def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
+              rows=None) -> tuple[pd.DataFrame, dict]:
+    """Expected hand score of every bid of the ladder, and the per-deal
+    scores ``{bid text: (n,) array}`` of the strain each bid is played in.
+
+    trump : the hand's trump (a strain key or index), in which every plain
+        bid is played; default :func:`choose_trump` on all the rows.  NT bids
+        are played in no trump.
+    rows : the rows the table is computed on (default all; :func:`advise`
+        passes the reporting deals).  ``per_deal`` always has every row.
+    """
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
-    rows, per_deal = [], {}
+    rows = _rows(rows, n)
+    nr = len(rows)
+    trump = _key(choose_trump(v, rules).strain if trump is None else trump)
+    rows_out, per_deal = [], {}
     for bid in ladder(rules):
         choices = [s for s, low in strain_choices(rules, bid) if not low]
-        means = {}
-        scores = {}
-        for s in choices:
-            sc = _score(rules, bid, seat, v[:, s])
-            scores[s] = sc
-            means[s] = float(sc.mean())
-        best = max(choices, key=lambda s: means[s])  # ties: first in S H D C N order
-        m = mean_ci(scores[best])
-        k = int((v[:, best] >= bid.level).sum())
-        plo, phi = wilson_interval(k, n)
-        row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(best),
-               "p": k / n, "p_lo": plo, "p_hi": phi, "expected": m.mean, "lo": m.lo, "hi": m.hi}
+        played = int(Strain.N) if bid.nt else trump
+        if played not in choices:
+            raise AdvisorInputError(f"{bid} cannot be played in {STRAIN_NAMES[_strain_key(played)]} "
+                                    "under these rules")
+        means = {s: float(_score(rules, bid, seat, v[rows, s]).mean()) if nr else np.nan for s in choices}
+        sc = _score(rules, bid, seat, v[:, played])
+        per_deal[str(bid)] = sc
+        if nr:
+            m = mean_ci(sc[rows])
+            k = int((v[rows, played] >= bid.level).sum())
+            plo, phi = wilson_interval(k, nr)
+            mean, lo, hi, p = m.mean, m.lo, m.hi, k / nr
+        else:
+            mean = lo = hi = p = plo = phi = np.nan
+        row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(played),
+               "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi}
         for s in range(len(STRAIN_KEYS)):
             row[f"exp_{STRAIN_KEYS[s]}"] = means.get(s, np.nan)
-        rows.append(row)
-        per_deal[str(bid)] = scores[best]
-    return pd.DataFrame(rows), per_deal
+        rows_out.append(row)
+    return pd.DataFrame(rows_out), per_deal
 
 
 def _signed(x: float, digits: int = 2) -> str:
@@ -412,30 +562,58 @@ def _bid_label(bid: str, strain: str | None) -> str:
     return f"{bid} in {STRAIN_NAMES[strain]}"
 
 
-def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules) -> Recommendation:
-    """The best legal call by expected hand score, passing counted 0."""
-    legal = bids[bids["legal"]]
+def _call_options(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext) -> list[tuple]:
+    """``(call, strain, (n,) scores)`` of every legal call, pass (0) first."""
     n = len(next(iter(per_deal.values())))
-    zeros = np.zeros(n)
-    options = [("pass", None, zeros)] if not ctx.forced else []
-    options += [(r.bid, r.strain, per_deal[r.bid]) for r in legal.itertuples()]
+    options = [("pass", None, np.zeros(n))] if not ctx.forced else []
+    options += [(r.bid, r.strain, per_deal[r.bid]) for r in bids[bids["legal"]].itertuples()]
     if not options:  # nothing legal but pass is impossible; legal always holds pass or a bid
         raise AdvisorInputError("no legal call")
-    means = [o[2].mean() for o in options]
+    return options
+
+
+def choose_call(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rows=None):
+    """The best legal call by mean hand score on ``rows`` (default all) and
+    its runner-up: ``(options, best index, runner-up index or None, clear)``.
+
+    The runner-up is the best call of another kind (another strain, or
+    pass): with raw scoring a higher bid in the same strain never scores
+    more, so the next bid on the ladder would say nothing.  ``clear``: the
+    paired difference best - runner-up on ``rows`` has its 95% interval
+    above 0, or there is no runner-up."""
+    options = _call_options(bids, per_deal, ctx)
+    rows = _rows(rows, len(options[0][2]))
+    means = [o[2][rows].mean() for o in options]
     order = sorted(range(len(options)), key=lambda i: -means[i])  # stable: ties keep ladder order
-    best = options[order[0]]
+    best = order[0]
+    others = [i for i in order[1:] if options[i][1] != options[best][1]]
+    if not others:
+        return options, best, None, True
+    other = others[0]
+    d = mean_ci(options[best][2][rows] - options[other][2][rows])
+    return options, best, other, bool(d.lo > 0)
+
+
+def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules, select=None,
+              report=None) -> Recommendation:
+    """The best legal call by expected hand score, passing counted 0: chosen
+    on the ``select`` rows, its expected score and its difference from the
+    runner-up measured on the ``report`` rows (both default all rows;
+    :func:`advise` passes the selection and reporting deals).  ``bids`` is
+    the table on the reporting rows (for the limit)."""
+    options, b, o, clear = choose_call(bids, per_deal, ctx, select)
+    report = _rows(report, len(options[0][2]))
+    best = options[b]
+    legal = bids[bids["legal"]]
     positive = legal[legal["expected"] > 0]
     limit = positive.iloc[-1] if len(positive) else None
-    # compare with the best call of another kind (another strain, or pass):
-    # with raw scoring a higher bid in the same strain never scores more, so
-    # the runner-up on the ladder would say nothing
     versus, diff = None, None
-    others = [i for i in order[1:] if options[i][1] != best[1]]
-    if others:
-        other = options[others[0]]
+    if o is not None:
+        other = options[o]
         versus = _bid_label(other[0], other[1]) if other[0] != "pass" else "pass"
-        diff = mean_ci(best[2] - other[2])
-    expected = mean_ci(best[2]) if best[0] != "pass" else None
+        diff = mean_ci(best[2][report] - other[2][report])
+    expected = mean_ci(best[2][report]) if best[0] != "pass" else None
+    tie = diff is not None and not diff.lo > 0
 
     if best[0] == "pass":
         if ctx.current is not None:
@@ -450,10 +628,10 @@ def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Ru
         elif expected.lo <= 0 and versus != "pass":
             reason += "; not clearly better than passing (the interval reaches 0)"
     if diff is not None:
-        if diff.lo > 0:
+        if not tie:
             reason += f"; better than {versus} by {_ci_text(diff)}"
         else:
-            reason += f"; not clearly better than {versus} (difference {_ci_text(diff)})"
+            reason += f"; a tie with {versus}: not clearly better (difference {_ci_text(diff)})"
     return Recommendation(
         call=best[0],
         strain=best[1],
@@ -464,13 +642,16 @@ def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Ru
         versus=versus,
         difference=diff,
         reason=reason,
+        clear=clear,
+        tie=tie,
     )
 
 
 def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
-                 rec: Recommendation) -> MatchAdvice | None:
+                 rec: Recommendation, rows=None) -> MatchAdvice | None:
     """For a dealer facing a bid: match it or pass (None otherwise); ``rec``
-    (:func:`recommend`) tells whether an overbid scores more."""
+    (:func:`recommend`) tells whether an overbid scores more.  Measured on
+    ``rows`` (default all; :func:`advise` passes the reporting deals)."""
     if not ctx.is_dealer or ctx.current is None:
         return None
     bid = str(ctx.current)
@@ -478,7 +659,7 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
         return MatchAdvice(bid, False, None, None, None, "pass",
                            "the rules do not let the dealer match (dealer_match=false): overbid or pass")
     row = bids[bids["bid"] == bid].iloc[0]
-    m = mean_ci(per_deal[bid])
+    m = mean_ci(per_deal[bid][_rows(rows, len(per_deal[bid]))])
     take = m.mean > 0
     how = "" if (m.lo > 0 or m.hi < 0) else ", but the interval reaches 0: a close call"
     what = _bid_label(bid, row["strain"])
@@ -492,9 +673,10 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
                        "match" if take else "pass", reason)
 
 
-def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int) -> Specials:
-    """Where the 5H and 3S are dealt, and their DD worth in ``strain`` (two
-    extra single-strain solves of every deal; see the module doc)."""
+def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None) -> Specials:
+    """Where the 5H and 3S are dealt (all deals), and their DD worth in
+    ``strain`` on ``rows`` (default all; two extra single-strain solves of
+    each of those deals; see the module doc)."""
     n = deals.shape[0]
     partner = (seat + 2) % 4
     dealt = {}
@@ -505,24 +687,43 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
         counts["opponents"] = n - counts["declarer"] - counts["partner"]
         lo, hi = wilson_interval(np.array(list(counts.values())), n)
         dealt[name] = {h: (counts[h], counts[h] / n, float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
-    v = np.asarray(values[:, strain], dtype=np.int64)
+    rows = _rows(rows, n)
+    sub = np.ascontiguousarray(deals[rows])
+    v = np.asarray(values[rows, strain], dtype=np.int64)
     # only the one strain is needed: one solve a deal for each special
-    leaders = np.full(n, seat, dtype=np.int64)
-    strains = np.full(n, strain, dtype=np.int64)
-    no5 = solver.dd_contracts(deals, leaders, strains, "points", five=np.uint64(0)).astype(np.int64)
-    no3 = solver.dd_contracts(deals, leaders, strains, "points", three=np.uint64(0)).astype(np.int64)
+    leaders = np.full(len(rows), seat, dtype=np.int64)
+    strains = np.full(len(rows), strain, dtype=np.int64)
+    no5 = solver.dd_contracts(sub, leaders, strains, "points", five=np.uint64(0)).astype(np.int64)
+    no3 = solver.dd_contracts(sub, leaders, strains, "points", three=np.uint64(0)).astype(np.int64)
     return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
 
 
-def _notes(rules: Rules, ctx: AuctionContext, specials: bool) -> tuple[str, ...]:
+def _selection_note(trump: TrumpChoice, n: int) -> str:
+    """The trump rule and the deals this report used, in one note."""
+    used = (f"both were clear there, so the estimates use all {n:,} deals" if trump.reported_on == "all"
+            else f"not both were clear there, so every estimate that depends on a choice (the bid table, the "
+                 f"recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
+                 "which played no part in the choices")
+    return (
+        "One trump for the hand: every plain bid is played in the suit with the highest mean DD points on "
+        f"the {trump.n_select:,} even deals (rows 0, 2, 4, ...), every NT bid in no trump; the call is chosen "
+        "on those deals too.  A choice is clear when the 95% interval of its paired difference from the "
+        "runner-up (the next suit; the best call in another strain or pass) lies above 0 on them; "
+        f"{used}.  The per-strain table uses all deals (no choice in it).  A trump or call whose difference "
+        "from the runner-up on the reporting deals has an interval reaching 0 is reported as a tie."
+    )
+
+
+def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice | None = None,
+           n: int = 0) -> tuple[str, ...]:
     side = "N-S" if ctx.seat % 2 == 0 else "E-W"
     notes = [
         "The other 24 cards are dealt uniformly at random: the deals are not conditioned on "
         "the other players' calls.",
         f"Values are double dummy (all hands visible, best play by both sides) with {Seat(ctx.seat).name} "
         f"on lead, i.e. declaring; 'points' are {side}'s raw points (tricks, +5 for the 5H, -3 for the 3S).",
-        "A plain bid's trump is chosen once for this hand (the strain with the best expected score at "
-        "that bid), not deal by deal.",
+        "A plain bid's trump is chosen once for this hand, not bid by bid nor deal by deal."
+        if trump is None else _selection_note(trump, n),
         "Expected hand score: made = the raw points (NT: "
         + {"double": "doubled; failed NT loses twice the bid",
            "double-made": "doubled; failed NT loses the bid once",
@@ -553,11 +754,13 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     seat : the hand's seat (N E S W, default N); it leads, i.e. declares.
     dealer : the dealer's seat; default the seat on ``seat``'s right (this
         seat speaks first).  Changes only the legal calls.
-    n : random deals of the other cards (at least 1).
+    n : random deals of the other cards (at least 2: the even ones choose
+        the trump and the call, the odd ones report when a choice is not
+        clear).
     seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``.
     rules : the rules (default ``standard``).
     current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None.
-    specials : also measure the 5H and 3S (two more solves of every deal).
+    specials : also measure the 5H and 3S (two more solves of each reporting deal).
 
     Raises
     ------
@@ -567,25 +770,35 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     rules = get_preset("standard") if rules is None else rules
     check_rules(rules)
     mask = read_hand(hand, rules)
-    if int(n) < 1:
-        raise AdvisorInputError("the number of deals must be at least 1")
+    if int(n) < 2:
+        raise AdvisorInputError("the number of deals must be at least 2 (half of them choose the trump, "
+                                "the other half report when the choice is not clear)")
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")
     ctx = auction_context(rules, seat, dealer, current_bid)
     deals = advisor_deals(mask, ctx.seat, n, seed, rules)
     values = _dd_strains(deals, ctx.seat, "points")
     levels = range(rules.min_bid, MAX_BID + 1)
-    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal)
-    rec = recommend(bids, per_deal, ctx, rules)
+    # the choices, on the selection deals
+    select = selection_rows(n)
+    trump = choose_trump(values, rules, select)
+    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select)
+    call_clear = choose_call(bids_sel, per_deal, ctx, select)[3]
+    # everything that depends on them, on the reporting deals
+    reported_on, report = report_rows(n, trump.clear and call_clear)
+    trump = report_trump(trump, values, reported_on, report)
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report)
+    rec = recommend(bids, per_deal, ctx, rules, select=select, report=report)
     pts = points_table(values)
     spec = None
     if specials:
-        strain = STRAIN_KEYS.index(rec.strain) if rec.strain is not None else int(np.argmax(pts["mean"].to_numpy()))
-        spec = specials_table(deals, values, ctx.seat, strain)
+        strain = _key(rec.strain if rec.strain is not None else trump.strain)
+        spec = specials_table(deals, values, ctx.seat, strain, report)
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
         values=values, points=pts, make=make_table(values, levels), bids=bids, recommendation=rec,
-        match=match_advice(bids, per_deal, ctx, rules, rec), specials=spec, notes=_notes(rules, ctx, specials),
+        match=match_advice(bids, per_deal, ctx, rules, rec, report), specials=spec,
+        notes=_notes(rules, ctx, specials, trump, int(n)), trump=trump,
     )
 
 
@@ -606,6 +819,15 @@ def _mean_obj(m: MeanCI | None) -> dict | None:
 
 def _p_obj(p, lo, hi) -> dict:
     return {"p": _num(p), "lo": _num(lo), "hi": _num(hi)}
+
+
+def _trump_obj(t: TrumpChoice | None) -> dict | None:
+    if t is None:
+        return None
+    return {"strain": t.strain, "runner_up": t.runner_up, "difference": _mean_obj(t.difference), "tie": t.tie,
+            "chosen_on": t.chosen_on, "n_select": t.n_select,
+            "selection_difference": _mean_obj(t.selection_difference), "clear": t.clear,
+            "reported_on": t.reported_on, "n_report": t.n_report}
 
 
 def _to_dict(a: HandAdvice) -> dict:
@@ -642,8 +864,9 @@ def _to_dict(a: HandAdvice) -> dict:
         "recommendation": {
             "call": rec.call, "strain": rec.strain, "expected": _mean_obj(rec.expected), "forced": rec.forced,
             "limit": rec.limit, "limit_strain": rec.limit_strain, "versus": rec.versus,
-            "difference": _mean_obj(rec.difference), "reason": rec.reason,
+            "difference": _mean_obj(rec.difference), "clear": rec.clear, "tie": rec.tie, "reason": rec.reason,
         },
+        "trump": _trump_obj(a.trump),
         "match": None,
         "specials": None,
         "notes": list(a.notes),
@@ -672,6 +895,44 @@ def _p_cell(p, lo, hi) -> str:
     return f"{_pct(p)} ({_pct(lo)}-{_pct(hi)})"
 
 
+def _bracket(m: MeanCI, sign: float = 1.0) -> str:
+    """``0.08 [-0.05, 0.21]`` (``sign`` -1 for the reversed difference)."""
+    lo, hi = sorted((sign * m.lo, sign * m.hi))
+    return f"{sign * m.mean:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def _trump_text(t: TrumpChoice) -> str:
+    """``Trump: spades (diamonds within 0.08 [-0.05, 0.21] points: a tie).``: the
+    paired difference trump - runner-up in mean DD points on the reporting
+    deals."""
+    name = STRAIN_NAMES[t.strain]
+    if t.runner_up is None or t.difference is None:
+        return f"Trump: {name} (the only strain a plain bid may be played in)."
+    other = STRAIN_NAMES[t.runner_up]
+    d = t.difference
+    if not t.tie:
+        how = f"better than {other} by {_bracket(d)} points"
+    elif d.mean >= 0:
+        how = f"{other} within {_bracket(d)} points: a tie"
+    elif d.hi >= 0:
+        how = f"{other} ahead by {_bracket(d, -1)} points on the reporting deals: a tie"
+    else:
+        how = (f"{other} ahead by {_bracket(d, -1)} points on the reporting deals, though {name} led on the "
+               "selection deals: not a clear choice, a tie at best")
+    return f"Trump: {name} ({how})."
+
+
+def _rows_text(t: TrumpChoice, n: int, call_clear: bool) -> str:
+    """Where the choices were made and the deals the estimates below use."""
+    head = f"Trump and call chosen on the {t.n_select:,} even deals"
+    if t.reported_on == "all":
+        return head + f"; both clear there, so the estimates below use all {n:,} deals."
+    unclear = [w for w, ok in (("the trump", t.clear), ("the call", call_clear)) if not ok]
+    verb = "was" if len(unclear) == 1 else "were"
+    return (head + f"; {' and '.join(unclear)} {verb} not clear there, so the estimates below use only the "
+            f"{t.n_report:,} odd deals (the per-strain table above: all deals).")
+
+
 def format_text(a: HandAdvice) -> str:
     """The printed report of :class:`HandAdvice`."""
     seat, dealer = Seat(a.seat).name, Seat(a.dealer).name
@@ -694,7 +955,13 @@ def format_text(a: HandAdvice) -> str:
     lines.append("mean  " + "".join(
         f"{f'{r.mean:.2f} ({r.lo:.2f}-{r.hi:.2f})':<{w}}" for r in a.points.itertuples()).rstrip())
     lines.append("sd    " + "".join(f"{f'{r.sd:.2f}':<{w}}" for r in a.points.itertuples()).rstrip())
-    lines += ["", "Expected hand score of each bid, best strain for this hand (95% interval)",
+    t = a.trump
+    if t is not None:
+        lines += ["", _trump_text(t), _rows_text(t, a.n, a.recommendation.clear)]
+    trump_name = STRAIN_NAMES[t.strain] if t is not None else "the hand's trump"
+    on = "" if t is None else (f", all {a.n:,} deals" if t.reported_on == "all" else f", the {t.n_report:,} odd deals")
+    lines += ["", f"Expected hand score of each bid, plain bids in {trump_name}, NT bids in no trump "
+              f"(95% interval{on})",
               f"{'bid':<6}{'strain':<8}{'makes %':<20}{'expected score':<28}legal"]
     for r in a.bids.itertuples():
         exp = f"{_signed(r.expected)} ({_signed(r.lo)} to {_signed(r.hi)})"
@@ -792,14 +1059,22 @@ __all__ = [
     "MatchAdvice",
     "Recommendation",
     "Specials",
+    "TrumpChoice",
     "advise",
     "advisor_deals",
     "auction_context",
     "bid_table",
     "check_rules",
+    "choose_call",
+    "choose_trump",
     "make_table",
     "plot_make_probability",
     "points_table",
     "read_hand",
+    "recommend",
+    "report_rows",
+    "report_trump",
     "save_plot",
+    "selection_rows",
+    "trump_candidates",
 ]

@@ -19,17 +19,22 @@ from kaiser_sim.advisor import (
     STRAIN_KEYS,
     AdvisorInputError,
     _dd_strains,
+    _trump_text,
     advise,
     advisor_deals,
     auction_context,
     bid_table,
     check_rules,
+    choose_trump,
     make_table,
     match_advice,
     points_table,
     read_hand,
     recommend,
+    report_rows,
+    report_trump,
     save_plot,
+    selection_rows,
 )
 from kaiser_sim.auction import Bid, ladder
 from kaiser_sim.cards import parse_hand
@@ -171,9 +176,18 @@ def test_bid_scores_follow_the_rules():
     assert (b.loc["6", "strain"], b.loc["6", "expected"]) == ("S", 9)
     assert (b.loc["6NT", "strain"], b.loc["6NT", "expected"]) == ("N", 18)  # made NT doubles
     assert b.loc["10NT", "expected"] == -20  # failed NT loses twice the bid
-    assert (b.loc["10", "strain"], b.loc["10", "expected"]) == ("D", 1)  # (12 - 10) / 2
+    # one trump for the hand (spades: the best mean points, 9), not the best strain bid by bid: 10 is
+    # played in spades (fails every time) although diamonds would score (12 - 10) / 2 at that level
+    assert set(b.loc[~b["nt"], "strain"]) == {"S"} and set(b.loc[b["nt"], "strain"]) == {"N"}
+    assert (b.loc["10", "strain"], b.loc["10", "expected"], b.loc["10", "exp_D"]) == ("S", -10, 1)
     assert b.loc["6", "exp_H"] == -6 and np.isnan(b.loc["6", "exp_N"])  # a plain bid names a suit
-    assert np.array_equal(per_deal["10"], np.where(v[:, 2] >= 10, v[:, 2], -10))
+    assert np.array_equal(per_deal["10"], np.full(len(v), -10))
+    bids_d, per_d = bid_table(v, STANDARD, 0, legal, trump="D")  # the trump given
+    assert set(bids_d.loc[~bids_d["nt"], "strain"]) == {"D"} and bids_d.set_index("bid").loc["10", "expected"] == 1
+    assert np.array_equal(per_d["10"], np.where(v[:, 2] >= 10, v[:, 2], -10))
+    # rows: the table on the odd rows only (D 4 points there), per_deal still every row
+    odd = bid_table(v, STANDARD, 0, legal, trump="D", rows=np.arange(1, 100, 2))
+    assert odd[0].set_index("bid").loc["6", "expected"] == -6 and len(odd[1]["6"]) == 100
 
     single = STANDARD.replace(nt_scoring="single")
     s = bid_table(v, single, 0, legal)[0].set_index("bid")
@@ -190,9 +204,14 @@ def test_recommendation_limit_and_comparison():
     bids, per_deal = bid_table(v, STANDARD, 0, ctx.legal)
     rec = recommend(bids, per_deal, ctx, STANDARD)
     assert (rec.call, rec.strain, rec.expected.mean) == ("6NT", "N", 18)
-    assert (rec.limit, rec.limit_strain) == ("11", "D")  # 11 in D: (12 - 11) / 2 > 0; 12 in D: 0
+    # the trump is spades (9 points every time): 10 in spades fails, so the limit is 9NT (it used to be
+    # 11, the best strain of that bid: diamonds)
+    assert (rec.limit, rec.limit_strain) == ("9NT", "N")
     assert rec.versus == "6 in spades" and rec.difference.mean == 9 and rec.difference.lo > 0
-    assert not rec.forced
+    assert not rec.forced and rec.clear and not rec.tie
+    bids_d, per_d = bid_table(v, STANDARD, 0, ctx.legal, trump="D")
+    rec_d = recommend(bids_d, per_d, ctx, STANDARD)
+    assert (rec_d.limit, rec_d.limit_strain) == ("11", "D")  # 11 in D: (12 - 11) / 2 > 0; 12 in D: 0
 
     hopeless = np.full((50, 5), -2, dtype=np.int8)
     bids, per_deal = bid_table(hopeless, STANDARD, 0, ctx.legal)
@@ -229,6 +248,88 @@ def test_dealer_facing_a_bid():
     assert not_dealer.legal[0] is None and Bid(9) not in not_dealer.legal and Bid(9, True) in not_dealer.legal
     bids4, per4 = bid_table(v, STANDARD, 0, not_dealer.legal)
     assert match_advice(bids4, per4, not_dealer, STANDARD, recommend(bids4, per4, not_dealer, STANDARD)) is None
+
+
+# --- one trump for the hand, chosen on half the deals ----------------------------------------
+
+ISSUE_HAND = "AKQ9.5.AK.8"  # the issue: 6 in spades, 7 in diamonds, 8 in spades, 0.06-0.09 points apart
+MIRROR = "9.5.AKQ.AKQ"  # diamonds and clubs the same and neither holds a special card: a true tie
+SOLID = "A.AKQJT98.-.-"  # seven top hearts
+
+
+@pytest.fixture(scope="module")
+def mirror():
+    return advise(MIRROR, n=200, seed=1)
+
+
+def test_trump_choice_on_synthetic_values():
+    v = synthetic()  # S 9, H 5, C 7; D 12 on the even rows and 4 on the odd ones
+    t = choose_trump(v, STANDARD, selection_rows(100))
+    assert (t.strain, t.runner_up, t.chosen_on, t.n_select) == ("D", "S", "even", 50)
+    assert t.clear and t.selection_difference.mean == 3  # 12 - 9 on every even row
+    # reported on the rows the choice did not see, diamonds lose by 5: shown, not hidden
+    r = report_trump(t, v, *report_rows(100, False))
+    assert (r.reported_on, r.n_report, r.difference.mean, r.tie) == ("odd", 50, -5, True)
+    assert "spades ahead by 5.00 [5.00, 5.00] points on the reporting deals" in _trump_text(r)
+    assert report_rows(100, True)[0] == "all" and len(report_rows(100, True)[1]) == 100
+    # on all rows: spades (9) over diamonds (8), clear: 9 - 12 and 9 - 4 alternate, mean +1, sd 4
+    t_all = choose_trump(v, STANDARD)
+    assert (t_all.strain, t_all.runner_up, t_all.selection_difference.mean) == ("S", "D", 1)
+    same = np.full((40, 5), 7, dtype=np.int8)  # every strain the same: spades by the S H D C order, a tie
+    t_same = report_trump(choose_trump(same, STANDARD, selection_rows(40)), same, *report_rows(40, False))
+    assert (t_same.strain, t_same.clear, t_same.tie) == ("S", False, True)
+    assert "hearts within 0.00 [0.00, 0.00] points: a tie" in _trump_text(t_same)
+
+
+def test_one_trump_for_every_plain_bid():
+    a = advise(ISSUE_HAND, n=200, seed=7, specials=False)
+    assert set(a.bids.loc[~a.bids["nt"], "strain"]) == {a.trump.strain}  # not 6 S, 7 D, 8 S
+    assert set(a.bids.loc[a.bids["nt"], "strain"]) == {"N"}
+    assert a.trump.strain == "S" and a.trump.runner_up == "D"  # 7.5 against 6.8 mean points on 2,000 deals
+    for r in a.bids.itertuples():  # each bid's expected score is its by_strain entry for the strain played
+        assert r.expected == pytest.approx(getattr(r, f"exp_{r.strain}"))
+    d = a.to_dict()
+    assert {b["strain"] for b in d["bids"] if not b["nt"]} == {d["trump"]["strain"]}
+
+
+def test_mirrored_suits_are_a_tie(mirror):
+    t = mirror.trump
+    assert {t.strain, t.runner_up} == {"D", "C"}
+    assert t.tie and t.difference.lo <= 0 <= t.difference.hi and not t.clear
+    assert re.search(r"^Trump: (diamonds|clubs) \((clubs|diamonds) [^()]* points[^()]*: a tie\)\.$",
+                     mirror.to_text(), re.M)
+    d = mirror.to_dict()["trump"]
+    assert d["tie"] is True and d["difference"]["lo"] <= 0 <= d["difference"]["hi"]
+
+
+def test_unclear_choice_is_reported_on_the_other_half(mirror):
+    """The trump is chosen on the even deals and, not being clear there,
+    every number that depends on it comes from the odd deals only."""
+    a, t = mirror, mirror.trump
+    assert (t.chosen_on, t.n_select, t.reported_on, t.n_report) == ("even", 100, "odd", 100)
+    v = a.values.astype(int)
+    even, odd = v[0::2], v[1::2]
+    tr, ru = STRAIN_KEYS.index(t.strain), STRAIN_KEYS.index(t.runner_up)
+    assert even[:, tr].mean() == even[:, :4].mean(axis=0).max()  # the best suit on the even deals
+    assert t.selection_difference.mean == pytest.approx(even[:, tr].mean() - even[:, ru].mean())
+    assert t.difference.mean == pytest.approx(odd[:, tr].mean() - odd[:, ru].mean())
+    b = a.bids.set_index("bid")
+    assert b.loc["6", "p"] == pytest.approx((odd[:, tr] >= 6).mean())
+    assert b.loc["7", "expected"] == pytest.approx(np.where(odd[:, tr] >= 7, odd[:, tr], -7).mean())
+    assert b.loc["6NT", "expected"] == pytest.approx(np.where(odd[:, 4] >= 6, 2 * odd[:, 4], -12).mean())
+    assert a.recommendation.expected.n == a.specials.worth_5h.n == 100
+    assert (a.make["n"] == 200).all() and sum(k for k, *_ in a.specials.dealt["5H"].values()) == 200
+    assert "only the 100 odd deals" in a.to_text()
+
+
+def test_obvious_trump_is_no_tie():
+    a = advise(SOLID, n=100, seed=3, specials=False)
+    t = a.trump
+    assert t.strain == "H" and t.clear and not t.tie and t.difference.lo > 0
+    assert a.recommendation.clear and (t.reported_on, t.n_report) == ("all", 100)  # no selection to undo
+    text = a.to_text()
+    assert "Trump: hearts (better than " in text and "use all 100 deals" in text
+    assert set(a.bids.loc[~a.bids["nt"], "strain"]) == {"H"}
 
 
 # --- input checks ---------------------------------------------------------------------------
@@ -275,7 +376,9 @@ def test_unsupported_rules_are_refused(preset):
 # --- output: JSON schema, text, chart, command line ------------------------------------------
 
 TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rules", "current_bid", "legal_calls",
-            "strains", "bids", "recommendation", "match", "specials", "notes"}
+            "strains", "bids", "recommendation", "trump", "match", "specials", "notes"}
+TRUMP_KEYS = {"strain", "runner_up", "difference", "tie", "chosen_on", "n_select", "selection_difference", "clear",
+              "reported_on", "n_report"}
 
 
 def check_p(obj):
@@ -310,9 +413,10 @@ def test_json_schema():
         check_p(b["make"])
         assert set(b["expected"]) == {"mean", "lo", "hi"}
         assert b["strain"] in b["by_strain"] and set(b["by_strain"]) <= set(STRAIN_KEYS)
+        assert b["strain"] == ("N" if b["nt"] else d["trump"]["strain"])  # one trump for the hand
     rec = d["recommendation"]
     assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
-                        "reason"}
+                        "clear", "tie", "reason"}
     assert rec["call"] in d["legal_calls"]
     check_mean(rec["expected"])
     m = d["match"]
@@ -329,6 +433,17 @@ def test_json_schema():
     check_mean(sp["worth_5h"])
     assert 0 <= sp["worth_5h"]["mean"] <= 5 and 0 <= sp["cost_3s"]["mean"] <= 3
     assert all(isinstance(t, str) for t in d["notes"])
+    t = d["trump"]
+    assert set(t) == TRUMP_KEYS
+    assert t["strain"] in "SHDC" and t["runner_up"] in "SHDC" and t["runner_up"] != t["strain"]
+    check_mean(t["difference"])
+    check_mean(t["selection_difference"])
+    assert t["chosen_on"] == "even" and t["n_select"] == 15 and t["selection_difference"]["n"] == 15
+    assert (t["reported_on"], t["n_report"]) in (("all", 30), ("odd", 15))
+    assert t["difference"]["n"] == t["n_report"] == rec["expected"]["n"] == m["expected"]["n"] \
+        == sp["worth_5h"]["n"]
+    assert t["tie"] == (t["difference"]["lo"] <= 0)
+    assert t["clear"] == (t["selection_difference"]["lo"] > 0)
 
 
 def test_json_without_specials_or_match():
@@ -384,6 +499,7 @@ def test_cli_table_and_plot(tmp_path):
     (["AK93.5.AK.8", "--current-bid", "6NT", "--dealer", "N", "--rules", "tournament"], "start at 7"),
     (["AK93.5.AK.8", "--plot", "odds.jpg"], "--plot odds.jpg"),
     (["AK93.5.AK.8", "--rules", "kitty-34"], "kitty"),
+    (["AK93.5.AK.8", "-n", "1"], "at least 2"),  # half the deals choose the trump, half report
 ])
 def test_cli_bad_input(args, fragment):
     assert_refused(cli(*args), fragment)
