@@ -211,16 +211,64 @@ def test_move_card_keeps_lengths():
 
 
 def test_self_swap_is_zero(results):
-    summary, make, _ = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("self",), max_resolve=6)
-    assert (summary["mean"] == 0).all() and (summary["excluded"] == 0).all()
-    assert (make["change"] == 0).all()
+    summary, make, _, rec = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("self",), max_resolve=6)
+    assert (summary["mean"] == 0).all() and (summary["no_suit"] == 0).all()
+    assert (make["change"] == 0).all() and (rec["worth"] == 0).all()
+
+
+def test_like_for_like_swap_moves_only_the_special_status():
+    deals = deal_batch(200, 5)
+    for card in (FIVE_HEARTS, THREE_SPADES):
+        holder = specials.holder_of(deals, card)
+        for off in (1, 2, 3):
+            to = (holder + off) % 4
+            kind = specials.swap_kind(deals, card, to)
+            new, ok = specials.move_card(deals, card, to)
+            like = kind == specials.LIKE
+            assert (ok == (kind != "no suit")).all()
+            assert like.any() and (kind == specials.HONOUR).any() and (kind == specials.SPOT).any()
+            for i in np.nonzero(like)[0]:
+                back = int(deals[i, to[i]]) & ~int(new[i, to[i]])  # the card the receiver gave back
+                assert bin(back).count("1") == 1 and card_suit(back.bit_length() - 1) == card >> 4
+                # the next card up: no card in play ranks between it and the special card
+                rank = card_rank(back.bit_length() - 1)
+                in_play = [card_rank(c) for c in cards_of(int(np.bitwise_or.reduce(deals[i])))
+                           if card_suit(c) == card >> 4 and c != card]
+                assert rank == min(in_play)
+                # every hand keeps its suit lengths and its honours (J or higher)
+                for seat in range(4):
+                    old_c, new_c = _hand_cards(int(deals[i, seat])), _hand_cards(int(new[i, seat]))
+                    assert sorted(s for s, _ in old_c) == sorted(s for s, _ in new_c)
+                    assert sorted(c for c in old_c if c[1] >= 5) == sorted(c for c in new_c if c[1] >= 5)
+
+
+def test_swap_on_a_hand_made_endgame():
+    # Two cards each, hearts trump (N's longest) and no trump alike.  As dealt,
+    # N (AH 5H) on lead takes 1 point: whatever N leads first, E wins a heart
+    # and with it the 5H.  Swapped like for like with E (LHO, lowest heart
+    # 8H): N holds AH 8H, E 5H 9H, and E can do no better than drop the 5H
+    # under the ace: NS take 6.  Holding the 5H is worth 1 - 6 = -5 to N's
+    # side here, with N declaring.
+    deal = _parse_deal("N:-.A5.-.- -.98.-.- AK.-.-.- QJ.-.-.-")
+    frame = results_frame(deal[None, :], seed=0)
+    summary, _, _, rec = specials.counterfactual(frame, RULES, FIVE_HEARTS, receivers=("LHO",), max_resolve=1)
+    row = rec[(rec["role"] == "you declare") & (rec["strain"] == "NT")].iloc[0]
+    assert (row["with_card"], row["without_card"], row["worth"]) == (1, 6, -5)
+    row = rec[(rec["role"] == "you declare") & (rec["strain"] == "trump by rule")].iloc[0]
+    assert row["worth"] == -5 and row["swap"] == specials.LIKE
+
+
+def _parse_deal(text):
+    from kaiser_sim.cards import parse_deal
+
+    return np.asarray(parse_deal(text), dtype=np.uint64)
 
 
 def test_five_hearts_counterfactual_recomputed(results):
-    m = 5
-    summary, _, _ = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("partner",), max_resolve=m)
+    m = 12
+    summary, _, _, _ = specials.counterfactual(results, RULES, FIVE_HEARTS, receivers=("partner",), max_resolve=m)
     hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
-    changes = []
+    worth = {specials.LIKE: [], specials.SPOT: [], specials.HONOUR: []}
     for i in range(m):
         h = [int(x) for x in hands[i]]
         holder = next(s for s in range(4) if h[s] >> FIVE_HEARTS & 1)
@@ -233,20 +281,46 @@ def test_five_hearts_counterfactual_recomputed(results):
         new[holder] = h[holder] & ~(1 << FIVE_HEARTS) | (1 << low)
         new[part] = h[part] & ~(1 << low) | (1 << FIVE_HEARTS)
         after = solver.solve(np.array(new, dtype=np.uint64), holder, 4)
-        changes.append(after - _pts(results, i, holder, 4))
-    row = summary[summary["strain"] == "NT"].iloc[0]
-    assert row["n"] == len(changes) and row["mean"] == pytest.approx(np.mean(changes))
+        in_play = [card_rank(c) for c in cards_of(h[0] | h[1] | h[2] | h[3]) if card_suit(c) == 1 and c != FIVE_HEARTS]
+        kind = (specials.LIKE if card_rank(low) == min(in_play)
+                else specials.SPOT if card_rank(low) <= 4 else specials.HONOUR)
+        worth[kind].append(_pts(results, i, holder, 4) - after)
+    for kind, values in worth.items():
+        got = summary[(summary["strain"] == "NT") & (summary["role"] == "you declare") & (summary["swap"] == kind)]
+        if values:
+            assert got.iloc[0]["n"] == len(values) and got.iloc[0]["mean"] == pytest.approx(np.mean(values))
+
+
+@pytest.mark.parametrize("card,col", [(FIVE_HEARTS, "has5h"), (THREE_SPADES, "has3s")])
+def test_observed_worth_recomputed(results, card, col):
+    # independent: the declarer frame's trump-by-rule points, declarer holding the card or not
+    from kaiser_sim.studies.common import declarer_frame, share_row  # noqa: F401
+
+    obs = specials.observed(results, RULES, card)
+    d = declarer_frame(results)
+    want = d.loc[d[col], "trump_pts"].mean() - d.loc[~d[col], "trump_pts"].mean()
+    got = obs[(obs["role"] == "you declare") & (obs["strain"] == "trump by rule")
+              & (obs["receiver"] == specials.ANY_OTHER)].iloc[0]
+    assert got["mean"] == pytest.approx(want) and got["lo"] < want < got["hi"]
+    assert got["n_with"] == N_DEALS and got["n_without"] == 3 * N_DEALS and got["deals"] == N_DEALS
 
 
 @pytest.mark.parametrize("study,card,lo,hi", [("five-hearts", FIVE_HEARTS, 0, 5), ("three-spades", THREE_SPADES, -3, 0)])
 def test_specials_study(results, study, card, lo, hi):
     t = get_study(study).run(results, RULES, max_resolve=4)
-    assert t["counterfactual"]["n"].max() <= 4
-    assert set(t["counterfactual"]["receiver"]) == {"partner", "LHO", "RHO"}
+    cf = t["counterfactual"]
+    assert cf["deals"].max() <= 4
+    assert set(cf["receiver"]) == {"partner", "LHO", "RHO", specials.ANY_OTHER}
+    assert set(cf["role"]) <= set(specials.ROLES)
+    # each deal gives one 'you declare' row a receiver, two 'you defend' rows
+    dec = cf[(cf["role"] == "you declare") & (cf["receiver"] != specials.ANY_OTHER)]
+    assert (dec["n"] == dec["deals"]).all()
+    # the footers name the n the estimates used: 4 re-solved deals, the observed view all deals
+    assert "n=4 deals" in cf.attrs["footer"] and f"n={N_DEALS} deals" in t["observed"].attrs["footer"]
     rec = specials.worth_records(results, RULES, card, max_resolve=4)
     assert len(rec) == 4 * 20 and rec["worth"].between(lo, hi).all()
     ov = t["worth_overall"].iloc[0]
-    assert ov["lo"] <= ov["mean"] <= ov["hi"] and ov["n"] == 80
+    assert ov["lo"] <= ov["mean"] <= ov["hi"] and ov["n"] == 80 and ov["deals"] == 4
     # independent: deal 0, the holder on lead in no trump, worth = points - points with the card counting 0
     h = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)[0]
     holder = next(s for s in range(4) if int(h[s]) >> card & 1)

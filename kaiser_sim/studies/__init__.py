@@ -6,7 +6,8 @@ Each study is a module here with two functions:
   a results frame (``kaiser_sim.load_results``); some studies re-solve a
   sample of its deals (``max_resolve``), and say so with their own n.  Every
   estimate carries its n and a 95% interval (Wilson for proportions, normal
-  standard error for means, bootstrap over deals where stated).
+  standard error for means, bootstrap over deals where stated; rows that
+  share a deal are clustered by deal, :mod:`kaiser_sim.stats`).
 - ``plot(tables) -> dict[str, Figure]``: charts drawn from those tables
   only, each titled, labelled and with a footer giving n, seed and rules.
 
@@ -31,8 +32,8 @@ STUDIES: dict[str, tuple[str, str]] = {
     "bid-odds": ("bid_odds", "P(makes b) for b = 6..12: trump by rule, best strain in hindsight, NT"),
     "hand-eval": ("hand_eval", "which hand count predicts the declaring side's points best"),
     "bidding-chart": ("bidding_chart", "expected hand score of each bid by strength and trump length"),
-    "five-hearts": ("five_hearts", "what the 5H is worth: counterfactual move, capture, bonus switched off"),
-    "three-spades": ("three_spades", "what the 3S costs: counterfactual move, capture, penalty switched off"),
+    "five-hearts": ("five_hearts", "what being dealt the 5H is worth to your side: like-for-like swap, observed, points kept"),
+    "three-spades": ("three_spades", "what being dealt the 3S is worth to your side: like-for-like swap, observed, points kept"),
     "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
     "lead": ("lead", "the value of being on lead"),
 }

@@ -1,7 +1,8 @@
-"""Study 4, the 5H: what is it worth?  (a) paired counterfactual (move it to
-partner, LHO or RHO in exchange for their lowest heart, re-solve), (b) how
-often the side dealt it captures it, (c) its worth with the bonus switched
-off.  Method and caveats: :mod:`kaiser_sim.studies.specials`."""
+"""Study 4, the 5H: what is being dealt it worth to your side?  (a) a paired
+like-for-like swap with another hand's lowest heart when it is the 8 (the
+next heart up: only the special status moves) and a re-solve; (b) the same observed on every deal, with against without; (c) how
+much of its +5 the side dealt it keeps (the bonus switched off).  Method and
+caveats: :mod:`kaiser_sim.studies.specials`."""
 
 from __future__ import annotations
 

@@ -1,39 +1,56 @@
 """The 5H and the 3S: what a special card is worth (shared by studies 4 and 5).
 
-Three views, on a sample of at most ``max_resolve`` deals of the results
-(the first ones: the deals are independent, so that is a random sample;
-with a kitty rule, deals whose card lies in the kitty are skipped); each
-table reports its own n.
+Three questions, in this order, each with its own n.  "Your side" is the
+side of the seat dealt the card (the *holder*); a *receiver* is another
+seat: the holder's partner, left-hand opponent (LHO) or right-hand opponent
+(RHO).  Every view is split by the holder's side's role in the contract:
+*you declare* (the holder is on lead: in Kaiser the declarer leads),
+*partner declares*, or *you defend* (either opponent on lead), and by the
+strain: the declarer's trump by rule (named from the declarer's own hand)
+or no trump.
 
-(a) **Paired counterfactual.**  On the same deal, the card is moved from the
-    hand dealt it (the *holder*) to another hand in exchange for that hand's
-    lowest card of the same suit (the special card is the lowest of its
-    suit, so every suit length stays the same), and the deal is re-solved.
-    The holder declares (is on lead), in the trump its rule names from its
-    original hand and in no trump.  ``change`` = the holder's side's points
-    after the move minus before.  A receiver holding no card of that suit
-    cannot exchange without changing suit lengths: those (deal, receiver)
-    pairs are left out and counted (``excluded``), so each receiver's
-    rows are the deals where it holds the suit.  Receivers: the holder's
-    partner, left-hand opponent (LHO) and right-hand opponent (RHO).
-(b) **Capture** and (c) **bonus switched off.**  The solver returns values,
-    not play records, so who *takes* the card is not observed.  The same
-    deal is solved with the card's bonus switched off (``five=0`` /
+(a) **What being dealt the card is worth to your side: a paired swap.**
+    On a re-solved sample of deals (the first ``max_resolve`` deals in which
+    the card is dealt to a hand), the card is swapped *like for like* with
+    the receiver's lowest card of the same suit when that card is the next
+    one up (the lowest ordinary card of the suit in play: the 8 in the
+    standard deck).  No card in play ranks between the two, so every card
+    still beats and loses to the same others: between partners nothing
+    but the special status moves, between opponents only a trick where the
+    two meet can change.  Every suit length stays.  The deal is solved
+    again, the declarer's trump is named again by the rule from the
+    declarer's hand after the swap, and ``worth = your side's points as
+    dealt - your side's points after the swap``: positive means the card
+    is an asset where it was dealt.  Swaps for a higher card (a 9 or 10:
+    ``SPOT``; a J or higher: ``HONOUR``) would also move trick-taking
+    strength to the holder (measured: the worth against partner moves by
+    about a point between an 8 and a 9 given back): they are reported apart,
+    and receivers with no card of the suit (no swap keeps the lengths) are
+    counted as ``no_suit``.  ``any other hand`` pools the three receivers
+    (the card is equally likely to be in each when it is not in yours).
+(b) **The same, observed.**  On every deal of the results, no re-solve:
+    your side's mean points when your seat holds the card against when the
+    receiver holds it, same role and strain.  Deals are random, so this is
+    a fair comparison of averages, but not paired, and the rest of the hand
+    differs with who holds the card.
+(c) **How much of its +5 / -3 the holder's side keeps.**  The sample deal
+    is solved with the card's bonus switched off (``five=0`` /
     ``three=0``); for any fixed line of play the two scores differ by the
-    card's value exactly when the holder's side takes it, so for the
-    holder's side ``worth = points - points with the card counting 0`` lies
-    between 0 and the card's value (+5 for the 5H, -3 for the 3S): the
-    marginal worth of the card under optimal play by both sides.  ``worth =
-    value`` means the holder's side takes the card whatever the defence
-    (reported as "captured"), ``worth = 0`` that it cannot profit from it
-    ("not captured"); values in between mean the card is traded against
-    tricks and the literal capture is not identified.  Every leader and
-    strain of the sample deal is used (20 solves a deal), grouped by the
-    holder's role (declarer = on lead, declarer's partner, defender), the
-    strain and the holder's length in the card's suit.
+    card's value exactly when the holder's side takes it, so ``kept =
+    points - points with the card counting 0`` lies between 0 and the card's
+    value (+5 for the 5H, -3 for the 3S): the share of the card's own points
+    that ends with the holder's side under best play.  ``kept = value``:
+    the holder's side takes the card whatever the other side does
+    (``all_of_it``); 0: the other side takes it (``none_of_it``).  All 20
+    (leader, strain) solves of each sample deal, by the holder's role.
 
-The 20 rows of one deal are not independent: intervals over pooled rows are
-approximate (normal for means, Wilson for shares).
+(c) is not the card's worth: being dealt the 3S costs its side about 1 of
+its 3 points in (c), yet in (a) and (b) holding it is an *asset* (the holder
+decides where it lands, and the trick-taking of the rest of the deal moves
+with it).  The report prints (a) first.
+
+All intervals are 95% and clustered by deal (:mod:`kaiser_sim.stats`): the
+rows of one deal (its leaders, strains and receivers) are not independent.
 """
 
 from __future__ import annotations
@@ -43,19 +60,32 @@ import pandas as pd
 
 from .. import solver
 from ..cards import FIVE_HEARTS, THREE_SPADES
-from .common import (DEFAULT_TRUMP_RULE, NT, hands_array, levels_of, mean_row, new_figure, points_array,
-                     proportion_row, run_info, suit_bits, suit_lengths, tag, trump_by_rule)
+from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, levels_of, mean_row, new_figure,
+                     points_array, run_info, share_row, suit_bits, suit_lengths, trump_by_rule)
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
 CARDS = {
     FIVE_HEARTS: ("5H", 1, 5, "five"),
     THREE_SPADES: ("3S", 0, -3, "three"),
 }
+#: receiver -> its seat seen from the holder (clockwise offset)
 RECEIVERS = {"self": 0, "LHO": 1, "partner": 2, "RHO": 3}
 DEFAULT_RECEIVERS = ("partner", "LHO", "RHO")
+#: the three receivers pooled: the card in some other hand
+ANY_OTHER = "any other hand"
 DEFAULT_MAX_RESOLVE = 2000
-#: the holder seen from the leader: (holder - leader) % 4
-_ROLE = {0: "declarer", 1: "defender (declarer's LHO)", 2: "declarer's partner", 3: "defender (declarer's RHO)"}
+#: what a swap gives back (module doc): the next card up, a higher spot card, an honour
+LIKE = "like for like"
+SPOT = "for a higher spot card"
+HONOUR = "for an honour"
+#: highest rank index (kaiser_sim.cards) of a spot card: the 10
+SPOT_MAX_RANK = RANK_T
+#: the holder's side's role, from the holder seen from the leader ((holder - leader) % 4)
+ROLES = ("you declare", "partner declares", "you defend")
+_ROLE_OF = np.array([0, 2, 1, 2])  # holder == leader: you declare; +2: partner declares; +-1: you defend
+#: the holder seen from the leader, for view (c)
+_SEAT_ROLE = {0: "declarer", 1: "defender (declarer's LHO)", 2: "declarer's partner", 3: "defender (declarer's RHO)"}
+STRAIN_VIEWS = ("trump by rule", "NT")
 
 
 def holder_of(deals, card: int) -> np.ndarray:
@@ -65,13 +95,22 @@ def holder_of(deals, card: int) -> np.ndarray:
     return np.where(has.any(axis=1), has.argmax(axis=1), -1)
 
 
+def lowest_rank(hands, suit: int) -> np.ndarray:
+    """Rank index (kaiser_sim.cards) of each hand's lowest card of ``suit``;
+    -1 where the hand has none."""
+    bits = suit_bits(hands, suit)
+    low = bits & -bits
+    return np.where(bits != 0, np.log2(np.maximum(low, 1)).astype(np.int64), -1)
+
+
 def move_card(deals, card: int, to_seat) -> tuple[np.ndarray, np.ndarray]:
     """Move ``card`` to ``to_seat`` in exchange for that seat's lowest card
     of the same suit.
 
     Returns ``(new_deals, ok)``: ``ok`` is False where the receiver has no
     card of the suit (that deal is returned unchanged).  Moving the card to
-    its own holder changes nothing.
+    its own holder changes nothing.  Whether the card given back is a spot
+    card (a like-for-like swap) is :func:`swap_kind`'s business.
     """
     deals = np.array(deals, dtype=np.uint64, copy=True)
     m = deals.shape[0]
@@ -80,18 +119,31 @@ def move_card(deals, card: int, to_seat) -> tuple[np.ndarray, np.ndarray]:
     suit = card >> 4
     rows = np.arange(m)
     recv = deals[rows, to]
-    bits = suit_bits(recv, suit)
     same = to == holder
-    ok = same | (bits != 0)
-    low = bits & -bits  # lowest card of the suit (rank bit)
-    low_card = np.uint64(suit * 16) + np.log2(np.maximum(low, 1)).astype(np.uint64)
-    low_bit = np.uint64(1) << low_card
+    low = lowest_rank(recv, suit)
+    ok = same | (low >= 0)
+    low_bit = np.uint64(1) << (np.uint64(suit * 16) + np.maximum(low, 0).astype(np.uint64))
     card_bit = np.uint64(1) << np.uint64(card)
     act = ok & ~same
     r = rows[act]
     deals[r, holder[act]] = (deals[r, holder[act]] & ~card_bit) | low_bit[act]
     deals[r, to[act]] = (deals[r, to[act]] & ~low_bit[act]) | card_bit
     return deals, ok
+
+
+def swap_kind(deals, card: int, to_seat) -> np.ndarray:
+    """For each deal, what a swap of ``card`` with ``to_seat``'s lowest
+    card of its suit gives back: ``LIKE`` (the lowest ordinary card of the
+    suit among the four hands, next up from the special card), ``SPOT`` (a
+    higher card, 10 or lower), ``HONOUR`` (J or higher) or ``"no suit"``
+    (the receiver has none)."""
+    deals = np.asarray(deals, dtype=np.uint64)
+    suit = card >> 4
+    to = np.broadcast_to(np.asarray(to_seat, dtype=np.int64), (deals.shape[0],))
+    low = lowest_rank(deals[np.arange(deals.shape[0]), to], suit)
+    in_play = np.bitwise_or.reduce(deals, axis=1) & ~(np.uint64(1) << np.uint64(card))
+    next_up = lowest_rank(in_play, suit)  # the special card is the lowest of its suit: the next card up
+    return np.where(low < 0, "no suit", np.where(low == next_up, LIKE, np.where(low <= SPOT_MAX_RANK, SPOT, HONOUR)))
 
 
 def sample_of(results, card: int, max_resolve: int):
@@ -108,51 +160,137 @@ def _level(pts, levels):
     return np.where(made.any(axis=1), lv[np.maximum(made.sum(axis=1) - 1, 0)], lv[0] - 1)
 
 
+def side_points(deals, pts, seat, total: int, trump_rule: str) -> dict[str, np.ndarray]:
+    """``{strain view: (m, 4) points of seat's side with leader L on lead}``
+    for each deal: the leader names trump by ``trump_rule`` from its own
+    hand (:data:`STRAIN_VIEWS`).  ``pts`` are the (m, 4, 5) leader's-side
+    points of ``deals``; ``seat`` one seat per deal; ``total`` the two
+    sides' points added."""
+    m = deals.shape[0]
+    rows = np.arange(m)[:, None]
+    leaders = np.arange(4)[None, :]
+    trump = trump_by_rule(deals, trump_rule)  # (m, 4): each leader's trump from its own hand
+    same_side = ((np.asarray(seat)[:, None] - leaders) % 2) == 0
+    out = {}
+    for view, strain in (("trump by rule", trump), ("NT", np.full((m, 4), NT))):
+        lead_side = pts[rows, leaders, strain]
+        out[view] = np.where(same_side, lead_side, total - lead_side)
+    return out
+
+
 def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
                    trump_rule: str = DEFAULT_TRUMP_RULE, solve=None):
-    """View (a): ``(summary, make_change, swings)`` DataFrames (module doc).
-    ``solve`` is the points solver (default ``solver.dd_table``)."""
+    """View (a): ``(summary, make_change, swings, records)`` DataFrames
+    (module doc).  ``records`` has one row per (deal, receiver, leader,
+    strain view) of the swaps made; ``solve`` is the points solver (default
+    ``solver.dd_table``)."""
     solve = solve or solver.dd_table
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
     pts = points_array(sample)
+    ids = sample["deal"].to_numpy(dtype=np.int64)
+    m = len(sample)
     holder = holder_of(deals, card)
-    rows = np.arange(len(sample))
-    trump = trump_by_rule(deals[rows, holder], trump_rule)
+    total = rules.raw_total
+    before = side_points(deals, pts, holder, total, trump_rule)
+    role = _ROLE_OF[(holder[:, None] - np.arange(4)[None, :]) % 4]  # (m, 4)
+    parts, no_suit = [], {}
+    for recv in receivers:
+        to = (holder + RECEIVERS[recv]) % 4
+        kind = swap_kind(deals, card, to) if recv != "self" else np.full(m, LIKE)
+        no_suit[recv] = int((kind == "no suit").sum())
+        idx = np.nonzero(kind != "no suit")[0]
+        if idx.size == 0:
+            continue
+        new, _ = move_card(deals[idx], card, to[idx])
+        new_pts = solve(new).astype(np.int64)  # also for 'self': a check of the pipeline
+        after = side_points(new, new_pts, holder[idx], total, trump_rule)
+        for view in STRAIN_VIEWS:
+            parts.append(pd.DataFrame({
+                "deal": np.repeat(ids[idx], 4), "receiver": recv, "swap": np.repeat(kind[idx], 4),
+                "role": np.array(ROLES)[role[idx]].ravel(), "leader": np.tile(np.arange(4), idx.size),
+                "strain": view, "with_card": before[view][idx].ravel(), "without_card": after[view].ravel()}))
+    cols = ["deal", "receiver", "swap", "role", "leader", "strain", "with_card", "without_card"]
+    rec = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
+    rec["worth"] = rec["with_card"].astype(np.int64) - rec["without_card"].astype(np.int64)
     levels = levels_of(rules)
     summary, make, swings = [], [], []
-    for recv in receivers:
-        off = RECEIVERS[recv]
-        new, ok = move_card(deals, card, (holder + off) % 4)
-        idx = rows[ok]
-        new_pts = solve(new[idx]).astype(np.int64)  # also for 'self': a check of the pipeline
-        h = holder[idx]
-        for view, s_before, s_after in (
-            ("trump by rule", pts[idx, h, trump[idx]], new_pts[np.arange(idx.size), h, trump[idx]]),
-            ("NT", pts[idx, h, NT], new_pts[np.arange(idx.size), h, NT]),
-            ("best strain in hindsight", pts[idx, h].max(axis=1), new_pts[np.arange(idx.size), h].max(axis=1)),
-        ):
-            change = s_after - s_before
-            lv = _level(s_after, levels) - _level(s_before, levels)
-            summary.append({"receiver": recv, "strain": view, **mean_row(change),
-                            "excluded": int((~ok).sum()), "mean_before": s_before.mean(),
-                            "mean_after": s_after.mean(), "level_change": lv.mean(),
-                            "level_lo": mean_row(lv)["lo"], "level_hi": mean_row(lv)["hi"]})
-            vals, counts = np.unique(change, return_counts=True)
-            swings += [{"receiver": recv, "strain": view, "change": int(v), "count": int(c), "share": c / change.size}
+    pooled = rec.assign(receiver=ANY_OTHER) if len(receivers) > 1 else rec.iloc[:0]
+    for (recv, swap, role_name, view), g in pd.concat([rec, pooled]).groupby(
+            ["receiver", "swap", "role", "strain"], sort=False):
+        cl = g["deal"].to_numpy()
+        w, a, b = (g[c].to_numpy(dtype=np.int64) for c in ("worth", "with_card", "without_card"))
+        lv = _level(a, levels) - _level(b, levels)
+        lvr = mean_row(lv, cl)
+        summary.append({"receiver": recv, "swap": swap, "role": role_name, "strain": view, **mean_row(w, cl),
+                        "deals": int(np.unique(cl).size), "no_suit": no_suit.get(recv, sum(no_suit.values())),
+                        "mean_with": a.mean(), "mean_without": b.mean(), "level_change": lvr["mean"],
+                        "level_lo": lvr["lo"], "level_hi": lvr["hi"]})
+        if swap == LIKE and role_name == "you declare":
+            vals, counts = np.unique(w, return_counts=True)
+            swings += [{"receiver": recv, "strain": view, "worth": int(v), "count": int(c), "share": c / w.size}
                        for v, c in zip(vals, counts)]
-            if view != "best strain in hindsight":
-                for b in levels:
-                    dm = mean_row((s_after >= b).astype(float) - (s_before >= b).astype(float))
-                    make.append({"receiver": recv, "strain": view, "bid": b, "p_before": (s_before >= b).mean(),
-                                 "p_after": (s_after >= b).mean(), "change": dm["mean"], "lo": dm["lo"],
-                                 "hi": dm["hi"], "n": dm["n"]})
-    return pd.DataFrame(summary), pd.DataFrame(make), pd.DataFrame(swings)
+            for bid in levels:
+                dm = mean_row((a >= bid).astype(float) - (b >= bid).astype(float), cl)
+                make.append({"receiver": recv, "strain": view, "bid": bid, "p_with": (a >= bid).mean(),
+                             "p_without": (b >= bid).mean(), "change": dm["mean"], "lo": dm["lo"],
+                             "hi": dm["hi"], "n": dm["n"]})
+    summary = pd.DataFrame(summary, columns=["receiver", "swap", "role", "strain", "n", "mean", "lo", "hi", "sd",
+                                             "deals", "no_suit", "mean_with", "mean_without", "level_change",
+                                             "level_lo", "level_hi"])
+    order = {k: i for i, k in enumerate([*receivers, ANY_OTHER, LIKE, SPOT, HONOUR, *ROLES, *STRAIN_VIEWS])}
+    if len(summary):
+        summary = summary.sort_values(["swap", "role", "strain", "receiver"], key=lambda c: c.map(order),
+                                      kind="stable").reset_index(drop=True)
+    return (summary, pd.DataFrame(make, columns=["receiver", "strain", "bid", "p_with", "p_without", "change", "lo",
+                                                 "hi", "n"]),
+            pd.DataFrame(swings, columns=["receiver", "strain", "worth", "count", "share"]), rec)
+
+
+def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
+             trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFrame:
+    """View (b): on every deal of ``results`` (no re-solve), for each seat
+    as "you", your side's mean points when you hold the card minus when the
+    receiver does, by role and strain view; clustered by deal."""
+    deals = hands_array(results)
+    pts = points_array(results)
+    ids = results["deal"].to_numpy(dtype=np.int64)
+    m = len(results)
+    holder = holder_of(deals, card)
+    total = rules.raw_total
+    rows = []
+    you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
+    for view in STRAIN_VIEWS:
+        # (m, you, leader): your side's points with that leader on lead
+        side = np.stack([side_points(deals, pts, you[:, y], total, trump_rule)[view] for y in range(4)], axis=1)
+        rel = (you[:, :, None] - np.arange(4)[None, None, :]) % 4
+        role = _ROLE_OF[rel]
+        held = (holder[:, None] - you) % 4  # the holder seen from you; holder -1 (kitty): no row uses it
+        dealt = np.broadcast_to((holder >= 0)[:, None, None], side.shape)
+        cl = np.broadcast_to(ids[:, None, None], side.shape)
+        for r_i, role_name in enumerate(ROLES):
+            sel = (role == r_i) & dealt
+            x = side[sel]
+            where = np.broadcast_to(held[:, :, None], side.shape)[sel]
+            c = cl[sel]
+            for recv in [*receivers, ANY_OTHER]:
+                other = (where != 0) if recv == ANY_OTHER else (where == RECEIVERS[recv])
+                if recv == "self":
+                    continue
+                d = diff_row(x, where == 0, other, c)
+                rows.append({"receiver": recv, "role": role_name, "strain": view, "n_with": d["n_a"],
+                             "n_without": d["n_b"], "mean_with": d["mean_a"], "mean_without": d["mean_b"],
+                             "mean": d["diff"], "lo": d["lo"], "hi": d["hi"], "deals": int(np.unique(c).size)})
+    out = pd.DataFrame(rows)
+    if len(out):  # roles in their order, then the strain
+        out = out.sort_values("role", key=lambda c: c.map({r: i for i, r in enumerate(ROLES)}),
+                              kind="stable").reset_index(drop=True)
+    return out
 
 
 def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESOLVE, solve=None) -> pd.DataFrame:
-    """Views (b), (c): one row per (sample deal, leader, strain) with the
-    holder's side's ``worth`` of the card (module doc)."""
+    """View (c): one row per (sample deal, leader, strain) with ``worth``,
+    the points of the card's own value the holder's side keeps (module doc)."""
     name, suit, value, key = CARDS[card]
     solve = solve or solver.dd_table
     sample = sample_of(results, card, max_resolve)
@@ -172,7 +310,7 @@ def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESO
     kind = np.where(strain == NT, "NT", np.where(strain == suit, f"{trumps} trump", "other suit trump"))
     return pd.DataFrame({
         "deal": np.repeat(sample["deal"].to_numpy(), 20),
-        "role": np.vectorize(_ROLE.get)(np.broadcast_to(rel, (m, 4, 5))).ravel(),
+        "role": np.vectorize(_SEAT_ROLE.get)(np.broadcast_to(rel, (m, 4, 5))).ravel(),
         "strain_kind": kind.ravel(),
         "holder_len": np.broadcast_to(hlen[:, None, None], (m, 4, 5)).ravel(),
         "worth": worth.ravel(),
@@ -180,80 +318,110 @@ def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESO
 
 
 def worth_table(rec: pd.DataFrame, card: int, by) -> pd.DataFrame:
+    """View (c) by the columns ``by``: mean kept points, and the shares
+    keeping all of the card's value and none of it (clustered by deal)."""
     value = CARDS[card][2]
     rows = []
     for key, g in rec.groupby(by, sort=True):
         key = key if isinstance(key, tuple) else (key,)
         w = g["worth"].to_numpy()
-        cap = proportion_row((w == value).sum(), w.size)
-        nocap = proportion_row((w == 0).sum(), w.size)
-        rows.append({**dict(zip(by, key)), **mean_row(w), "captured": cap["p"], "captured_lo": cap["lo"],
-                     "captured_hi": cap["hi"], "not_captured": nocap["p"], "not_captured_lo": nocap["lo"],
-                     "not_captured_hi": nocap["hi"], "partial": ((w != 0) & (w != value)).mean()})
+        cl = g["deal"].to_numpy()
+        allv = share_row(w == value, cl)
+        none = share_row(w == 0, cl)
+        rows.append({**dict(zip(by, key)), **mean_row(w, cl), "deals": int(np.unique(cl).size),
+                     "all_of_it": allv["p"], "all_of_it_lo": allv["lo"], "all_of_it_hi": allv["hi"],
+                     "none_of_it": none["p"], "none_of_it_lo": none["lo"], "none_of_it_hi": none["hi"],
+                     "partly": ((w != 0) & (w != value)).mean()})
     return pd.DataFrame(rows)
+
+
+def _tag(tables: dict, info: dict, n: int, what: str) -> None:
+    """Run info and a footer naming the n the tables' estimates used."""
+    part = {**info, "n": n}
+    for df in tables.values():
+        df.attrs["run"] = dict(part)
+        df.attrs["footer"] = footer(part, what)
 
 
 def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
              trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.DataFrame]:
     name, suit, value, key = CARDS[card]
     receivers = tuple(receivers)
-    summary, make, swings = counterfactual(results, rules, card, receivers, max_resolve, trump_rule)
+    summary, make, swings, _ = counterfactual(results, rules, card, receivers, max_resolve, trump_rule)
+    obs = observed(results, rules, card, receivers, trump_rule)
     rec = worth_records(results, rules, card, max_resolve)
     by_role = worth_table(rec, card, ["role", "strain_kind"])
     by_len = worth_table(rec, card, ["strain_kind", "holder_len"])
     overall = worth_table(rec.assign(all="all"), card, ["all"]).drop(columns="all")
     dist = (rec.groupby(["role", "worth"]).size().rename("count").reset_index())
     dist["share"] = dist["count"] / dist.groupby("role")["count"].transform("sum")
-    sign = "gets" if value > 0 else "pays"
-    summary.attrs["note"] = (f"(a) {name} moved from its holder to the receiver in exchange for the receiver's lowest "
-                             f"{'heart' if suit == 1 else 'spade'}; change = holder's side's DD points after - before, "
-                             "holder on lead; receivers without the suit excluded (count in 'excluded'); "
-                             "level_change = change in the highest bid level made")
-    overall.attrs["note"] = (f"(c) worth = holder's side's points - points with the {name} counting 0 "
-                             f"(0..{value}); mean = how many of its {value} points the holder's side {sign}; "
-                             f"captured = share with worth {value}; all leaders and strains of the sample deals")
-    by_role.attrs["note"] = f"(b) capture of the {name} by the holder's role and the strain (see overall)"
-    by_len.attrs["note"] = f"(b) capture of the {name} by the holder's length in its suit and the strain"
-    tables = {"counterfactual": summary, "counterfactual_make": make, "counterfactual_swing": swings,
-              "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
-              "worth_distribution": dist}
+    suit_name = "heart" if suit == 1 else "spade"
+    summary.attrs["note"] = (
+        f"(a) worth of being dealt the {name} = your side's DD points as dealt - after swapping the {name} with the "
+        f"receiver's lowest {suit_name} (like for like: the next card up, the lowest ordinary {suit_name} in play; "
+        "for a higher spot card: a 9 or 10; for an honour: J or higher; the last two are reported apart); "
+        "trump named again by rule from the declarer's hand after the swap; n = (deal, leader) rows, deals = "
+        f"re-solved deals; no_suit = deals where the receiver has no {suit_name} (no swap); 95% intervals "
+        "clustered by deal")
+    obs.attrs["note"] = (f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
+                         "minus when the receiver holds it; 95% intervals clustered by deal")
+    overall.attrs["note"] = (f"(c) kept = the holder's side's points - points with the {name} counting 0 "
+                             f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
+                             f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
+    by_role.attrs["note"] = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
+    by_len.attrs["note"] = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
     info = run_info(results, rules)
-    tag(tables, info, f"re-solved sample: first {len(sample_of(results, card, max_resolve)):,} deals")
-    return tables
+    m = len(sample_of(results, card, max_resolve))
+    resolved = {"counterfactual": summary, "counterfactual_make": make, "counterfactual_swing": swings,
+                "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
+                "worth_distribution": dist}
+    _tag(resolved, info, m, "re-solved sample")
+    _tag({"observed": obs}, info, len(results), "every deal, no re-solve")
+    return {"counterfactual": summary, "observed": obs, "counterfactual_make": make, "counterfactual_swing": swings,
+            "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
+            "worth_distribution": dist}
 
 
 def plot_card(tables, name: str) -> dict:
+    name = name.replace("5H", "5♥").replace("3S", "3♠")
     figs = {}
+    summ = tables["counterfactual"]
+    foot = summ.attrs.get("footer", "")
     sw = tables["counterfactual_swing"]
-    foot = tables["counterfactual"].attrs.get("footer", "")
-    g = sw[sw["strain"] == "trump by rule"]
-    fig, ax = new_figure(f"The {name} moved to another hand: swing in the holder's side's points",
-                         "change in points (after - before), holder declares, trump by rule",
+    g = sw[(sw["strain"] == "trump by rule") & (sw["receiver"] != ANY_OTHER)]
+    fig, ax = new_figure(f"Holding the {name} rather than another hand: the change for your side",
+                         "your side's points as dealt minus after the like-for-like swap (you declare, trump by rule)",
                          "share of deals, %", foot)
     recvs = list(dict.fromkeys(g["receiver"]))
     width = 0.8 / max(len(recvs), 1)
     for i, r in enumerate(recvs):
         gi = g[g["receiver"] == r]
-        ax.bar(gi["change"] + (i - (len(recvs) - 1) / 2) * width, 100 * gi["share"], width=width,
-               label=f"to {r}")
-    ax.legend(fontsize=9)
+        ax.bar(gi["worth"] + (i - (len(recvs) - 1) / 2) * width, 100 * gi["share"], width=width,
+               label=f"instead in {r}'s hand")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    if recvs:
+        ax.legend(fontsize=9)
     figs["swing"] = fig
 
-    summ = tables["counterfactual"]
-    fig, ax = new_figure(f"Mean change when the {name} is moved (95% intervals)", "receiver",
-                         "mean change in the holder's side's points", foot)
-    views = list(dict.fromkeys(summ["strain"]))
-    for i, v in enumerate(views):
-        s = summ[summ["strain"] == v]
-        x = np.arange(len(s)) + (i - (len(views) - 1) / 2) * 0.25
-        ax.errorbar(x, s["mean"], yerr=[s["mean"] - s["lo"], s["hi"] - s["mean"]], fmt="o", capsize=4, label=v)
-    ax.set_xticks(range(len(recvs)), recvs)
+    s = summ[(summ["swap"] == LIKE) & (summ["strain"] == "trump by rule")]
+    fig, ax = new_figure(f"What being dealt the {name} is worth to your side (95% intervals)",
+                         "the card would otherwise be in the hand of", "points for your side (as dealt - swapped)",
+                         foot)
+    recv_order = list(dict.fromkeys(s["receiver"]))
+    for i, role_name in enumerate(ROLES):
+        r = s[s["role"] == role_name].set_index("receiver").reindex(recv_order)
+        x = np.arange(len(recv_order)) + (i - 1) * 0.22
+        ax.errorbar(x, r["mean"], yerr=[r["mean"] - r["lo"], r["hi"] - r["mean"]], fmt="o", capsize=4,
+                    label=role_name)
+    ax.set_xticks(range(len(recv_order)), recv_order)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.legend(fontsize=9)
+    if recv_order:
+        ax.legend(fontsize=9, title="trump by rule")
     figs["mean_change"] = fig
 
     dist = tables["worth_distribution"]
-    fig, ax = new_figure(f"Worth of the {name} to the side dealt it (bonus switched off)",
+    value = 5 if name == "5♥" else -3
+    fig, ax = new_figure(f"How many of the {name}'s own {value} points the side dealt it keeps",
                          f"points - points with the {name} counting 0", "share of (deal, leader, strain), %",
                          tables["worth_overall"].attrs.get("footer", foot))
     roles = list(dict.fromkeys(dist["role"]))
@@ -261,6 +429,8 @@ def plot_card(tables, name: str) -> dict:
     for i, r in enumerate(roles):
         d = dist[dist["role"] == r]
         ax.bar(d["worth"] + (i - (len(roles) - 1) / 2) * width, 100 * d["share"], width=width, label=f"holder is {r}")
-    ax.legend(fontsize=8)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    if roles:
+        ax.legend(fontsize=8)
     figs["worth_distribution"] = fig
     return figs

@@ -1,8 +1,11 @@
-"""Study 5, the 3S: what does it cost, and who ends up with it?  The same
-three views as the 5H study (:mod:`kaiser_sim.studies.specials`): moving it
-to another hand in exchange for that hand's lowest spade, and solving with
-the penalty switched off (worth -3..0 for the side dealt it; -3 = that side
-cannot avoid taking it, 0 = it gets rid of it)."""
+"""Study 5, the 3S: what is being dealt it worth to your side, and who ends
+up with its -3?  The same three views as the 5H study
+(:mod:`kaiser_sim.studies.specials`): a like-for-like swap with another
+hand's lowest spade when it is the 8 (the next spade up) and a re-solve; with against without on
+every deal; and solving with the penalty switched off (kept -3..0 for the
+side dealt it: -3 = it cannot avoid taking it, 0 = it gets rid of it).
+Holding the 3S is an asset in (a) and (b): its holder decides where it
+falls."""
 
 from __future__ import annotations
 
