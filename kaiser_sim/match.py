@@ -41,7 +41,7 @@ import pandas as pd
 from . import __version__
 from .config import MATCH_MAX_HANDS as MAX_HANDS
 from .rules import Rules
-from .stats import mean_ci, wilson_interval
+from .stats import cluster_mean_ci, cluster_proportion_ci
 
 OUTCOMES = ("bidding", "defending", "kaiser", "lose_at", "unfinished")
 
@@ -99,13 +99,23 @@ class MatchResults:
     extra: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
-        """Win rate of A (Wilson 95%), mean hands and margin (normal 95%),
-        how the winners went out, skunks."""
+        """Win rate of A (Wilson 95%), mean hands and margin (95%), how the
+        winners went out, skunks.
+
+        The two matches of a pair (``match // 2``) are played on the same
+        cards (module doc), so they are not independent: every interval is
+        clustered by pair (:mod:`kaiser_sim.stats`; with the sides swapped
+        the pair's results tend to cancel, so the clustered interval of the
+        margin is usually the narrower one, as duplicate play intends).
+        One pair (n <= 2) gives no spread: the means' bounds are NaN."""
         m = self.matches
         n = len(m)
         k = int(m["a_won"].sum())
-        lo, hi = wilson_interval(k, n)
-        hands, margin = mean_ci(m["hands"].to_numpy(float)), mean_ci(m["margin"].to_numpy(float))
+        pair = m["match"].to_numpy() // 2
+        win = cluster_proportion_ci(m["a_won"].to_numpy(bool), pair)
+        lo, hi = win.lo, win.hi
+        hands = cluster_mean_ci(m["hands"].to_numpy(float), pair)
+        margin = cluster_mean_ci(m["margin"].to_numpy(float), pair)
         out = {"policy_a": self.policy_a, "policy_b": self.policy_b, "matches": n, "a_wins": k,
                "a_win_rate": k / n, "a_win_lo": float(lo), "a_win_hi": float(hi),
                "hands_mean": hands.mean, "hands_lo": hands.lo, "hands_hi": hands.hi,
@@ -147,8 +157,8 @@ class MatchResults:
         if s["unfinished"]:
             lines.append(f"unfinished after {MAX_HANDS} hands: {s['unfinished']}")
         lines.append("")
-        lines.append("intervals: 95% (Wilson for the win rate, normal for means); went out by bidding = "
-                     "the winner declared the last hand")
+        lines.append("intervals: 95% (Wilson for the win rate, t for means), clustered by pair of matches on "
+                     "the same cards; went out by bidding = the winner declared the last hand")
         return "\n".join(lines)
 
     def write(self, out) -> list[str]:

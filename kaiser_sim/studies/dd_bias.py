@@ -54,8 +54,16 @@ signal, draw inferences from the others' choices, or plan to gather
 information ("strategy fusion"), and it plays each deal without bidding
 information.  Its result is a lower bound on expert play and DD an upper
 bound in the defenders' sense; neither is exact.  n is the number of deals
-(one contract each); the seed of the play is the results' seed, and deal
-``i`` of a run always plays the same.
+played (one contract each; with ``max_deals`` the first deals of the run
+only, and the footers say "n=... deals played, the first of the run's
+..."); the seed of the play is the results' seed, and deal ``i`` of a run
+always plays the same.
+
+Intervals: every table has one row per deal (one contract a deal), and
+each deal is in one group of a breakdown only (one strain, one bid level,
+one strength band, holder or not of the card), so the rows behind every
+interval are independent and the iid intervals (Wilson, normal) are the
+right ones: nothing here pools rows that share a deal.
 """
 
 from __future__ import annotations
@@ -211,6 +219,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     dist = pd.DataFrame({"pimc_minus_dd": counts.index.astype(int), "k": counts.to_numpy(),
                          "share": counts.to_numpy() / n})
 
+    # one row a deal throughout (module doc): the iid intervals are exact, no clustering needed
     make_rows = []
     for b in levels:
         md = (df["dd"] >= b).to_numpy()
@@ -245,6 +254,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
             a = df.loc[hold, method].to_numpy(dtype=float)
             c = df.loc[~hold, method].to_numpy(dtype=float)
             worth = a.mean() - c.mean() if a.size and c.size else np.nan
+            # two disjoint groups of deals (one row each): independent, the Welch standard error is right
             se = np.sqrt(a.var(ddof=1) / a.size + c.var(ddof=1) / c.size) if a.size > 1 and c.size > 1 else np.nan
             row[f"worth_{method}"] = worth
             row[f"worth_{method}_lo"] = worth - 1.96 * se
@@ -283,8 +293,11 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
         tables["decomposition"] = decomposition
     info = run_info(results.iloc[:n], rules)
     k = df.attrs.get("samples", samples)
-    foot = (f"n={n:,} deals (one contract each), seed={info['seed']}, rules={info['rules']}; "
-            f"PIMC: 4 players, K={k} samples a turn, vs double dummy; bars/bands: 95% intervals")
+    # n = the deals played (the estimates' n), not the run's size (max_deals plays the first ones only)
+    of_run = f", the first of the run's {len(results):,}" if n < len(results) else ""
+    foot = (f"n={n:,} deals played (one contract each{of_run}), seed={info['seed']}, rules={info['rules']}; "
+            f"PIMC: 4 players, K={k} samples a turn, vs double dummy; bars/bands: 95% intervals "
+            f"(one row a deal: independent)")
     notes = {
         "difference": "PIMC - DD = the declaring side's points when four PIMC players play the deal minus its "
                       "double-dummy value; bid level = the DD points of the contract (the highest bid it makes DD). "
@@ -305,7 +318,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
                          "declaring side's own loss (<= 0 against DD defenders) and the defenders' gifts (>= 0).",
     }
     for key, t in tables.items():
-        t.attrs["run"] = dict(info, n=n)
+        t.attrs["run"] = dict(info, n=n, deals_in_run=int(len(results)))
         t.attrs["footer"] = foot
         t.attrs["note"] = notes[key]
     return tables

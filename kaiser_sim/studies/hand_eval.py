@@ -7,7 +7,7 @@ training deals, so only how well it *ranks* and *spaces* hands matters):
 - ``high-card count``: A 4, K 3, Q 2, J 1;
 - ``printable Kaiser count``: the fitted count of an earlier 100,000-deal
   run rounded to half points (``common.KAISER_COUNT``, the studies'
-  strength axis);
+  strength axis; where it was fitted: ``common.KAISER_COUNT_FIT``);
 - ``rank squared``: the sum of (card face value)^2 / 100 over the hand
   (A 14, K 13, Q 12, J 11, T 10, 9, 8, 7, 5H 5, 3S 3);
 - ``trump heuristic``: 3 x trump length + 4 for the trump ace + 3 for the
@@ -21,6 +21,30 @@ The target is the declaring side's points in the trump named by
 (``deal % holdout_every == 0`` held out), so the four hands of a deal stay
 on one side.  R^2 and mean absolute error are measured on the held-out
 hands; their 95% intervals come from a bootstrap over held-out deals.
+
+The printable count was fitted on deals 0..99,999 of seed 1 (standard
+dealing; ``common.KAISER_COUNT_FIT``): on a run of those deals (the
+report's default seed) the held-out deals are deals it was fitted on, and
+its score there is in sample.  So the study checks (:func:`fit_overlap`):
+when some deal of the run is one of the count's fitting deals,
+*every* measure is scored instead on ``holdout_deals`` deals of the
+study's own (so the measures stay compared on the same deals), dealt with
+``holdout_seed`` (default: the fitting seed + 1, deals
+0..holdout_deals-1) and solved double dummy (about 140 deals a second a
+core: the default 2,000 take about 7 seconds on 2 cores); the fits still
+use the run's training deals.  Column ``scored_on`` of ``comparison``
+says, per measure, which deals it was scored on (``attrs["scored_deals"]``:
+the seed and the first / last / number of deal indices).  With
+``holdout_deals = 0`` the run's held-out deals are used and the printable
+count's ``scored_on`` says "in sample".
+
+Tables: ``comparison`` (the measures), ``kaiser_count`` (the fitted count
+per feature; 95% intervals from cluster-robust standard errors, the hands
+of a deal clustered), ``count_calibration`` (what the printable count
+means: by count band, the declaring side's mean DD points in the trump by
+rule and points - count, 95% intervals clustered by deal, on the deals the
+printable count is scored on: all deals of a run disjoint from its fit,
+else the independent deals).
 """
 
 from __future__ import annotations
@@ -29,8 +53,10 @@ import numpy as np
 import pandas as pd
 
 from ..cards import FIVE_HEARTS, THREE_SPADES
-from .common import (DEFAULT_TRUMP_RULE, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T, declarer_frame, has_card,
-                     new_figure, rank_held, run_info, suit_bits, tag)
+from ..stats import Z95, t_quantile
+from .common import (DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T,
+                     STRENGTH_BUCKETS, bucket, declarer_frame, has_card, mean_row, new_figure, rank_held, rows_frame,
+                     run_info, suit_bits, tag)
 
 _FACE = {1: 7, 2: 8, 3: 9, 4: 10, 5: 11, 6: 12, 7: 13, 8: 14}
 _RANKS = (("A", RANK_A), ("K", RANK_K), ("Q", RANK_Q), ("J", RANK_J), ("T", RANK_T))
@@ -79,17 +105,64 @@ def heuristic(hands, trump) -> np.ndarray:
     return 3 * f["per trump"] + 4 * f["trump A"] + 3 * f["trump K"] + 3 * f["5H"] + 2 * f["side A"] - 2 * f["3S"]
 
 
-def _fit(X, y):
+def _fit(X, y, cluster=None):
+    """Least squares ``coef`` and their standard errors: cluster-robust
+    (CR1 sandwich ``G/(G-1) (X'X)^-1 (sum_g X_g' e_g e_g' X_g) (X'X)^-1``
+    over the ``G`` clusters) when ``cluster`` (the deal of each row) is
+    given, else the plain OLS ones.  Returns ``(coef, se, G)``."""
     coef, *_ = np.linalg.lstsq(X, y, rcond=None)
     resid = y - X @ coef
-    dof = max(len(y) - X.shape[1], 1)
-    sigma2 = resid @ resid / dof
-    cov = sigma2 * np.linalg.pinv(X.T @ X)
-    return coef, np.sqrt(np.diag(cov))
+    bread = np.linalg.pinv(X.T @ X)
+    if cluster is None:
+        dof = max(len(y) - X.shape[1], 1)
+        cov = (resid @ resid / dof) * bread
+        return coef, np.sqrt(np.diag(cov)), len(y)
+    _, inv = np.unique(np.asarray(cluster), return_inverse=True)
+    g = int(inv.max()) + 1 if len(y) else 0
+    if g < 2:
+        return coef, np.full(X.shape[1], np.nan), g
+    score = np.zeros((g, X.shape[1]))
+    np.add.at(score, inv.ravel(), X * resid[:, None])  # sum_g X_g' e_g, one row a cluster
+    cov = g / (g - 1) * bread @ (score.T @ score) @ bread
+    return coef, np.sqrt(np.clip(np.diag(cov), 0, None)), g
+
+
+def fit_overlap(results) -> np.ndarray:
+    """True for each row of ``results`` whose deal is one the printable
+    count was fitted on (:data:`~kaiser_sim.studies.common.KAISER_COUNT_FIT`):
+    the same seed, the same dealing (8 cards a hand from the 32-card deck,
+    no fixed cards) and a deal index below the fit's deal count.  A run
+    whose seed is not recorded may be any deals: all True (cautious)."""
+    fit = KAISER_COUNT_FIT
+    meta = results.attrs.get("kaiser_sim", {}) or {}
+    idx = results["deal"].to_numpy(dtype=np.int64)
+    seed = meta.get("seed")
+    if seed is None or seed == "?":
+        return np.ones(len(idx), dtype=bool)
+    if meta.get("rules"):
+        from ..rules import Rules
+
+        r = Rules.from_dict(meta["rules"])
+        if (r.hand_size, r.deck34) != (fit["hand_size"], fit["deck34"]):
+            return np.zeros(len(idx), dtype=bool)
+    if meta.get("fixed"):
+        return np.zeros(len(idx), dtype=bool)
+    if int(seed) != fit["seed"]:
+        return np.zeros(len(idx), dtype=bool)
+    return (idx >= fit["first"]) & (idx < fit["first"] + fit["deals"])
+
+
+def independent_deals(n: int, seed: int) -> pd.DataFrame:
+    """A results frame of deals ``0..n-1`` of ``seed``, solved double dummy
+    (standard dealing: only asked for when the run's deals are the fit's)."""
+    from ..deal import deal_batch
+    from .common import results_frame
+
+    return results_frame(deal_batch(int(n), int(seed)), seed=int(seed))
 
 
 def _scores(y, pred, groups, n_boot, rng):
-    """R^2, MAE and bootstrap 95% intervals (resampling held-out deals)."""
+    """R^2, MAE and bootstrap 95% intervals (resampling the scored deals, ``groups``)."""
     def stats(yy, pp):
         ss = ((yy - yy.mean()) ** 2).sum()
         return 1 - ((yy - pp) ** 2).sum() / ss, np.abs(yy - pp).mean()
@@ -109,51 +182,139 @@ def _scores(y, pred, groups, n_boot, rng):
     return r2, lo[0], hi[0], mae, lo[1], hi[1]
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int = 5, n_boot: int = 200,
-        seed: int = 0) -> dict[str, pd.DataFrame]:
-    d = declarer_frame(results, trump_rule)
+#: ``scored_on`` labels (module doc)
+RUN_HELD_OUT = "held-out deals of this run"
+
+
+def _deal_range(seed, deals) -> dict:
+    """``{seed, first, last, n}`` of the deal indices a measure was scored on."""
+    u = np.unique(np.asarray(deals, dtype=np.int64))
+    return {"seed": seed, "first": int(u[0]) if u.size else -1, "last": int(u[-1]) if u.size else -1,
+            "n": int(u.size)}
+
+
+def _calibration(d, scored_on: str) -> pd.DataFrame:
+    """``count_calibration`` rows: by count band and overall, the mean count,
+    the declaring side's mean DD points (trump by rule) and points - count,
+    95% intervals clustered by deal."""
+    rows = []
+    cluster = d["deal"].to_numpy()
+    count = d["strength"].to_numpy(dtype=float)
+    pts = d["trump_pts"].to_numpy(dtype=float)
+    band = np.asarray(bucket(count, STRENGTH_BUCKETS).astype(str))
+    for label in [b[0] for b in STRENGTH_BUCKETS] + ["all"]:
+        sel = np.ones(len(d), dtype=bool) if label == "all" else band == label
+        if not sel.any():
+            continue
+        p = mean_row(pts[sel], cluster[sel])
+        e = mean_row(pts[sel] - count[sel], cluster[sel])
+        rows.append({"count_band": label, "n": int(sel.sum()), "deals": int(len(np.unique(cluster[sel]))),
+                     "count_mean": float(count[sel].mean()), "points_mean": p["mean"], "points_lo": p["lo"],
+                     "points_hi": p["hi"], "diff": e["mean"], "diff_lo": e["lo"], "diff_hi": e["hi"],
+                     "scored_on": scored_on})
+    return rows_frame(rows, ["count_band", "n", "deals", "count_mean", "points_mean", "points_lo", "points_hi",
+                             "diff", "diff_lo", "diff_hi", "scored_on"])
+
+
+def _measures(d) -> dict:
+    """The compared measures of a declarer frame's hands (before their straight-line fit)."""
     hands = d["hand"].to_numpy(dtype=np.uint64)
     trump = d["trump"].to_numpy()
-    X = features(hands, trump)
-    measures = {"high-card count": d["hcp"].to_numpy(dtype=float),
-                "rank squared": rank_squared(hands),
-                "trump heuristic": heuristic(hands, trump),
-                "printable Kaiser count": d["strength"].to_numpy(dtype=float)}
-    test = (d["deal"].to_numpy() % holdout_every) == 0
+    return {"high-card count": d["hcp"].to_numpy(dtype=float),
+            "rank squared": rank_squared(hands),
+            "trump heuristic": heuristic(hands, trump),
+            "printable Kaiser count": d["strength"].to_numpy(dtype=float)}
+
+
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int = 5, n_boot: int = 200,
+        seed: int = 0, holdout_deals: int = 2000, holdout_seed: int = KAISER_COUNT_FIT["seed"] + 1
+        ) -> dict[str, pd.DataFrame]:
+    """Tables ``comparison``, ``kaiser_count`` and ``count_calibration``
+    (module doc).  ``seed`` seeds the bootstrap; ``holdout_deals`` /
+    ``holdout_seed``: the deals every measure is scored on when the run's
+    held-out deals are ones the printable count was fitted on (0: none;
+    the printable count is then scored in sample and ``scored_on`` says so)."""
+    from . import StudyError
+
+    if holdout_deals < 0:
+        raise StudyError(f"parameter holdout_deals must be a whole number >= 0, got {holdout_deals!r}")
+    if holdout_seed == KAISER_COUNT_FIT["seed"]:
+        raise StudyError(f"parameter holdout_seed must differ from the seed the count was fitted on "
+                         f"({KAISER_COUNT_FIT['seed']})")
+    d = declarer_frame(results, trump_rule)
+    deal = d["deal"].to_numpy()
+    test = (deal % holdout_every) == 0
     train = ~test
+    run_seed = (results.attrs.get("kaiser_sim", {}) or {}).get("seed", "?")
+
+    # the scored deals: the run's held-out deals, unless the run holds deals the printable count was fitted on
+    in_fit = np.repeat(fit_overlap(results), 4)
+    fit = KAISER_COUNT_FIT
+    fit_text = f"seed {fit['seed']}, deals {fit['first']:,}-{fit['first'] + fit['deals'] - 1:,}"
+    ev = d[test]
+    label = {name: RUN_HELD_OUT for name in DEFINITIONS}
+    ev_seed, independent = run_seed, False
+    if not in_fit.any():
+        cal = (d, f"all deals of this run (seed {run_seed}; disjoint from the count's fit, {fit_text})")
+    elif holdout_deals > 0:
+        ev = declarer_frame(independent_deals(holdout_deals, holdout_seed), trump_rule)
+        ev_seed, independent = holdout_seed, True
+        text = f"seed {holdout_seed}, deals 0-{holdout_deals - 1:,} (independent of the count's fit, {fit_text})"
+        label = {name: text for name in DEFINITIONS}
+        cal = (ev, text)
+    else:
+        label["printable Kaiser count"] = RUN_HELD_OUT + f" (in the count's fitting deals, {fit_text}: in sample)"
+        cal = (d, f"all deals of this run (in the count's fitting deals, {fit_text}: in sample)")
+    ev_deal = ev["deal"].to_numpy()
+    scored = {name: _deal_range(ev_seed, ev_deal) for name in DEFINITIONS}
+
+    m_train, m_ev = _measures(d[train]), _measures(ev)
+    X = features(d["hand"].to_numpy(dtype=np.uint64), d["trump"].to_numpy())
+    X_ev = features(ev["hand"].to_numpy(dtype=np.uint64), ev["trump"].to_numpy())
     rng = np.random.default_rng(seed)
     rows, counts = [], []
+
+    def score_row(target, name, y_ev, pred, slope, intercept):
+        r2, rlo, rhi, mae, mlo, mhi = _scores(y_ev, pred, ev_deal, n_boot, rng)
+        return {"target": target, "measure": name, "definition": DEFINITIONS[name], "n_train": int(train.sum()),
+                "n_test": int(len(y_ev)), "scored_on": label[name], "r2": r2, "r2_lo": rlo, "r2_hi": rhi,
+                "mae": mae, "mae_lo": mlo, "mae_hi": mhi, "slope": slope, "intercept": intercept}
+
     for target, col in (("trump by rule", "trump_pts"), ("NT", "nt_pts")):
         y = d[col].to_numpy(dtype=float)
-        for name, m in measures.items():
-            A = np.stack([m, np.ones_like(m)], axis=1)
-            coef, _ = _fit(A[train], y[train])
-            pred = A[test] @ coef
-            r2, rlo, rhi, mae, mlo, mhi = _scores(y[test], pred, d["deal"].to_numpy()[test], n_boot, rng)
-            rows.append({"target": target, "measure": name, "definition": DEFINITIONS[name],
-                         "n_train": int(train.sum()), "n_test": int(test.sum()),
-                         "r2": r2, "r2_lo": rlo, "r2_hi": rhi, "mae": mae, "mae_lo": mlo, "mae_hi": mhi,
-                         "slope": coef[0], "intercept": coef[1]})
-        coef, se = _fit(X[train], y[train])
-        pred = X[test] @ coef
-        r2, rlo, rhi, mae, mlo, mhi = _scores(y[test], pred, d["deal"].to_numpy()[test], n_boot, rng)
-        rows.append({"target": target, "measure": "fitted Kaiser count",
-                     "definition": DEFINITIONS["fitted Kaiser count"], "n_train": int(train.sum()),
-                     "n_test": int(test.sum()), "r2": r2, "r2_lo": rlo, "r2_hi": rhi, "mae": mae, "mae_lo": mlo,
-                     "mae_hi": mhi, "slope": 1.0, "intercept": 0.0})
+        y_ev = ev[col].to_numpy(dtype=float)
+        for name, m in m_train.items():
+            coef, _, _ = _fit(np.stack([m, np.ones_like(m)], axis=1), y[train])
+            pred = np.stack([m_ev[name], np.ones_like(m_ev[name])], axis=1) @ coef
+            rows.append(score_row(target, name, y_ev, pred, coef[0], coef[1]))
+        coef, se, g = _fit(X[train], y[train], deal[train])
+        rows.append(score_row(target, "fitted Kaiser count", y_ev, X_ev @ coef, 1.0, 0.0))
+        q = t_quantile(Z95, g - 1)
         for f, c, s in zip(FEATURES, coef, se):
-            counts.append({"target": target, "feature": f, "points": c, "lo": c - 1.96 * s, "hi": c + 1.96 * s,
+            counts.append({"target": target, "feature": f, "points": c, "lo": c - q * s, "hi": c + q * s,
                            "printable": round(c * 2) / 2})
     comparison = pd.DataFrame(rows)
+    comparison.attrs["scored_deals"] = scored
     count = pd.DataFrame(counts)
+    calibration = _calibration(*cal)
     comparison.attrs["note"] = (f"prediction of the declaring side's DD points from the declarer's own hand; "
-                                f"held out: deals with index % {holdout_every} == 0; 95% intervals: bootstrap over "
-                                f"held-out deals ({n_boot} resamples)")
+                                f"fitted on the run's deals with index % {holdout_every} != 0, scored on the deals "
+                                f"of scored_on: the run's other deals, or, when those are deals the printable count "
+                                f"was fitted on ({fit_text}, {fit['rules']} rules, trump {fit['trump_rule']}), "
+                                f"independent deals; 95% intervals: bootstrap over the scored deals "
+                                f"({n_boot} resamples)")
     count.attrs["note"] = ("the fitted Kaiser point count: expected DD points of the declaring side = sum of these "
-                           "values over the hand; 'printable' rounds to 0.5; intervals: OLS standard errors "
-                           "(hands of a deal treated as independent)")
-    tables = {"comparison": comparison, "kaiser_count": count}
-    return tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+                           "values over the hand; 'printable' rounds to 0.5; intervals: cluster-robust standard "
+                           "errors, the four hands of a deal clustered")
+    calibration.attrs["note"] = ("what the printable Kaiser count means: by count band, the declaring side's mean "
+                                 "DD points in the trump by rule, and points - count (> 0: the count understates "
+                                 "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
+                                 "count's fitting deals when avoidable)")
+    tables = {"comparison": comparison, "kaiser_count": count, "count_calibration": calibration}
+    extra = f"trump rule {trump_rule}"
+    if independent:
+        extra += f"; scored on seed {ev_seed}, deals 0-{holdout_deals - 1:,} (not the count's fitting deals)"
+    return tag(tables, run_info(results, rules), extra)
 
 
 def plot(tables) -> dict:

@@ -11,13 +11,12 @@ Tables:
 - ``round_robin``: every pair of ``policies``, ``matches`` matches each
   (in pairs on the same cards, each policy on each side once): the win rate
   of the first policy (Wilson 95%), hands per match, the score margin
-  (normal 95%), how the winners went out;
+  (95%), how the winners went out;
 - ``standings``: each policy's win rate over all its matches;
 - ``win_by_state``: P(win the match) from the score at the start of a hand,
   (our, their) scores in buckets, over every hand of the round robin from
-  both sides' point of view (Wilson 95%; hands of a match are not
-  independent, so the intervals are optimistic), next to the win
-  probability of the score-aware policy's model
+  both sides' point of view (Wilson 95% clustered by card set, below),
+  next to the win probability of the score-aware policy's model
   (:mod:`kaiser_sim.win_prob`);
 - ``bid_vs_state``: for ``hands`` random hands of the first speaker, the
   highest bid the score-aware policy would make (the match-win
@@ -29,6 +28,20 @@ Tables:
   under the rules as given, without the 45 rule (``bid_out=none``) and
   with target 32 (the bid-out threshold moved with it, as in the ``short``
   preset).
+
+Intervals: a match is one row of ``round_robin``, but not an independent
+one: matches ``2k`` and ``2k+1`` of a pair of policies are played on the
+same cards (sides swapped), and every pair of policies plays the same card
+sets (one seed), so card set ``k`` (``cards``, the match number // 2 within
+its pair of policies) is the independent unit.  The round-robin and
+``rules_effect`` intervals are clustered by pair of matches
+(:meth:`kaiser_sim.match.MatchResults.summary`), ``standings`` (a policy's
+matches against every opponent, on the same card sets) and
+``win_by_state`` (every hand of every match, both sides) by card set, so
+the hands of one match, the two matches of a pair and the matches of
+other policies on the same cards all count as one cluster
+(:func:`kaiser_sim.studies.common.share_row`).  ``bid_vs_state`` has one
+row per random hand: its intervals are iid.
 
 Caveats: double dummy is not table play; the make-probabilities are the
 shipped model's (:mod:`kaiser_sim.make_model`); the score-aware policy's
@@ -42,7 +55,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .common import footer, mean_row, new_figure, proportion_row
+from .common import footer, mean_row, new_figure, share_row
 
 #: this study plays matches: the runner gives it no results dataset
 USES_RESULTS = False
@@ -109,22 +122,28 @@ def bid_grid(rules, hands, step: int = 5) -> pd.DataFrame:
 
 
 def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules) -> pd.DataFrame:
+    """``win_by_state`` rows; the intervals are clustered by the card set of
+    each hand's match (``matches["cards"]``; without that column by match):
+    module doc."""
     from ..win_prob import win_table
 
     w = win_table(rules)
-    win_side = matches.set_index("match")["winner"]
+    by_match = matches.set_index("match")
+    win_side = by_match["winner"]
+    unit = by_match["cards"] if "cards" in by_match else pd.Series(by_match.index, index=by_match.index)
+    cluster = unit.reindex(hands_log["match"]).to_numpy()
     parts = []
     for side in (0, 1):
         ours = hands_log["ns_before" if side == 0 else "ew_before"].to_numpy()
         theirs = hands_log["ew_before" if side == 0 else "ns_before"].to_numpy()
         won = win_side.reindex(hands_log["match"]).to_numpy() == side
         parts.append(pd.DataFrame({"ours": _label(ours, SCORE_BUCKETS), "theirs": _label(theirs, SCORE_BUCKETS),
-                                   "won": won, "model": w.win(ours, theirs)}))
+                                   "won": won, "model": w.win(ours, theirs), "cluster": cluster}))
     d = pd.concat(parts, ignore_index=True)
     rows = []
     for (o, t), g in d.groupby(["ours", "theirs"], observed=True):
-        rows.append({"ours": o, "theirs": t, **proportion_row(g["won"].sum(), len(g)),
-                     "model": float(g["model"].mean())})
+        rows.append({"ours": o, "theirs": t, **share_row(g["won"].to_numpy(), g["cluster"].to_numpy()),
+                     "clusters": int(g["cluster"].nunique()), "model": float(g["model"].mean())})
     return pd.DataFrame(rows)
 
 
@@ -152,15 +171,18 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
         r = play_matches(a, b, matches, seed, rules)
         rr.append(r.summary())
         logs.append(r.hands.assign(match=r.hands["match"] + k * matches))
-        mats.append(r.matches.assign(match=r.matches["match"] + k * matches, policy_a=a, policy_b=b))
+        # cards: the card set of the match (the same for both matches of a pair and every pair of policies)
+        mats.append(r.matches.assign(match=r.matches["match"] + k * matches, cards=r.matches["match"] // 2,
+                                     policy_a=a, policy_b=b))
     round_robin = pd.DataFrame(rr)
     allm = pd.concat(mats, ignore_index=True)
     st = []
     for p in policies:
-        won = allm.loc[allm["policy_a"] == p, "a_won"].sum() + (
-            (~allm.loc[allm["policy_b"] == p, "a_won"]) & (allm.loc[allm["policy_b"] == p, "winner"] >= 0)).sum()
-        n = int((allm["policy_a"] == p).sum() + (allm["policy_b"] == p).sum())
-        st.append({"policy": p, **proportion_row(won, n)})
+        as_a, as_b = allm[allm["policy_a"] == p], allm[allm["policy_b"] == p]
+        won = np.concatenate([as_a["a_won"].to_numpy(bool),
+                              (~as_b["a_won"].to_numpy(bool)) & (as_b["winner"].to_numpy() >= 0)])
+        cards = np.concatenate([as_a["cards"].to_numpy(), as_b["cards"].to_numpy()])
+        st.append({"policy": p, **share_row(won, cards)})
     standings = pd.DataFrame(st).sort_values("p", ascending=False, ignore_index=True)
     win_by_state = _win_by_state(pd.concat(logs, ignore_index=True), allm, rules)
 
@@ -184,11 +206,15 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
               "bid_vs_state": grid, "rules_effect": rules_effect}
     round_robin.attrs["note"] = (f"{matches} matches per pair (pairs of matches on the same cards, sides swapped); "
-                                 "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end")
-    standings.attrs["note"] = "each policy's wins over all its round-robin matches (Wilson 95%)"
+                                 "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end; "
+                                 "intervals clustered by pair of matches (the same cards)")
+    standings.attrs["note"] = ("each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
+                               "set: its matches against every opponent are played on the same cards)")
     win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
                                   "the round robin from both sides; model = the score-aware policy's estimate "
-                                  "(kaiser_sim.win_prob); intervals treat hands as independent (optimistic)")
+                                  "(kaiser_sim.win_prob); Wilson 95% intervals clustered by card set (the hands of "
+                                  "a match, the two matches of a pair and other policies' matches on the same "
+                                  "cards move together; clusters = independent card sets behind the cell)")
     grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
                           "policy would make - level of the highest bid with a positive expected hand score (ev); "
                           "0 = no bid; more / less = share of hands bidding higher / lower")
@@ -196,7 +222,8 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
                                   "bid_vs_state difference averaged / max / min over a coarser grid")
     for df in tables.values():
         df.attrs["run"] = dict(info)
-        df.attrs["footer"] = footer(info, f"{matches} matches a pair").replace(" deals,", " matches,")
+        df.attrs["footer"] = (footer(info, f"{matches} matches a pair").replace(" deals,", " matches,")
+                              .replace("rows of one deal clustered", "clustered by card set"))
     return tables
 
 
