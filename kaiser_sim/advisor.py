@@ -737,9 +737,11 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
     if specials:
         notes.append(
             "5H/3S: 'dealt' is where the card starts, not who captures it (the solver returns values, "
-            "not the play).  'worth of the 5H' = DD points minus DD points with the 5H counting 0 "
-            "(0..5; 5 = the declaring side takes it against any defence); 'cost of the 3S' = DD points "
-            "with the 3S counting 0 minus DD points (0..3; 3 = it cannot be avoided)."
+            "not the play).  'Of the 5H's +5, kept' = DD points minus DD points with the 5H counting 0 "
+            "(0..5; 5 = the declaring side takes it against any defence); 'of the 3S's -3, taken' = DD points "
+            "with the 3S counting 0 minus DD points (0..3; 3 = it cannot be avoided).  These say who ends up "
+            "with the card's own points, not what holding it is worth (see the five-hearts and three-spades "
+            "studies: holding the 3S is an asset to its side)."
         )
     return tuple(notes)
 
@@ -988,8 +990,8 @@ def format_text(a: HandAdvice) -> str:
             d = s.dealt[card]
             lines.append(f"{card} dealt to: " + ", ".join(
                 f"{h} {_p_cell(p, lo, hi)}%" for h, (k, p, lo, hi) in d.items()))
-        lines.append(f"Worth of the 5H to {side}: {_ci_text(s.worth_5h)} points of 5 (double dummy).")
-        lines.append(f"Cost of the 3S to {side}: {_ci_text(s.cost_3s)} points of 3 (double dummy).")
+        lines.append(f"Of the 5H's +5, {side} keep {_ci_text(s.worth_5h)} points (double dummy: who takes it).")
+        lines.append(f"Of the 3S's -3, {side} take {_ci_text(s.cost_3s)} points (double dummy: who takes it).")
     lines += ["", "Notes:"] + [f"- {t}" for t in a.notes]
     return "\n".join(lines)
 

@@ -466,7 +466,7 @@ def test_text_report(strong):
     text = strong.to_text()
     assert text.startswith(f"Hand advisor: N holds {STRONG}")
     for fragment in ("Chance that N-S take at least the bid", "Expected hand score of each bid",
-                     "Recommended: 6NT", "5H dealt to:", "Worth of the 5H to N-S: +5.00", "Notes:"):
+                     "Recommended: 6NT", "5H dealt to:", "Of the 5H's +5, N-S keep +5.00", "Notes:"):
         assert fragment in text
     assert re.search(r"^12NT +NT +0\.0 \(0\.0-", text, re.M)
 
