@@ -26,6 +26,7 @@ from pathlib import Path
 
 import click
 
+from . import config
 from .rules import PRESETS, Rules, RulesError, get_preset, options_markdown
 
 
@@ -41,15 +42,34 @@ def rules_from_cli(preset: str, overrides=()) -> Rules:
     value or contradiction."""
     try:
         if preset.lower().endswith(".json"):
-            path = Path(preset)
-            if not path.is_file():
-                raise RulesError(f"rules file '{preset}' not found")
-            base = Rules.from_json(path.read_text(encoding="utf-8"))
+            base = Rules.from_json(read_rules_file(preset))
         else:
             base = get_preset(preset)
         return base.with_overrides(list(overrides))
     except RulesError as e:
         raise RulesInputError(str(e)) from None
+
+
+def read_rules_file(name: str) -> str:
+    """The text of the rules ``.json`` file ``name``: :class:`RulesError` if it
+    is missing, not a regular file, larger than
+    :data:`kaiser_sim.config.MAX_DEFINITION_BYTES` or not UTF-8 text."""
+    path = Path(name)
+    shown = name if len(name) <= 80 else name[:60] + "..."
+    try:
+        if not path.is_file():
+            raise RulesError(f"rules file '{shown}' not found" + (" (it is a directory)" if path.is_dir() else ""))
+        if path.stat().st_size > config.MAX_DEFINITION_BYTES:
+            raise RulesError(f"rules file '{shown}' is larger than {config.MAX_DEFINITION_BYTES:,} bytes: "
+                             "not a rules file")
+        data = path.read_bytes()
+    except OSError as e:
+        raise RulesError(f"rules file '{shown}' cannot be read: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RulesError(f"rules file '{shown}' is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+                         "write it with kaiser-sim rules PRESET --format json") from None
 
 
 _RULES_HELP = "Rules preset (" + ", ".join(PRESETS) + "), or a rules .json file.  See: kaiser-sim rules"
@@ -140,4 +160,4 @@ def rules(preset, overrides, fmt):
         click.echo("\n".join(rules_lines(r, title)))
 
 
-__all__ = ["rules", "rules_options", "rules_from_cli", "RulesInputError"]
+__all__ = ["rules", "rules_options", "rules_from_cli", "read_rules_file", "RulesInputError"]

@@ -66,5 +66,55 @@ MATCH_DEFAULT_COUNT = 1000
 #: (it is reported as unfinished; no match of the tests comes near it)
 MATCH_MAX_HANDS = 1000
 
-#: layouts a PIMC player samples at each turn (``kaiser-sim play``, the dd-bias study)
+#: layouts a PIMC player samples at each turn (``kaiser-sim play``, the dd-bias study,
+#: ``simulate --play``, the table-play model)
 PIMC_SAMPLES = 20
+#: the most layouts a turn ``simulate --play`` accepts (the cost grows with K)
+PIMC_MAX_SAMPLES = 1000
+#: deals per part of a ``simulate --play`` run when ``--chunk-size`` is not given: playing
+#: costs about 10x solving, so smaller parts keep the progress moving
+PLAY_CHUNK_SIZE = 100
+
+#: upper limits of ``kaiser-sim simulate`` (and ``deal --count``), refused up
+#: front: a run of more deals than this (about 40 days on two cores), parts
+#: of more deals than this (a chunk's rows, ~100 bytes a deal, are held in
+#: memory and copied while being written, a few chunks per worker), more
+#: parts than this (a list of the chunks is kept, and a directory of a
+#: million files is already unwieldy) and more local worker processes a
+#: core than this (~260 MB each)
+SIMULATE_MAX_DEALS = 10**9
+SIMULATE_MAX_CHUNK_SIZE = 100_000
+SIMULATE_MAX_CHUNKS = 1_000_000
+SIMULATE_MAX_WORKERS_PER_CORE = 4
+
+#: seeds are integers from 0 to this (the deal generator's key is 64 bits)
+MAX_SEED = 2**64 - 1
+
+#: run metadata (JSON in the Parquet schema metadata) larger than this is refused
+RESULTS_MAX_METADATA_BYTES = 1 << 20
+
+#: a worker process polls its parent this often (seconds) and ends when the
+#: parent is gone (besides the kernel's parent-death signal on Linux)
+WORKER_WATCHDOG_SECONDS = 1.0
+
+# --- limits on what the commands accept (larger values are refused, exit 2) -----
+
+#: the largest ``target`` (and ``target_after_nt``, ``bid_out``, ``failed_bid_pot``,
+#: and ``-lose_at``) a rules value may have.  Tables play to 32, 52 or 62; the
+#: score-aware bidding policy builds a table over every score pair up to the
+#: target, about 0.8 GB and 5 s at 100.
+RULES_MAX_TARGET = 100
+
+#: the largest rules ``.json`` file and study definition ``.toml`` file read
+#: (bytes; the real ones are under 2 KB)
+MAX_DEFINITION_BYTES = 1_000_000
+
+#: the most deals ``kaiser-sim hand --deals`` solves (about 2 hours on 2 cores)
+HAND_MAX_DEALS = 1_000_000
+
+#: the most matches ``kaiser-sim match --matches`` plays
+MATCH_MAX_COUNT = 1_000_000
+
+#: the most deals ``kaiser-sim study`` and ``kaiser-sim report`` simulate
+#: (the studies hold every deal of the results in memory)
+STUDY_MAX_DEALS = 10_000_000

@@ -25,6 +25,12 @@ Columns
                              or ``both``): ``L`` in N E S W, ``S`` in S H D C NT (NT = no trump),
                              e.g. ``pts_E_NT`` = East leads (declares) in no trump.  -2..12
 ``trk_<L>_<S>``      int8    the same in plain tricks (``--mode tricks`` or ``both``), 0..8
+``play_declarer``    int8    (``--play K`` runs only) the seat that declares the deal's played
+                             contract (0..3), ``play_strain`` its strain (0..3 trump S H D C, 4 NT),
+``play_dd``          int8    the contract's double-dummy points (the declaring side's), and
+``play_pts``         int8    the declaring side's points when the deal is played out by four
+                             PIMC players (:mod:`kaiser_sim.pimc`, K layouts a turn); the
+                             contract design is in the metadata (``play``)
 
 The leader is the declarer (in Kaiser the declarer leads).  The values are
 those of ``kaiser-sim solve`` under the run's rules
@@ -42,9 +48,11 @@ Under the key ``kaiser_sim`` of the Parquet schema metadata (in
 ``chunk_size``, ``chunks``, ``mode``, ``strains``, ``rules`` (:meth:`Rules.to_dict`),
 ``fixed`` (cards given to seats in every deal, hand notation), ``hand_size``,
 ``deck``, ``dealer``, ``columns`` and ``version`` (the package version that
-started the run).  Each part also carries ``kaiser_sim.part``:
+started the run), and for a ``--play`` run ``play``: ``{"samples": K,
+"players": "pimc", "contracts": ...}``.  Each part also carries ``kaiser_sim.part``:
 ``{"chunk": i, "first": i*C, "count": n}``.  :func:`read_metadata` returns
-the run object.
+the run object, checked field by field (:func:`validate_metadata`): metadata
+edited or damaged is a :class:`ResultsError` naming the field.
 """
 
 from __future__ import annotations
@@ -114,27 +122,35 @@ def value_columns(mode: str, strains=STRAIN_SUFFIXES) -> list[str]:
     return [f"{MODE_PREFIX[mode]}_{leader}_{strain}" for leader in SEAT_KEYS for strain in strains]
 
 
-def columns_for(run_mode: str, strains=STRAIN_SUFFIXES) -> list[str]:
-    """Every column of a dataset written with ``--mode run_mode``, in order."""
+#: the columns of a ``--play`` run's played contract (module doc), after the value columns
+PLAY_COLUMNS = ("play_declarer", "play_strain", "play_dd", "play_pts")
+
+
+def columns_for(run_mode: str, strains=STRAIN_SUFFIXES, play: bool = False) -> list[str]:
+    """Every column of a dataset written with ``--mode run_mode`` (and
+    ``--play``), in order."""
     cols = ["deal", "dealer", *HAND_COLUMNS]
     for mode in RUN_MODES[run_mode]:
         cols += value_columns(mode, strains)
-    return cols
+    return cols + (list(PLAY_COLUMNS) if play else [])
 
 
-def schema_for(run_mode: str, strains=STRAIN_SUFFIXES, metadata: dict | None = None) -> pa.Schema:
+def schema_for(run_mode: str, strains=STRAIN_SUFFIXES, metadata: dict | None = None, play: bool = False) -> pa.Schema:
     """The Arrow schema of a dataset (with its run metadata, if given)."""
     fields = [pa.field("deal", pa.int64()), pa.field("dealer", pa.int8())]
     fields += [pa.field(c, pa.uint64()) for c in HAND_COLUMNS]
     for mode in RUN_MODES[run_mode]:
         fields += [pa.field(c, pa.int8()) for c in value_columns(mode, strains)]
+    if play:
+        fields += [pa.field(c, pa.int8()) for c in PLAY_COLUMNS]
     meta = None if metadata is None else {META_KEY: _dump(metadata)}
     return pa.schema(fields, metadata=meta)
 
 
 def schema_of(meta: dict, with_metadata: bool = False) -> pa.Schema:
     """The schema of the run ``meta`` describes."""
-    return schema_for(meta["mode"], tuple(meta.get("strains", STRAIN_SUFFIXES)), meta if with_metadata else None)
+    return schema_for(meta["mode"], tuple(meta.get("strains", STRAIN_SUFFIXES)), meta if with_metadata else None,
+                      play=bool(meta.get("play")))
 
 
 def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
@@ -154,6 +170,9 @@ def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
         flat = np.asarray(arrays[mode], dtype=np.int8).reshape(len(deal), 4 * len(strains))
         for k, name in enumerate(value_columns(mode, strains)):
             cols[name] = np.ascontiguousarray(flat[:, k])
+    if metadata.get("play"):
+        for name in PLAY_COLUMNS:
+            cols[name] = np.asarray(arrays[name], dtype=np.int8)
     part = {"chunk": int(chunk), "first": int(deal[0]) if len(deal) else 0, "count": int(len(deal))}
     schema = schema_of(metadata).with_metadata(
         {META_KEY: _dump(metadata), PART_KEY: _dump(part)}
@@ -169,9 +188,22 @@ def _dump(obj) -> bytes:
 
 
 def _load_meta(schema_meta, key=META_KEY):
+    """The JSON value stored under ``key`` (None if absent).  ValueError,
+    naming the key, if it is too large, not UTF-8 or not JSON."""
     if not schema_meta or key not in schema_meta:
         return None
-    return json.loads(schema_meta[key])
+    raw, name = schema_meta[key], key.decode()
+    if len(raw) > config.RESULTS_MAX_METADATA_BYTES:
+        raise ValueError(f"its {name} metadata is {len(raw):,} bytes, more than any run writes "
+                         f"(at most {config.RESULTS_MAX_METADATA_BYTES:,})")
+    try:
+        return json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+    except UnicodeDecodeError:
+        raise ValueError(f"its {name} metadata is not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError(f"its {name} metadata is nested too deeply") from None
+    except ValueError as e:  # JSONDecodeError, an integer of too many digits
+        raise ValueError(f"its {name} metadata is not valid JSON ({e})") from None
 
 
 def same_run(a: dict, b: dict) -> bool:
@@ -181,24 +213,135 @@ def same_run(a: dict, b: dict) -> bool:
     return strip(a) == strip(b)
 
 
+def _shown(value, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a message names a bad value, never prints a huge one)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value, limit: int) -> bool:
+    """A short, printable string (it is printed, and may become part of a file name)."""
+    return isinstance(value, str) and len(value) <= limit and value.isprintable()
+
+
+def validate_metadata(meta, where: str = "run metadata") -> dict:
+    """Check run metadata read from a file: every field the package reads
+    (the module doc), its type, its range and its agreement with the other
+    fields.  Returns ``meta`` unchanged; :class:`ResultsError` names
+    ``where`` and the first bad field.
+
+    Every reader goes through here (:func:`read_metadata`), so a dataset
+    whose metadata was edited or damaged is refused with a message instead
+    of crashing a command, exhausting memory (``chunks`` is bounded) or
+    choosing where output goes (``seed`` is a plain integer, the rules
+    label short and printable).
+    """
+    from .rules import Rules, RulesError
+
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
+        raise ResultsError(f"{where} is not kaiser-sim run metadata")
+    version = meta.get("format_version")
+    if not _is_int(version) or version != FORMAT_VERSION:
+        raise ResultsError(f"{where}: results format {_shown(version)} is not supported "
+                           f"(this version reads format {FORMAT_VERSION})")
+
+    def field_(name, ok, what):
+        if name not in meta:
+            raise ResultsError(f"{where}: the run metadata has no '{name}' field")
+        value = meta[name]
+        if not ok(value):
+            raise ResultsError(f"{where}: run metadata '{name}' must be {what} (got {_shown(value)})")
+        return value
+
+    def in_range(low, high):
+        return lambda v: _is_int(v) and low <= v <= high
+
+    field_("seed", in_range(0, config.MAX_SEED), f"an integer from 0 to {config.MAX_SEED}")
+    deals = field_("deals", in_range(1, config.SIMULATE_MAX_DEALS),
+                   f"an integer from 1 to {config.SIMULATE_MAX_DEALS:,}")
+    size = field_("chunk_size", in_range(1, config.SIMULATE_MAX_CHUNK_SIZE),
+                  f"an integer from 1 to {config.SIMULATE_MAX_CHUNK_SIZE:,}")
+    chunks = -(-deals // size)
+    if chunks > config.SIMULATE_MAX_CHUNKS:
+        raise ResultsError(f"{where}: run metadata 'deals' {deals:,} in parts of {size:,} ('chunk_size') make "
+                           f"{chunks:,} parts, more than {config.SIMULATE_MAX_CHUNKS:,}")
+    field_("chunks", lambda v: _is_int(v) and v == chunks, f"{chunks} ({deals} deals in parts of {size})")
+    mode = field_("mode", lambda v: isinstance(v, str) and v in RUN_MODES, "one of " + ", ".join(RUN_MODES))
+    options = field_("rules", lambda v: isinstance(v, dict), "an object of rules options")
+    label = options.get("label", "")
+    if not _is_text(label, 200):
+        raise ResultsError(f"{where}: run metadata 'rules' label must be at most 200 printable characters "
+                           f"(got {_shown(label)})")
+    try:
+        rules = Rules.from_dict(options)
+    except (RulesError, ValueError, TypeError, KeyError, AttributeError) as e:
+        raise ResultsError(f"{where}: run metadata 'rules' cannot be used: {e}") from None
+    strains = list(STRAIN_SUFFIXES) + ([LOW_NT_SUFFIX] if rules.low_nt != "off" else [])
+    field_("strains", lambda v: v == strains, f"{strains} under its rules")
+    field_("hand_size", lambda v: _is_int(v) and v == rules.hand_size, f"{rules.hand_size} under its rules")
+    deck = 34 if rules.deck34 else 32
+    field_("deck", lambda v: _is_int(v) and v == deck, f"{deck} under its rules")
+    field_("dealer", lambda v: _is_text(v, 200), "a short text")
+    field_("version", lambda v: _is_text(v, 100), "a version string")
+    _check_fixed(meta.get("fixed", {}), rules, where)
+    play = meta.get("play")
+    if play:
+        samples = play.get("samples") if isinstance(play, dict) else None
+        limit = getattr(config, "PIMC_MAX_SAMPLES", 1000)
+        if not _is_int(samples) or not 1 <= samples <= limit:
+            raise ResultsError(f"{where}: run metadata 'play' must be an object whose 'samples' is an integer "
+                               f"from 1 to {limit} (got {_shown(play)})")
+        if "points" not in RUN_MODES[mode]:
+            raise ResultsError(f"{where}: run metadata 'play' needs mode points or both (got {_shown(mode)})")
+    columns = columns_for(mode, strains, play=bool(play))
+    field_("columns", lambda v: v == columns, f"the {len(columns)} columns of mode {mode}")
+    return meta
+
+
+def _check_fixed(fixed, rules, where: str) -> None:
+    """The ``fixed`` field: ``{seat: hand}``, each hand readable, in the deck,
+    at most a hand's cards, no card given twice."""
+    from .cards import NotationError, parse_hand, popcount
+
+    if not isinstance(fixed, dict):
+        raise ResultsError(f"{where}: run metadata 'fixed' must be an object of seat: hand (got {_shown(fixed)})")
+    seen = 0
+    for seat, text in fixed.items():
+        if seat not in SEAT_KEYS or not isinstance(text, str):
+            raise ResultsError(f"{where}: run metadata 'fixed' must map seats N E S W to hands "
+                               f"(got {_shown(seat)}: {_shown(text)})")
+        try:
+            mask = int(parse_hand(text, deck34=rules.deck34, who=f"{seat}'s fixed cards"))
+        except NotationError as e:
+            raise ResultsError(f"{where}: run metadata 'fixed': {e}") from None
+        if popcount(mask) > rules.hand_size:
+            raise ResultsError(f"{where}: run metadata 'fixed': {seat} is fixed {popcount(mask)} cards, "
+                               f"a hand has {rules.hand_size}")
+        if mask & seen:
+            raise ResultsError(f"{where}: run metadata 'fixed': a card of {seat}={_shown(text)} is fixed twice")
+        seen |= mask
+
+
 def read_metadata(path) -> dict:
     """The run metadata of a results dataset (a dict; see the module doc)."""
     path = Path(path)
     common = path / COMMON_METADATA
-    if not path.is_dir():
-        raise ResultsError(f"{path} is not a results directory" + (" (it is a file)" if path.exists() else ""))
-    if not common.is_file():
-        raise ResultsError(f"{path} is not a kaiser-sim results directory: it has no {COMMON_METADATA}")
+    try:
+        if not path.is_dir():
+            raise ResultsError(f"{path} is not a results directory" + (" (it is a file)" if path.exists() else ""))
+        if not common.is_file():
+            raise ResultsError(f"{path} is not a kaiser-sim results directory: it has no {COMMON_METADATA}")
+    except OSError as e:  # a name too long, a directory that cannot be searched
+        raise ResultsError(f"{path} cannot be read: {e.strerror or e}") from None
     try:
         meta = _load_meta(pq.read_schema(common).metadata)
-    except (OSError, pa.ArrowException) as e:
+    except (OSError, pa.ArrowException, ValueError) as e:
         raise ResultsError(f"{common} cannot be read: {e}") from None
-    if meta is None or meta.get("format") != FORMAT_NAME:
-        raise ResultsError(f"{common} is not kaiser-sim run metadata")
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise ResultsError(f"{common}: results format {meta.get('format_version')} is not supported "
-                           f"(this version reads format {FORMAT_VERSION})")
-    return meta
+    return validate_metadata(meta, str(common))
 
 
 def chunk_bounds(meta: dict, chunk: int) -> tuple[int, int]:
@@ -292,18 +435,24 @@ def check_part(file: Path, meta: dict, chunk: int, deep: bool = True) -> str | N
     if chunk >= meta["chunks"]:
         return f"chunk {chunk} is outside this run ({meta['chunks']} chunks)"
     try:
+        if not file.is_file():  # a directory, a FIFO (reading it would wait forever)
+            return "is not a regular file"
         pf = pq.ParquetFile(file)
         schema = pf.schema_arrow
         run = _load_meta(schema.metadata)
         part = _load_meta(schema.metadata, PART_KEY)
         if run is None or part is None:
             return "not a kaiser-sim part (no kaiser_sim metadata)"
+        if not isinstance(run, dict) or not isinstance(part, dict):
+            return "not a kaiser-sim part (its kaiser_sim metadata is not a JSON object)"
         if not same_run(run, meta):
             diff = sorted(k for k in set(run) | set(meta) if k != "version" and run.get(k) != meta.get(k))
-            return "belongs to another run (differs in " + ", ".join(diff) + ")"
+            text = ", ".join(diff)
+            return "belongs to another run (differs in " + (text if len(text) <= 200 else text[:197] + "...") + ")"
         first, count = chunk_bounds(meta, chunk)
         if part != {"chunk": chunk, "first": first, "count": count}:
-            return f"its metadata says chunk {part.get('chunk')}, first deal {part.get('first')}, {part.get('count')} deals"
+            return (f"its metadata says chunk {_shown(part.get('chunk'))}, first deal {_shown(part.get('first'))}, "
+                    f"{_shown(part.get('count'))} deals")
         if pf.metadata.num_rows != count:
             return f"has {pf.metadata.num_rows} rows, chunk {chunk} has {count} deals"
         if not schema.remove_metadata().equals(schema_of(meta)):
@@ -312,7 +461,7 @@ def check_part(file: Path, meta: dict, chunk: int, deep: bool = True) -> str | N
             deal = pf.read().column("deal").to_numpy()
             if not np.array_equal(deal, np.arange(first, first + count, dtype=np.int64)):
                 return "its deal indices are not those of the chunk"
-    except (OSError, pa.ArrowException, ValueError, KeyError, TypeError) as e:
+    except (OSError, pa.ArrowException, ValueError, KeyError, TypeError, RecursionError) as e:
         return f"cannot be read ({e})"
     return None
 
@@ -347,10 +496,15 @@ def scan(path, deep: bool = False) -> DatasetState:
     path = Path(path)
     meta = read_metadata(path)
     state = DatasetState(path, meta)
-    for entry in sorted(os.scandir(path), key=lambda e: e.name):
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+        parts = part_files(path)
+    except OSError as e:
+        raise ResultsError(f"{path} cannot be read: {e.strerror or e}") from None
+    for entry in entries:
         if is_temp_file(entry.name):
             state.temp.append(Path(entry.path))
-    for chunk, file in part_files(path).items():
+    for chunk, file in parts.items():
         why = check_part(file, meta, chunk, deep=deep)
         if why is None:
             state.parts[chunk] = file
@@ -392,7 +546,8 @@ def info_text(d: dict) -> str:
         f"rows      {d['rows']:,} of {m['deals']:,} deals",
         f"seed      {m['seed']}",
         f"chunks    {m['chunks']} parts of up to {m['chunk_size']:,} deals (part i: deals from i*{m['chunk_size']})",
-        f"mode      {m['mode']}",
+        f"mode      {m['mode']}" + (f"; contracts played by PIMC players, K = {m['play']['samples']} layouts a turn"
+                                   if isinstance(m.get("play"), dict) and "samples" in m["play"] else ""),
         f"rules     {rules.get('label', 'custom')} ({m['hand_size']} cards a hand, {m['deck']}-card deck)",
         f"fixed     {fixed}",
         f"dealer    {m['dealer']}",
@@ -472,6 +627,7 @@ __all__ = [
     "schema_for",
     "schema_of",
     "read_metadata",
+    "validate_metadata",
     "scan",
     "load_results",
     "dd_array",

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import config
+
 #: The top bid (12 no trump, "the Kaiser"); a side can never take more than 12 raw points.
 MAX_BID = 12
 
@@ -293,13 +295,17 @@ class Rules:
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`.  Missing options take the ``standard``
         default; an unknown key is refused."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be an object of option: value, not {type(data).__name__}")
         data = dict(data)
         label = data.pop("label", "custom")
+        if not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise RulesError(f"bad label {_show(label)}: expected a string of at most {MAX_LABEL} characters")
         for key in data:
-            if key not in _OPTION_BY_NAME:
-                raise RulesError(_unknown_message(key))
+            if not isinstance(key, str) or key not in _OPTION_BY_NAME:
+                raise RulesError(_unknown_message(str(key)))
         values = {k: parse_value(_OPTION_BY_NAME[k], v) for k, v in data.items()}
-        return cls(label=str(label), **values)
+        return cls(label=label, **values)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=False)
@@ -310,6 +316,10 @@ class Rules:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise RulesError(f"rules JSON cannot be read: {e}") from None
+        except RecursionError:
+            raise RulesError("rules JSON cannot be read: nested too deeply") from None
+        except ValueError as e:  # e.g. a number beyond Python's 4300-digit limit
+            raise RulesError(f"rules JSON cannot be read: {_too_long(e)}") from None
         if not isinstance(data, dict):
             raise RulesError("rules JSON must be an object of option: value")
         return cls.from_dict(data)
@@ -329,6 +339,11 @@ class Rules:
 
 # --- value parsing and checking --------------------------------------------------------
 
+#: the longest label a rules JSON object may carry
+MAX_LABEL = 1000
+#: the most digits of a number written on the command line
+_MAX_DIGITS = 12
+
 _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
 _NONE = {"none", "null", "off", "no", "-"}
@@ -346,7 +361,7 @@ def format_value(value: Any) -> str:
 def parse_override(text: str) -> tuple[str, str]:
     """``"key=value"`` -> ``("key", "value")`` (keys may use - for _)."""
     if "=" not in text:
-        raise RulesError(f"rule override '{text}' is not key=value")
+        raise RulesError(f"rule override {_show(text)} is not key=value")
     key, value = text.split("=", 1)
     key = key.strip().replace("-", "_")
     if key not in _OPTION_BY_NAME:
@@ -354,8 +369,17 @@ def parse_override(text: str) -> tuple[str, str]:
     return key, value.strip()
 
 
+def _show(value: Any, width: int = 40) -> str:
+    """``repr(value)``, shortened to ``width`` characters (a value in a message)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int beyond the 4300-digit limit, a deep list
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else f"{text[:width - 15]}... ({len(text):,} chars)"
+
+
 def _bad(opt: Option, value: Any, expected: str) -> RulesError:
-    return RulesError(f"bad value {value!r} for {opt.name}: expected {expected}")
+    return RulesError(f"bad value {_show(value)} for {opt.name}: expected {expected}")
 
 
 def parse_value(opt: Option, value: Any) -> Any:
@@ -377,6 +401,8 @@ def parse_value(opt: Option, value: Any) -> Any:
             return None
         if opt.kind == "int|none|auto" and v == "auto":
             return "auto"
+        if len(v.lstrip("+-")) > _MAX_DIGITS:
+            raise _bad(opt, value, f"{opt.type_text} (at most {_MAX_DIGITS} digits)")
         try:
             return int(v)
         except ValueError:
@@ -401,8 +427,25 @@ def _check_type(opt: Option, value: Any) -> None:
         raise _bad(opt, value, expected)
 
 
+def _check_limits(r: Rules) -> None:
+    """The sizes kaiser-sim accepts (:data:`kaiser_sim.config.RULES_MAX_TARGET`)."""
+    for opt in OPTIONS:
+        v = getattr(r, opt.name)
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**_MAX_DIGITS:
+            raise RulesError(f"{opt.name}={_show(v, 24)} is out of range")
+    top = config.RULES_MAX_TARGET
+    for name in ("target", "target_after_nt", "bid_out", "failed_bid_pot"):
+        v = getattr(r, name)
+        if isinstance(v, int) and v > top:
+            raise RulesError(f"{name}={v} is above {top}, the largest kaiser-sim accepts "
+                             "(tables play to 32, 52 or 62)")
+    if r.lose_at is not None and r.lose_at < -top:
+        raise RulesError(f"lose_at={r.lose_at} is below -{top}, the lowest kaiser-sim accepts")
+
+
 def _check_consistency(r: Rules) -> None:
     """Ranges and contradictory combinations, each named in the message."""
+    _check_limits(r)
     if not 1 <= r.min_bid <= MAX_BID:
         raise RulesError(f"min_bid={r.min_bid} is outside 1..{MAX_BID} (12 no trump is the top bid)")
     if r.nt_min is not None:
@@ -441,7 +484,7 @@ def _check_consistency(r: Rules) -> None:
 def _unknown_message(key: str) -> str:
     close = difflib.get_close_matches(key, list(_OPTION_BY_NAME), n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
-    return f"unknown rules option '{key}'{hint}; options: {', '.join(_OPTION_BY_NAME)}"
+    return f"unknown rules option {_show(key)}{hint}; options: {', '.join(_OPTION_BY_NAME)}"
 
 
 # --- presets ------------------------------------------------------------------------
@@ -496,7 +539,7 @@ def get_preset(name: str) -> Rules:
     if key not in PRESETS:
         close = difflib.get_close_matches(key, list(PRESETS), n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise RulesError(f"unknown rules preset '{name}'{hint}; presets: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rules preset {_show(name)}{hint}; presets: {', '.join(PRESETS)}")
     return PRESETS[key][0]
 
 
@@ -517,3 +560,9 @@ def options_markdown() -> str:
 
 
 STANDARD = PRESETS["standard"][0]
+
+
+def _too_long(e: ValueError) -> str:
+    """The reason of a ValueError from a parser, said shortly."""
+    text = str(e)
+    return "a number has more than 4300 digits" if "digits" in text else text[:100]

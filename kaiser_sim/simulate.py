@@ -40,16 +40,26 @@ Crash safety: parts are written under a temporary name and renamed when
 complete (:func:`kaiser_sim.results.write_part`); only this process writes.
 A run killed at any moment leaves whole parts only; ``resume=True`` checks
 every part found (a corrupt or foreign one is an error naming it) and
-computes the missing chunks.
+computes the missing chunks.  Worker processes end with this process, even
+when it is killed with SIGKILL (:func:`_end_with_parent`); SIGTERM and
+SIGHUP stop a run cleanly (:class:`RunStopped`: workers ended, parts kept).
+
+Limits, refused up front (``config``): at most ``SIMULATE_MAX_DEALS`` deals,
+``SIMULATE_MAX_CHUNK_SIZE`` deals a part, ``SIMULATE_MAX_CHUNKS`` parts and
+``SIMULATE_MAX_WORKERS_PER_CORE`` local workers a core; seeds up to ``MAX_SEED``.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,10 +74,49 @@ from .progress import Progress, format_duration
 from .rules import Rules, RulesError
 
 
+#: how the contracts of a play run are chosen (also stored in the run's metadata)
+CONTRACTS = ("declarer: seat deal % 4 (rotating with the deal); strain: the declarer's trump by rule "
+             "(longest suit, ties by high cards) from its own hand, no trump on every third deal "
+             "(deal % 3 == 2)")
+NT_EVERY = 3
+
+
+def play_contracts(hands, deal_ids) -> tuple[np.ndarray, np.ndarray]:
+    """``(declarer seat, strain 0..4)`` of each deal of a ``--play`` run
+    (:data:`CONTRACTS`): ``hands`` (n, 4) bitboards, ``deal_ids`` the deals'
+    indices in the run."""
+    from .hands import trump_by_rule
+
+    idx = np.asarray(deal_ids, dtype=np.int64)
+    hands = np.asarray(hands, dtype=np.uint64)
+    dec = idx % 4
+    strains = trump_by_rule(hands[np.arange(len(idx)), dec]).astype(np.int64)
+    return dec, np.where(idx % NT_EVERY == NT_EVERY - 1, 4, strains)
+
+
+def _shown(value) -> str:
+    """A value for a message: its repr, cut short (an absurd value is named, not printed whole)."""
+    try:
+        text = f"{value:,}" if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else repr(value)
+    except ValueError:  # an integer of more digits than Python prints
+        text = "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class SimulateError(ValueError):
     """A run that cannot start or resume (bad arguments, an existing or foreign
     output, a corrupt part); the message says why.  Exit status 2 on the
     command line."""
+
+
+class RunStopped(KeyboardInterrupt):
+    """The run was stopped by SIGTERM or SIGHUP (a KeyboardInterrupt, as for
+    Ctrl-C): the worker processes were ended, the parts written are kept and
+    ``resume=True`` finishes the run.  ``signum``: the signal."""
+
+    def __init__(self, signum: int):
+        self.signum = int(signum)
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -88,6 +137,8 @@ class RunSpec:
     mode: str = "points"
     rules: Rules = Rules(label="standard")
     fixed: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: K of a ``--play`` run (each deal's contract also played out by PIMC players); 0: no play
+    play: int = 0
 
     @property
     def chunks(self) -> int:
@@ -131,8 +182,9 @@ class RunSpec:
             "hand_size": self.rules.hand_size,
             "deck": 34 if self.rules.deck34 else 32,
             "dealer": res.DEALER_RULE,
-            "columns": res.columns_for(self.mode, self.strains),
+            "columns": res.columns_for(self.mode, self.strains, bool(self.play)),
             "version": __version__,
+            **({"play": {"samples": self.play, "players": "pimc", "contracts": CONTRACTS}} if self.play else {}),
         }
 
     @classmethod
@@ -141,7 +193,9 @@ class RunSpec:
         fixed = [0, 0, 0, 0]
         for seat, text in meta.get("fixed", {}).items():
             fixed[Seat[seat]] = int(parse_hand(text, deck34=rules.deck34))
-        return cls(int(meta["seed"]), int(meta["deals"]), int(meta["chunk_size"]), meta["mode"], rules, tuple(fixed))
+        play = int(meta["play"]["samples"]) if meta.get("play") else 0
+        return cls(int(meta["seed"]), int(meta["deals"]), int(meta["chunk_size"]), meta["mode"], rules, tuple(fixed),
+                   play)
 
 
 def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
@@ -184,7 +238,7 @@ def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
 
 
 def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules | None = None,
-              fixed=None, chunk_size: int | None = None) -> RunSpec:
+              fixed=None, chunk_size: int | None = None, play: int = 0) -> RunSpec:
     """A checked :class:`RunSpec`; :class:`SimulateError` names a bad argument."""
     rules = Rules.preset("standard") if rules is None else rules
     if not isinstance(rules, Rules):
@@ -192,18 +246,39 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
     chunk_size = config.SIMULATE_CHUNK_SIZE if chunk_size is None else chunk_size
     if deals is None:
         raise SimulateError("give the number of deals (--deals N) for a new run")
-    for name, value, least in (("--deals", deals, 1), ("--seed", seed, 0), ("--chunk-size", chunk_size, 1)):
-        if not isinstance(value, (int, np.integer)) or value < least:
-            raise SimulateError(f"{name} must be an integer >= {least} (got {value!r})")
+    for name, value, least, most in (("--deals", deals, 1, config.SIMULATE_MAX_DEALS),
+                                     ("--seed", seed, 0, config.MAX_SEED),
+                                     ("--chunk-size", chunk_size, 1, config.SIMULATE_MAX_CHUNK_SIZE)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < least:
+            raise SimulateError(f"{name} must be an integer >= {least} (got {_shown(value)})")
+        if value > most:
+            raise SimulateError(f"{name} must be at most {most:,} (got {_shown(value)})")
+    chunks = -(-int(deals) // int(chunk_size))
+    if chunks > config.SIMULATE_MAX_CHUNKS:
+        raise SimulateError(f"--deals {deals:,} in chunks of {chunk_size:,} make {chunks:,} parts, more than "
+                            f"{config.SIMULATE_MAX_CHUNKS:,}: give --chunk-size "
+                            f"{-(-int(deals) // config.SIMULATE_MAX_CHUNKS):,} or more")
     if mode not in res.RUN_MODES:
         raise SimulateError(f"unknown mode '{mode}' (use {', '.join(res.RUN_MODES)})")
+    if not isinstance(play, (int, np.integer)) or isinstance(play, bool) or not 0 <= play <= config.PIMC_MAX_SAMPLES:
+        raise SimulateError(f"--play must be a whole number of layouts 1..{config.PIMC_MAX_SAMPLES} (got {play!r})")
+    if play:
+        if mode not in ("points", "both"):
+            raise SimulateError("--play needs the points table (--mode points or both): the played contract's "
+                                "double-dummy value is stored beside its played result")
+        bad = [what for what, on in (("a kitty", rules.kitty != "none" or rules.deck34 or rules.hand_size != 8),
+                                     ("low no trump", rules.low_nt != "off"), ("cover 3", bool(rules.cover3)))
+               if on]
+        if bad:
+            raise SimulateError(f"--play plays the standard 32-card game; rules '{rules.label}' have "
+                                f"{', '.join(bad)}")
     masks = parse_fixed(fixed, deck34=rules.deck34)
     try:  # the deck and hand-size checks of the generator, without dealing
         deal_batch(0, int(seed), fixed=np.array(masks, dtype=np.uint64), hand_size=rules.hand_size,
                    deck34=rules.deck34)
     except NotationError as e:
         raise SimulateError(f"impossible fixed cards: {e}") from None
-    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks)
+    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks, int(play))
 
 
 # --- one chunk (runs on a worker) ---------------------------------------------------------
@@ -251,7 +326,29 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
 
                 kitties = kitty_of(hands, deck34=spec.rules.deck34) if spec.rules.kitty != "none" else None
                 out[mode] = dd_table_for_rules(hands, spec.rules, mode, kitties=kitties)
+        if spec.play:
+            out.update(play_chunk(hands, out["deal"], out["points"], spec.play, spec.seed, threads))
     return out
+
+
+def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | None = None) -> dict:
+    """The played-contract columns of a ``--play`` run's chunk
+    (:data:`kaiser_sim.results.PLAY_COLUMNS`): each deal's contract
+    (:func:`kaiser_sim.table_play.play_contracts`), its DD points from
+    ``points`` and the declaring side's points when four PIMC players with
+    ``samples`` layouts a turn play it out (deal ``i`` plays the same in any
+    chunk: its generator is seeded from the run's seed and ``i``)."""
+    from .pimc import play_deals
+
+    ids = np.asarray(deal_ids, dtype=np.int64)
+    dec, strains = play_contracts(hands, ids)
+    rows = np.arange(len(ids))
+    played = np.zeros(len(ids), dtype=np.int64)
+    if len(ids):
+        played = play_deals(hands, dec, strains, samples=samples, seed=seed, start=int(ids[0]),
+                            threads=threads).declarer_points
+    return {"play_declarer": dec.astype(np.int8), "play_strain": strains.astype(np.int8),
+            "play_dd": np.asarray(points)[rows, dec, strains].astype(np.int8), "play_pts": played.astype(np.int8)}
 
 
 # --- engines: each yields (chunk, arrays) as chunks complete --------------------------------
@@ -270,15 +367,42 @@ def _in_process(spec: RunSpec, todo: list[int], threads: int) -> Iterator[tuple[
         yield chunk, compute_chunk(spec, chunk, threads=threads)
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int | None = None) -> None:
     import numba
 
     numba.set_num_threads(1)
+    if parent is not None:
+        _end_with_parent(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make this worker process end when its parent ``parent`` does, however
+    the parent ends (SIGKILL included): on Linux the kernel sends SIGTERM
+    when the parent dies (``PR_SET_PDEATHSIG``); everywhere a watchdog
+    thread polls the parent pid every ``config.WORKER_WATCHDOG_SECONDS``."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            pr_set_pdeathsig = 1
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # no libc prctl: the watchdog alone
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(config.WORKER_WATCHDOG_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kaiser-sim parent watchdog", daemon=True).start()
 
 
 def _processes(spec: RunSpec, todo: list[int], workers: int, tick) -> Iterator[tuple[int, dict]]:
     # spawn, not fork: the parent may already run OpenMP threads (numba), which fork does not survive
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                               initargs=(os.getpid(),))
     pending: dict = {}
     chunks = iter(todo)
     ok = False
@@ -294,8 +418,13 @@ def _processes(spec: RunSpec, todo: list[int], workers: int, tick) -> Iterator[t
             done, _ = wait(pending, timeout=config.SIMULATE_POLL_SECONDS, return_when=FIRST_COMPLETED)
             tick()
             for future in sorted(done, key=pending.get):
-                yield pending.pop(future), future.result()
+                chunk = pending.pop(future)
+                arrays = future.result()
+                yield chunk, arrays
         ok = True
+    except BrokenProcessPool:
+        raise SimulateError("a worker process ended unexpectedly (killed, or out of memory?); the parts written "
+                            "are kept, --resume finishes the run") from None
     finally:
         if not ok:  # stop at once: do not let the workers finish chunks nobody will write
             for proc in list(getattr(pool, "_processes", {}).values()):
@@ -316,6 +445,7 @@ def _dask_connect(scheduler, workers: int, stack: ExitStack):
         cluster = stack.enter_context(distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
         return stack.enter_context(distributed.Client(cluster)), 1
+    _probe_scheduler(scheduler)
     try:
         client = stack.enter_context(distributed.Client(scheduler, timeout=config.DASK_CONNECT_TIMEOUT))
     except (OSError, TimeoutError, ValueError, TypeError) as e:
@@ -325,6 +455,42 @@ def _dask_connect(scheduler, workers: int, stack: ExitStack):
     except TimeoutError:
         raise SimulateError(f"the Dask cluster at {scheduler} has no workers") from None
     return client, None  # a task uses every numba thread of its worker process
+
+
+def _probe_scheduler(address) -> None:
+    """Connect to the Dask scheduler at ``address`` and complete distributed's
+    handshake, all within ``config.DASK_CONNECT_TIMEOUT``, or
+    :class:`SimulateError`.  (``distributed.Client``'s timeout covers only the
+    connection: a server that accepts it and never answers would hang it.)
+    Runs on its own thread and event loop, so it cannot hang this one."""
+    import asyncio
+
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect
+
+    seconds = parse_timedelta(config.DASK_CONNECT_TIMEOUT, default="s")
+    outcome: list = []
+
+    async def attempt():
+        comm = await connect(address, timeout=seconds)
+        await comm.close()
+
+    def run():
+        try:
+            asyncio.run(asyncio.wait_for(attempt(), seconds))
+            outcome.append(None)
+        except Exception as e:  # reported below, in the caller's thread
+            outcome.append(e)
+
+    thread = threading.Thread(target=run, name="kaiser-sim scheduler probe", daemon=True)
+    thread.start()
+    thread.join(seconds + 5)
+    error = outcome[0] if outcome else TimeoutError()
+    if isinstance(error, TimeoutError):
+        raise SimulateError(f"cannot reach the Dask scheduler at {address}: no answer within {seconds:g} s "
+                            "(is it a Dask scheduler?)")
+    if error is not None:
+        raise SimulateError(f"cannot reach the Dask scheduler at {address}: {error}")
 
 
 def _dask(spec: RunSpec, todo: list[int], client, threads: int | None, tick) -> Iterator[tuple[int, dict]]:
@@ -369,7 +535,10 @@ def _locked(path: Path):
     except ImportError:  # not POSIX: no lock
         yield
         return
-    fd = os.open(path / res.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path / res.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise SimulateError(f"cannot lock {path / res.LOCK_FILE}: {e.strerror or e}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -383,9 +552,13 @@ def _locked(path: Path):
 def _inspect(path: Path) -> bool:
     """Does ``path`` hold a results dataset?  Refuses a file and a directory
     holding anything else."""
-    if path.exists() and not path.is_dir():
+    try:
+        exists, is_dir = path.exists(), path.is_dir()
+    except OSError as e:  # a name too long, a directory that cannot be searched
+        raise SimulateError(f"cannot use --out {path}: {e.strerror or e}") from None
+    if exists and not is_dir:
         raise SimulateError(f"{path} is a file; --out must be a directory (new, empty, or earlier results)")
-    if not path.exists():
+    if not exists:
         return False
     try:
         names = sorted(os.listdir(path))
@@ -410,7 +583,8 @@ def _merge(meta: dict, given: dict, path: Path) -> RunSpec:
     """The spec of the run in ``path``; an option given for the resume must agree."""
     spec = RunSpec.from_metadata(meta)
     clashes = []
-    for name, flag in (("seed", "--seed"), ("deals", "--deals"), ("chunk_size", "--chunk-size"), ("mode", "--mode")):
+    for name, flag in (("seed", "--seed"), ("deals", "--deals"), ("chunk_size", "--chunk-size"), ("mode", "--mode"),
+                       ("play", "--play")):
         if given.get(name) is not None and given[name] != getattr(spec, name):
             clashes.append(f"{flag} {given[name]} (the run has {getattr(spec, name)})")
     if given.get("rules") is not None and given["rules"] != spec.rules:
@@ -448,20 +622,22 @@ class RunSummary:
 def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: str | None = None,
              rules: Rules | None = None, fixed=None, chunk_size: int | None = None, workers: int | None = None,
              scheduler=None, resume: bool = False, force: bool = False,
-             progress: Progress | None = None) -> RunSummary:
+             progress: Progress | None = None, play: int | None = None) -> RunSummary:
     """Deal, solve and store ``deals`` deals as a Parquet results dataset in ``out``.
 
     Parameters
     ----------
     out : results directory (created; see :mod:`kaiser_sim.results`).
-    deals : number of deals (required for a new run).
+    deals : number of deals (required for a new run; at most ``config.SIMULATE_MAX_DEALS``).
     seed : seed of the run (default 0).
     mode : ``"points"`` (default), ``"tricks"`` or ``"both"``: which tables to store.
     rules : a :class:`~kaiser_sim.rules.Rules` (default ``standard``); its hand
         size and deck decide the dealing, the whole value is recorded.
     fixed : cards every deal gives a seat: ``["N=AKQ.5.-.-"]`` or ``{"N": "AKQ.5.-.-"}``.
-    chunk_size : deals per part (default ``config.SIMULATE_CHUNK_SIZE``).
-    workers : local worker processes (default: every core); with
+    chunk_size : deals per part (default ``config.SIMULATE_CHUNK_SIZE``; at most
+        ``config.SIMULATE_MAX_CHUNK_SIZE``, and ``config.SIMULATE_MAX_CHUNKS`` parts).
+    workers : local worker processes (default: every core; at most
+        ``config.SIMULATE_MAX_WORKERS_PER_CORE`` a core); with
         ``scheduler="local"`` the number of Dask workers.
     scheduler : ``None`` (local), ``"local"`` (a Dask ``LocalCluster``), a Dask
         scheduler address ``"tcp://host:8786"`` or a ``distributed.Client``.
@@ -469,11 +645,17 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         taken from it, options given must agree with it.
     force : replace results found in ``out``.
     progress : a :class:`~kaiser_sim.progress.Progress` (default silent).
+    play : K: also play each deal's contract out with four PIMC players
+        sampling K layouts a turn (:data:`CONTRACTS`; the columns
+        :data:`kaiser_sim.results.PLAY_COLUMNS`); default 0, no play.  Parts
+        default to ``config.PLAY_CHUNK_SIZE`` deals then.
 
     The rows depend only on (seed, rules, fixed cards) and the deal index,
     never on ``workers``, ``chunk_size`` or ``scheduler``.  Raises
     :class:`SimulateError` for bad arguments, an existing output without
-    ``resume``/``force``, or a corrupt or foreign part found when resuming.
+    ``resume``/``force``, a corrupt or foreign part found when resuming, or a
+    worker process that died; :class:`RunStopped` (a KeyboardInterrupt) when
+    SIGTERM or SIGHUP stopped the run (called from the main thread).
 
     With ``workers > 1`` the worker processes are *spawned*: a script that
     calls this must guard its entry point with ``if __name__ == "__main__":``
@@ -485,13 +667,26 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     >>> df = kaiser_sim.load_results("runs/s1", columns=["deal", "pts_N_NT"])  # doctest: +SKIP
     """
     progress = progress or Progress()
+    if isinstance(out, (str, os.PathLike)) and not os.fspath(out).strip():
+        raise SimulateError("--out is empty: give the results directory (it would be the current directory)")
+    if "\0" in str(out):
+        raise SimulateError(f"--out {out!r}: a path cannot hold a NUL character")
     path = Path(out)
     if resume and force:
         raise SimulateError("give --resume or --force, not both")
+    if isinstance(scheduler, str) and not scheduler.strip():
+        raise SimulateError("--scheduler is empty: give tcp://HOST:PORT, or local")
     workers = default_workers() if workers is None else int(workers)
     if workers < 1:
         raise SimulateError(f"--workers must be at least 1 (got {workers})")
-    given = {"seed": seed, "deals": deals, "chunk_size": chunk_size, "mode": mode, "rules": rules, "fixed": fixed}
+    cores = os.cpu_count() or 1
+    most = config.SIMULATE_MAX_WORKERS_PER_CORE * cores
+    if workers > most and (scheduler is None or scheduler == "local"):
+        raise SimulateError(f"--workers {_shown(workers)} is more than {most} ({config.SIMULATE_MAX_WORKERS_PER_CORE} "
+                            f"a core on this machine's {cores}); each worker process takes ~260 MB, and more "
+                            "workers than cores are no faster")
+    given = {"seed": seed, "deals": deals, "chunk_size": chunk_size, "mode": mode, "rules": rules, "fixed": fixed,
+             "play": play}
     existing = _inspect(path)
     if existing and not (resume or force):
         raise SimulateError(f"{path} already holds simulation results; --resume finishes that run, "
@@ -508,8 +703,10 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         except (RulesError, NotationError, KeyError, TypeError) as e:
             raise SimulateError(f"cannot resume {path}: its run metadata cannot be used ({e})") from None
     else:
+        if chunk_size is None and play:
+            chunk_size = config.PLAY_CHUNK_SIZE
         spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "points", rules, fixed,
-                         chunk_size)
+                         chunk_size, play or 0)
     created = None  # the outermost directory this run creates, if any
     if not path.exists():
         created = path
@@ -519,22 +716,51 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimulateError(f"cannot create {path}: {e.strerror or e}") from None
-    with _locked(path):
+    had_lock = (path / res.LOCK_FILE).exists()
+    with _locked(path), _stop_on_signals():
         try:
             return _run(path, spec, existing and resume, workers, scheduler, progress)
         except BaseException:
-            _tidy_unused(path, created)
+            _tidy_unused(path, created, had_lock)
             raise
 
 
-def _tidy_unused(path: Path, created: Path | None) -> None:
+@contextmanager
+def _stop_on_signals():
+    """While a run writes: SIGTERM and SIGHUP raise :class:`RunStopped` in
+    this (main) thread instead of killing the process at once, so that the
+    engines end their worker processes and the parts written are kept.  (The
+    in-process engine notices between chunks.)  A second signal during
+    that clean-up is ignored.  Elsewhere than in the main thread, nothing
+    changes (Python delivers signals to the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+
+    def stop(signum, frame):
+        for s in signums:
+            signal.signal(s, signal.SIG_IGN)
+        raise RunStopped(signum)
+
+    previous = {s: signal.signal(s, stop) for s in signums}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+
+
+def _tidy_unused(path: Path, created: Path | None, had_lock: bool = True) -> None:
     """After a run that stopped before writing anything (a Dask scheduler out
     of reach, say): take away the lock file, and the directories this run
     created (``path`` up to ``created``), so that a refused run leaves nothing
     behind.  A directory holding anything else (metadata, parts: a run to
-    resume) is kept."""
+    resume) is kept, without the lock file if this run made it."""
     try:
         if os.listdir(path) != [res.LOCK_FILE]:
+            if not had_lock:
+                (path / res.LOCK_FILE).unlink(missing_ok=True)
             return
         (path / res.LOCK_FILE).unlink()
         if created is None:
@@ -614,5 +840,5 @@ def _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progre
     return summary
 
 
-__all__ = ["SimulateError", "RunSpec", "RunSummary", "simulate", "compute_chunk", "make_spec", "parse_fixed",
+__all__ = ["SimulateError", "RunStopped", "RunSpec", "RunSummary", "simulate", "compute_chunk", "make_spec", "parse_fixed",
            "default_workers"]

@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .. import __version__, config
+from ..output_dir import probe, removed_on_failure, staged
 from ..rules import Rules, RulesError, get_preset
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
@@ -62,25 +63,81 @@ class StudyDefinition:
             raise StudyError(f"{self.source or self.study}: {e}") from None
 
 
-def load_definition(path) -> StudyDefinition:
-    """Read a study definition TOML file; :class:`StudyError` naming the problem."""
+def _short(value, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters, for messages."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else f"{text[:width - 15]}... ({len(text):,} chars)"
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_toml(path) -> dict:
+    """The TOML file ``path`` as a dict; :class:`StudyError` if it cannot be
+    read, is larger than :data:`kaiser_sim.config.MAX_DEFINITION_BYTES`, is not
+    UTF-8 text or not valid TOML."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if path.is_file() and path.stat().st_size > config.MAX_DEFINITION_BYTES:
+            raise StudyError(f"{path} is larger than {config.MAX_DEFINITION_BYTES:,} bytes: not a study definition")
+        data = path.read_bytes()
     except OSError as e:
         raise StudyError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise StudyError(f"{path} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): "
+                         "not a study definition") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise StudyError(f"{path} is not valid TOML: {e}") from None
+    except RecursionError:
+        raise StudyError(f"{path} is not valid TOML: nested too deeply") from None
+    except ValueError as e:  # a number beyond Python's 4300-digit limit, a bad date
+        raise StudyError(f"{path} is not valid TOML: {_too_long(e)}") from None
+
+
+def load_definition(path) -> StudyDefinition:
+    """Read a study definition TOML file; :class:`StudyError` naming the problem
+    (an unreadable file, a missing or unknown key, a value of the wrong type or
+    out of range)."""
+    path = Path(path)
+    data = read_toml(path)
     unknown = set(data) - _KEYS
     if unknown:
-        raise StudyError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; keys: {', '.join(sorted(_KEYS))}")
+        raise StudyError(f"{path}: unknown key(s) {', '.join(sorted(str(k)[:40] for k in unknown))}; "
+                         f"keys: {', '.join(sorted(_KEYS))}")
     if "study" not in data:
         raise StudyError(f"{path}: no 'study' key (one of {', '.join(STUDIES)})")
-    d = StudyDefinition(study=str(data["study"]), deals=int(data.get("deals", DEFAULT_DEALS)),
-                        seed=int(data.get("seed", DEFAULT_SEED)), rules=str(data.get("rules", "standard")),
+
+    def bad(key, want):
+        return StudyError(f"{path}: {key} must be {want}, got {_short(data[key])}")
+
+    for key in ("study", "rules", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise bad(key, "a string")
+    if "deals" in data and not (_whole(data["deals"]) and 1 <= data["deals"] <= config.STUDY_MAX_DEALS):
+        raise bad("deals", f"a whole number from 1 to {config.STUDY_MAX_DEALS:,}")
+    if "seed" in data and not (_whole(data["seed"]) and data["seed"] >= 0):
+        raise bad("seed", "a whole number >= 0")
+    if "rule" in data and not (isinstance(data["rule"], list) and all(isinstance(r, str) for r in data["rule"])):
+        raise bad("rule", 'a list of "key=value" strings, like rule = ["target=62"]')
+    if "params" in data and not isinstance(data["params"], dict):
+        raise bad("params", "a table of parameters, like [params] followed by key = value lines")
+    d = StudyDefinition(study=data["study"], deals=data.get("deals", DEFAULT_DEALS),
+                        seed=data.get("seed", DEFAULT_SEED), rules=data.get("rules", "standard"),
                         rule=list(data.get("rule", [])), params=dict(data.get("params", {})),
-                        description=str(data.get("description", "")), source=str(path))
-    get_study(d.study)  # check the name
+                        description=data.get("description", ""), source=str(path))
+    try:
+        get_study(d.study)  # check the name
+    except StudyError as e:
+        raise StudyError(f"{path}: {e}") from None
+    d.make_rules()  # check the rules
     return d
 
 
@@ -88,7 +145,11 @@ def definition_for(name_or_file) -> StudyDefinition:
     """A definition from a ``.toml`` path, else the shipped
     ``analyses/NAME.toml``, else the study's defaults."""
     text = str(name_or_file)
-    if text.endswith(".toml") or Path(text).is_file():
+    try:
+        is_file = Path(text).is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte
+        is_file = False
+    if text.endswith(".toml") or is_file:
         return load_definition(text)
     get_study(text)
     key = text.strip().lower().replace("_", "-")
@@ -103,23 +164,38 @@ def parse_param(text: str) -> tuple[str, object]:
     if "=" not in text:
         raise StudyError(f"--param {text}: write KEY=VALUE")
     key, value = (t.strip() for t in text.split("=", 1))
+    if not key:
+        raise StudyError(f"--param {_short(text)}: no KEY before the =")
     try:
-        parsed = tomllib.loads(f"v = {value}")["v"]
-    except tomllib.TOMLDecodeError:
+        doc = tomllib.loads(f"v = {value}")
+        parsed = doc["v"] if len(doc) == 1 else value
+    except (tomllib.TOMLDecodeError, RecursionError):
         parsed = value
+    except ValueError:  # a number beyond Python's 4300-digit limit
+        raise StudyError(f"--param {key}: value {_short(value)} is out of range") from None
     return key, parsed
 
 
 #: smallest allowed value of the studies' whole-number parameters (by name)
 PARAM_MIN = {"min_cell": 1, "max_resolve": 1, "n_boot": 0, "holdout_every": 2, "samples": 1, "max_deals": 1,
-             "nt_every": 0, "matches": 1, "hands": 1, "grid_step": 1, "rules_matches": 1, "seed": 0}
+             "nt_every": 0, "matches": 1, "hands": 1, "grid_step": 1, "rules_matches": 1, "seed": 0,
+             "holdout_deals": 0, "holdout_seed": 0}
+#: largest allowed value of the whole-number parameters that size the work (by name)
+PARAM_MAX = {"n_boot": 10_000, "samples": 10_000, "matches": config.MATCH_MAX_COUNT,
+             "rules_matches": config.MATCH_MAX_COUNT, "hands": config.HAND_MAX_DEALS,
+             "holdout_deals": config.HAND_MAX_DEALS, "max_resolve": config.STUDY_MAX_DEALS,
+             "max_deals": config.STUDY_MAX_DEALS, "min_cell": config.STUDY_MAX_DEALS,
+             "holdout_every": config.STUDY_MAX_DEALS, "nt_every": config.STUDY_MAX_DEALS,
+             "grid_step": config.RULES_MAX_TARGET, "seed": 2**64 - 1, "holdout_seed": 2**64 - 1}
 
 
 def _param_choices() -> dict:
     from .common import TRUMP_RULES
     from .specials import DEFAULT_RECEIVERS
 
-    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS)}
+    from ..policies import POLICIES
+
+    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES)}
 
 
 def _kind(value) -> str:
@@ -144,7 +220,8 @@ def check_params(module, params: dict) -> None:
     allowed = [p for p in list(sig.parameters)[2:]]
     bad = [k for k in params if k not in allowed]
     if bad:
-        raise StudyError(f"unknown parameter(s) {', '.join(bad)} for this study; parameters: {', '.join(allowed)}")
+        raise StudyError(f"unknown parameter(s) {', '.join(str(k)[:40] for k in bad)} for this study; "
+                         f"parameters: {', '.join(allowed)}")
     choices = _param_choices()
     for key, value in params.items():
         default = sig.parameters[key].default
@@ -153,34 +230,78 @@ def check_params(module, params: dict) -> None:
             got = _kind(value)
             ok = got == want or (want == "a number" and got == "a whole number")
             if not ok:
-                raise StudyError(f"parameter {key} must be {want} (default {default!r}), got {value!r}")
+                raise StudyError(f"parameter {key} must be {want} (default {default!r}), got {_short(value)}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise StudyError(f"parameter {key} must be a finite number, got {value!r}")
         if key in PARAM_MIN:
-            if _kind(value) != "a whole number" or value < PARAM_MIN[key]:
-                raise StudyError(f"parameter {key} must be a whole number >= {PARAM_MIN[key]}, got {value!r}")
+            top = PARAM_MAX.get(key)
+            if _kind(value) != "a whole number" or value < PARAM_MIN[key] or (top is not None and value > top):
+                within = f"from {PARAM_MIN[key]} to {top:,}" if top is not None else f">= {PARAM_MIN[key]}"
+                raise StudyError(f"parameter {key} must be a whole number {within}, got {_short(value)}")
         if key in choices:
             values = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else [value]
-            wrong = [v for v in values if v not in choices[key]]
+            wrong = [v for v in values if not isinstance(v, str) or v not in choices[key]]
             if wrong or not values:
-                raise StudyError(f"parameter {key}: {', '.join(map(repr, wrong)) or 'empty'} not among "
+                raise StudyError(f"parameter {key}: {', '.join(map(_short, wrong)) or 'empty'} not among "
                                  f"{', '.join(choices[key])}")
 
 
 # --- results ----------------------------------------------------------------------------------
 
 
+POINTS_NEEDED = "the studies need points (simulate --mode points or both)"
+
+
+def check_results_path(from_path) -> dict:
+    """The run metadata of the results dataset ``from_path``, read without
+    loading it; :class:`StudyError` if it is not a readable results dataset or
+    holds no points values (a ``--mode tricks`` run)."""
+    from ..results import ResultsError, read_metadata
+
+    try:
+        meta = read_metadata(from_path)
+    except ResultsError as e:
+        raise StudyError(str(e)) from None
+    if meta.get("mode") == "tricks":
+        raise StudyError(f"{from_path}: this dataset has tricks values only; {POINTS_NEEDED}")
+    return meta
+
+
+def check_points(results: pd.DataFrame, source) -> None:
+    """:class:`StudyError` unless the results frame holds the points columns."""
+    if "pts_N_S" not in results.columns:
+        what = "tricks values only" if "trk_N_S" in results.columns else "no points columns"
+        raise StudyError(f"{source or 'the results'}: this dataset has {what}; {POINTS_NEEDED}")
+
+
+def results_rules(meta: dict, source) -> Rules | None:
+    """The rules recorded with a results dataset (None if none are);
+    :class:`StudyError` if they cannot be read."""
+    if not meta.get("rules"):
+        return None
+    try:
+        return Rules.from_dict(meta["rules"])
+    except RulesError as e:
+        raise StudyError(f"{source or 'the results'}: the rules recorded with them cannot be read: {e}") from None
+
+
 def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
                    out=None, progress=None, workers: int | None = None) -> pd.DataFrame:
     """A results frame: ``load_results(from_path)``, or a new points-mode run
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
-    if a run with the same inputs is already there)."""
+    if a run with the same inputs is already there).  A dataset without
+    points values (``--mode tricks``) is refused before it is loaded."""
     from ..results import ResultsError, load_results
     from ..simulate import SimulateError, simulate
 
     if from_path is not None:
+        check_results_path(from_path)
         try:
-            return load_results(from_path)
+            results = load_results(from_path)
         except ResultsError as e:
             raise StudyError(str(e)) from None
+        check_points(results, from_path)
+        return results
     path = Path(out) / "results"
     existing = (path / "_common_metadata").is_file()
     try:
@@ -217,11 +338,23 @@ def to_markdown(df: pd.DataFrame) -> str:
 
 
 def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
-    """Write tables (CSV, Markdown), figures (PNG, SVG) and ``study.json``."""
+    """Write tables (CSV, Markdown), figures (PNG, SVG) and ``study.json``.
+
+    All of them or none: they are written into a hidden directory in ``out``
+    and moved into place at the end; if one cannot be written (a full disk)
+    the others are removed and :class:`kaiser_sim.output_dir.OutputError`
+    names the problem."""
     import matplotlib.pyplot as plt
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with staged(out, "the study's outputs") as stage:
+            return _write_outputs(tables, figures, stage, inputs)
+    finally:
+        for fig in figures.values():
+            plt.close(fig)
+
+
+def _write_outputs(tables: dict, figures: dict, out: Path, inputs: dict) -> list[str]:
     written = []
     for name, df in tables.items():
         df.to_csv(out / f"{name}.csv", index=False)
@@ -235,7 +368,6 @@ def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
         for ext in ("png", "svg"):
             save_figure(fig, out / f"{name}.{ext}", ext)
             written.append(f"{name}.{ext}")
-        plt.close(fig)
     doc = dict(inputs)
     doc["files"] = written
     (out / "study.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
@@ -259,29 +391,60 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     else the definition's; with ``results`` or ``from_path`` the deals come
     from there (their seed and n are recorded), else ``definition.deals``
     deals are simulated with ``definition.seed`` into ``out/results``.
+
+    Everything is checked before any work (the definition, the parameters,
+    the rules, that ``from_path`` holds points values, that ``out`` can be
+    written); a run that fails leaves nothing it created behind (files
+    written, directories made, deals simulated).
     """
     module = get_study(definition.study)
     check_params(module, definition.params)
+    simulating = results is None and from_path is None
     if not getattr(module, "USES_RESULTS", True):
         if results is not None or from_path is not None:
             raise StudyError(f"study {definition.study} plays matches: it reads no results dataset (no --from)")
-        return _run_match_study(module, definition, out, rules, write)
+        rules = rules or definition.make_rules()
+        if write:
+            check_output_dir(out)
+        with removed_on_failure(out):
+            return _run_match_study(module, definition, out, rules, write)
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
-    if results is None and from_path is not None:
-        results = obtain_results(from_path)
-    meta = (results.attrs.get("kaiser_sim", {}) or {}) if results is not None else {}
-    if rules is None:
-        rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else definition.make_rules()
-    if results is None:
-        results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers)
+    if results is not None:
+        check_points(results, None)
         meta = results.attrs.get("kaiser_sim", {}) or {}
-        source = str(Path(out) / "results")
-    if meta.get("rules"):
-        run_rules = Rules.from_dict(meta["rules"])
-        if (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
+    elif from_path is not None:
+        meta = check_results_path(from_path)
+    else:
+        meta = {}
+    rules = rules or results_rules(meta, source) or definition.make_rules()
+    if write or simulating:
+        check_output_dir(out)
+    with removed_on_failure(out, Path(out) / "results"):
+        if results is None and from_path is not None:
+            results = obtain_results(from_path)
+            meta = results.attrs.get("kaiser_sim", {}) or {}
+        if results is None:
+            results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers)
+            meta = results.attrs.get("kaiser_sim", {}) or {}
+            source = str(Path(out) / "results")
+        run_rules = results_rules(meta, source)
+        if run_rules is not None and (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
             raise StudyError(f"the results were dealt for rules '{run_rules.label}' (hand size {run_rules.hand_size}), "
                              f"not for '{rules.label}'")
+        return _finish_study(module, definition, out, results, meta, source, rules, t0, write)
+
+
+def check_output_dir(out) -> None:
+    """:class:`StudyError` unless the output directory ``out`` can be created
+    and written (checked before any work; nothing is left behind)."""
+    try:
+        probe(out)
+    except OSError as e:
+        raise StudyError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+
+
+def _finish_study(module, definition, out, results, meta, source, rules, t0, write) -> StudyOutput:
     t1 = time.time()
     tables = module.run(results, rules, **definition.params)
     figures = module.plot(tables)
@@ -292,7 +455,7 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
         "description": definition.description,
         "params": definition.params,
         "seed": meta.get("seed", definition.seed),
-        "n": int(len(results)),
+        "n": int(next(iter(tables.values())).attrs.get("run", {}).get("n", len(results))) if tables else int(len(results)),
         "results": source,
         "rules": rules.to_dict(),
         "version": __version__,
@@ -305,7 +468,6 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
 def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | None, write: bool) -> StudyOutput:
     """A study that plays matches (``USES_RESULTS = False``): no results
     dataset; the definition's seed seeds the matches, ``deals`` is unused."""
-    rules = rules or definition.make_rules()
     t0 = time.time()
     params = dict(definition.params)
     params.setdefault("seed", definition.seed)
@@ -329,5 +491,12 @@ def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | No
     return StudyOutput(tables, figures, files, inputs)
 
 
+def _too_long(e: ValueError) -> str:
+    """The reason of a ValueError from a parser, said shortly."""
+    text = str(e)
+    return "a number has more than 4300 digits" if "digits" in text else text[:100]
+
+
 __all__ = ["StudyDefinition", "load_definition", "definition_for", "obtain_results", "run_study",
-           "write_outputs", "to_markdown", "parse_param", "ANALYSES_DIR"]
+           "write_outputs", "to_markdown", "parse_param", "check_results_path", "check_output_dir", "read_toml",
+           "ANALYSES_DIR", "POINTS_NEEDED"]
