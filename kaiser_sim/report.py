@@ -253,8 +253,13 @@ def _bid_odds(t, key):
             row[r["method"]] = pct(r["p"], r["lo"], r["hi"])
         rows.append(row)
     n = int(make["n"].iloc[0]) if len(make) else 0
-    blocks.append(Table(f"{key}-make", "P(make), % of declarer hands, by method", _frame(rows),
-                        f"n = {n:,} declarer hands (4 per deal; intervals clustered by deal); best in hindsight is an upper bound"))
+    tp = bool(make["method"].astype(str).str.contains("table play").any()) if len(make) else False
+    blocks.append(Table(f"{key}-make", "P(make), % of declarer hands, by method" + (": table play first, then double "
+                                                                                    "dummy" if tp else ""), _frame(rows),
+                        f"n = {n:,} declarer hands (4 per deal; intervals clustered by deal); "
+                        + ("table play: the table-play model applied to each hand's double-dummy points (appendix); "
+                           "the other columns are double dummy, the upper reference; " if tp else "")
+                        + "best in hindsight is an upper bound"))
 
     def pivot(df, row_col, label, method=None):
         if method is not None:
@@ -268,21 +273,32 @@ def _bid_odds(t, key):
         return _frame(out)
 
     bs = t["by_strength"]
-    blocks.append(Table(f"{key}-by-strength", "P(make) %, trump by rule, by Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½)",
-                        pivot(bs, "strength_bucket", "count", "trump by rule"), "P(make) in % with its 95% interval, by bid"))
-    blocks.append(Table(f"{key}-by-strength-nt", "P(make) %, no trump, by Kaiser count",
-                        pivot(bs, "strength_bucket", "count", "NT"), "P(make) in % with its 95% interval, by bid"))
-    blocks.append(Table(f"{key}-by-trump-length", "P(make) %, trump by rule, by trump length",
-                        pivot(t["by_trump_length"], "length_bucket", "trumps"), "P(make) in % with its 95% interval, by bid"))
+    play = ", table play" if tp else ""
+    blocks.append(Table(f"{key}-by-strength", f"P(make) %, trump by rule{play}, by Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½)",
+                        pivot(bs, "strength_bucket", "count", f"trump by rule{play}"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-strength-nt", f"P(make) %, no trump{play}, by Kaiser count",
+                        pivot(bs, "strength_bucket", "count", f"NT{play}"), "P(make) in % with its 95% interval, by bid"))
+    if tp:
+        blocks.append(Table(f"{key}-by-strength-dd", "P(make) %, trump by rule, double dummy (the upper reference), "
+                            "by Kaiser count", pivot(bs, "strength_bucket", "count", "trump by rule"),
+                            "P(make) in % with its 95% interval, by bid; all four hands visible"))
+    blocks.append(Table(f"{key}-by-trump-length", f"P(make) %, trump by rule{play}, by trump length",
+                        pivot(t["by_trump_length"], "length_bucket", "trumps", f"trump by rule{play}"),
+                        "P(make) in % with its 95% interval, by bid"))
     text = []
-    tr = make[make["method"] == "trump by rule"].set_index("bid")
-    if len(tr):
+    for method, label in (("trump by rule, table play", "at the table (table play)"), ("trump by rule", "double dummy")):
+        tr = make[make["method"] == method].set_index("bid")
+        if not len(tr):
+            continue
         b50 = [b for b in tr.index if tr.loc[b, "p"] >= 0.5]
         if b50:
             b = max(b50)
             r = tr.loc[b]
             text.append(f"Over all hands, trump named by rule makes {b} or more {pct(r['p'], r['lo'], r['hi'])}% of "
-                        f"the time: the typical hand is worth about {b} points to its side.")
+                        f"the time {label}.")
+    if tp:
+        text.append("Table play is what players who see only their own hand take; double dummy, with every card "
+                    "visible, is about a bid higher and is shown as the upper reference.")
     text.append("Read a row across to see how fast the odds fall with the bid; compare rows to see what a few more "
                 "count buys. Cells with fewer than 30 hands are left out.")
     return blocks, text, ["make_curves", "make_by_strength", "make_by_strength_nt", "make_by_trump_length"]
@@ -332,41 +348,57 @@ def _hand_eval(t, key):
     return blocks, text, ["measures_r2", "kaiser_count"]
 
 
+def _chart_rows(ch) -> pd.DataFrame:
+    return _frame([{"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
+                    "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
+                    "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
+                    "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()])
+
+
 def _bidding_chart(t, key):
-    ch = t["chart"]
-    rows = [{"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
-             "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
-             "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
-             "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()]
-    th = t["thresholds"]
+    tp = "chart_table_play" in t
+    ch = t["chart_table_play" if tp else "chart"]
+    th = t["thresholds_table_play" if tp else "thresholds"]
     trows = [{"bid": r["bid"], "count for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
               "count for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
              for _, r in th.iterrows()]
-    blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length", _frame(rows),
+    blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length" + (" (table play)" if tp else ""),
+                    _chart_rows(ch),
                     "bid/NT up to: highest bid with a positive expected score, chosen on the even-numbered deals; sure: "
                     "its 95% interval on the odd-numbered deals is above 0; best bid: highest expected score on the "
-                    "even deals, with its score and interval measured on the odd deals (n = their hands)"),
-              Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)", _frame(trows),
+                    "even deals, with its score and interval measured on the odd deals (n = their hands)"
+                    + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
+                       if tp else "")),
+              Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
+                    _frame(trows),
                     "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
+    if tp:
+        blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
+                            _chart_rows(t["chart"]), "the same chart with every card visible and best play"))
     text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
             "least as good as a higher one: the chart answers how high you can go when the auction pushes "
             "you. Bid up to the level shown; beyond it the average hand loses points."]
-    return blocks, text, ["what_to_bid", "expected_by_bid"]
+    if tp:
+        text.append("The chart is in table play (players who see only their own hand); the double-dummy chart, "
+                    "with every card visible, is the upper reference and reads about a bid higher.")
+    return blocks, text, ["what_to_bid", "what_to_bid_dd", "expected_by_bid"]
 
 
 _RECEIVER_WORDS = {"partner": "partner", "LHO": "left-hand opponent", "RHO": "right-hand opponent"}
 
 
-def _by_receiver(df, roles=None) -> pd.DataFrame:
-    """Rows role and strain, one column per receiver: ``x [lo, hi]``."""
+def _by_receiver(df, roles=None, prefix: str = "") -> pd.DataFrame:
+    """Rows role and strain, one column per receiver: ``x [lo, hi]`` (of the
+    columns ``{prefix}mean``, ``{prefix}lo``, ``{prefix}hi``)."""
     out = []
     for (role, strain), g in df.groupby(["role", "strain"], sort=False):
         if roles is not None and role not in roles:
             continue
         row = {"your side": role, "strain": strain}
         for _, r in g.iterrows():
-            same_side = role == "you defend" and r["receiver"] == "partner" and abs(r["hi"] - r["lo"]) < 1e-9
-            row[f"vs {r['receiver']}"] = "0 (the same)" if same_side else ci(r["mean"], r["lo"], r["hi"], 2)
+            lo, hi = r[f"{prefix}lo"], r[f"{prefix}hi"]
+            same_side = role == "you defend" and r["receiver"] == "partner" and abs(hi - lo) < 1e-9
+            row[f"vs {r['receiver']}"] = "0 (the same)" if same_side else ci(r[f"{prefix}mean"], lo, hi, 2)
         row["deals"] = count(g["deals"].max())
         out.append(row)
     return _frame(out)
@@ -406,6 +438,12 @@ def _specials(t, key, name, value):
                     "your hand minus in another hand", _by_receiver(obs),
                     "no swap, all deals of the run; vs partner when you defend: the two defenders are pooled, so the "
                     "difference is 0 by construction")]
+    tp = "tp_mean" in like and like["tp_mean"].notna().any()
+    if tp:
+        blocks.insert(1, Table(f"{key}-worth-swap-table-play", f"(a) in table play: what being dealt the {name} is "
+                               "worth to your side at the table", _by_receiver(like, prefix="tp_"),
+                               "the same swaps, each side's double-dummy points taken through the table-play model "
+                               "(appendix): what players who see only their own hand take"))
     ov = t["worth_overall"]
     sign_word = "takes it" if value > 0 else "is stuck with it"
     rows = [{"n (deal, leader, strain)": count(r["n"]), "deals": count(r["deals"]),
@@ -430,8 +468,10 @@ def _specials(t, key, name, value):
         parts = [f"your {_RECEIVER_WORDS.get(x['receiver'], x['receiver'])} {ci(x['mean'], x['lo'], x['hi'], 2)}"
                  for _, x in head.iterrows() if x["receiver"] != ANY_OTHER]
         text.append(f"(a) Being dealt the {name} is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to your side "
-                    f"when you declare with trump by rule, against the card being in another hand; against it being "
-                    f"with {', '.join(parts)}.")
+                    f"when you declare with trump by rule (double dummy), against the card being in another hand; "
+                    f"against it being with {', '.join(parts)}.")
+        if "tp_mean" in r and _ok(r["tp_mean"]):
+            text.append(f"At the table (table play) it is worth {ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 2)}.")
         dfd = like[(like["role"] == "you defend") & (like["strain"] == "trump by rule") & (like["receiver"] == ANY_OTHER)]
         if len(dfd):
             x = dfd.iloc[0]
@@ -590,7 +630,9 @@ def cheat_sheet(outputs: dict) -> Section:
 
     sec = Section("cheat-sheet", "Cheat sheet: at the table")
     if "bidding-chart" in outputs:
-        ch = outputs["bidding-chart"].tables["chart"]
+        bt = outputs["bidding-chart"].tables
+        tp = "chart_table_play" in bt
+        ch = bt["chart_table_play" if tp else "chart"]
         cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
         rows = []
         for label, _, _ in reversed(STRENGTH_BUCKETS):
@@ -606,9 +648,13 @@ def cheat_sheet(outputs: dict) -> Section:
             rows.append(row)
         grid = _frame(rows)
         grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
-        sec.blocks.append(Text("What to bid: how high to go", "heading"))
+        sec.blocks.append(Text("What to bid: how high to go" + (" (table play)" if tp else " (double dummy)"),
+                               "heading"))
         sec.blocks.append(Table("cheat-what-to-bid", "", grid, size=10.5, note=
-                                "Cell: highest plain bid / highest NT bid whose average hand score is positive "
+                                ("Table play: what players who see only their own hand take (the table-play model; "
+                                 "double dummy, every card visible, reads about a bid higher). " if tp else
+                                 "Double dummy: every card visible, about a bid optimistic for a real table. ")
+                                + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
                                 "(* = sure: confirmed on a separate half of the deals, its 95% interval there is above 0; - = no NT "
                                 "bid pays; · = too few hands). "
                                 "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
@@ -629,7 +675,7 @@ def cheat_sheet(outputs: dict) -> Section:
                          f"{ci(r8['nt_minus_trump'], r8['lo'], r8['hi'], 1)} points)")
         nb = tt["nt_beats_trump"]
         allr = nb[nb["by"] == "all"]
-        head = "When to bid no trump"
+        head = "When to bid no trump (double dummy)"
         sec.blocks.append(Text(head, "heading"))
         if len(allr):
             a = allr.iloc[0]
@@ -656,7 +702,12 @@ def cheat_sheet(outputs: dict) -> Section:
                 words.append(f"{signed_ci(r['mean'], r['lo'], r['hi'], 1)} {label}")
         if words:
             sec.blocks.append(Text(f"Holding the {name} is worth {' and '.join(words)} to your side, in points a "
-                                   "hand, against it being in another hand.", "bullet"))
+                                   "hand, against it being in another hand (double dummy).", "bullet"))
+        g = like[(like["role"] == "you declare") & (like["receiver"] == ANY_OTHER)]
+        if len(g) and "tp_mean" in g and _ok(g.iloc[0]["tp_mean"]):
+            r = g.iloc[0]
+            sec.blocks.append(Text(f"At the table (table play): {signed_ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 1)} "
+                                   "when you declare.", "bullet"))
         g = like[like["role"] == "you declare"]
         parts = [f"{_RECEIVER_WORDS.get(r['receiver'])} {signed_ci(r['mean'], r['lo'], r['hi'], 1)}"
                  for _, r in g.iterrows() if r["receiver"] != ANY_OTHER]
@@ -705,7 +756,65 @@ def title_section(inputs: dict, keys: list[str]) -> Section:
     return sec
 
 
-def appendix_section(inputs: dict) -> Section:
+def table_play_blocks(rules) -> list:
+    """The appendix's account of the table-play model: what it is, where it
+    comes from, its held-out check and its sensitivity (stored with the
+    model when it was built)."""
+    from .studies.common import table_play_model
+
+    model, why = table_play_model(rules)
+    blocks = [Text("Table play", "heading")]
+    if model is None:
+        blocks.append(Text(f"This report's numbers are double dummy only: {why}."))
+        return blocks
+    p = model.provenance
+    blocks.append(Text(
+        "Double dummy is not what a table scores. The headline numbers of this report are in table play: each "
+        "hand's double-dummy points are turned into the distribution of points its side takes when the deal is "
+        "played out by four PIMC players, who see only their own hand and the cards played. At each turn a PIMC "
+        f"player deals the cards it cannot see {p.get('samples')} times, consistently with what it knows (its hand, "
+        "the cards played, the suits others have shown out of), scores each of its cards double dummy on every "
+        "layout and plays the best on average. The model gives, for trump and for no-trump contracts and each "
+        "double-dummy value, the distribution of the played points; more double-dummy points never give fewer "
+        "played points. It was fitted on "
+        f"{p.get('deals', 0):,} deals played out (seed {p.get('seed')}; {p.get('contracts')}); kaiser-sim "
+        f"{p.get('version')}; rebuild: {p.get('rebuild', 'kaiser-sim table-play-model')}. Intervals of table-play "
+        "estimates count the sampling of this report's deals, not the model's own error (small: see the check)."))
+    blocks.append(Text(
+        "What PIMC is not: it cannot signal or read signals, does not plan to gather information, and once it has "
+        "drawn a layout plays as if it knew it (it may count on a finesse in one layout and a drop in another). It "
+        "is a model of competent play without conventions, not of people: strong partnerships may take more, weak "
+        "tables less. Double dummy, shown beside it, is the upper reference."))
+    rows = model.validation.get("heldout", [])
+    if rows:
+        ho = p.get("holdout", {})
+        inside = [r for r in rows if r["n"] >= 100]
+        k = sum(r["inside"] for r in inside)
+        by_bid = [{"contracts": r["kind"], "bid": str(r["bid"]), "n": count(r["n"]),
+                   "played (% or points)": (pct(r["observed"], r["lo"], r["hi"]) if r["bid"] != "mean points"
+                                            else ci(r["observed"], r["lo"], r["hi"], 2)),
+                   "model": num(100 * r["predicted"], 1) if r["bid"] != "mean points" else num(r["predicted"], 2),
+                   "double dummy": num(100 * r["dd"], 1) if r["bid"] != "mean points" else num(r["dd"], 2),
+                   "inside": "yes" if r["inside"] else "NO"}
+                  for r in rows if r["count_band"] == "all" and r["kind"] in ("trump", "NT")]
+        blocks.append(Table("table-play-check", f"The model against {ho.get('deals', 0):,} further deals played out "
+                            f"(seed {ho.get('seed')}), by bid", _frame(by_bid),
+                            "played: share of contracts made (mean points) in the held-out play, Wilson / normal 95%; "
+                            "model: its prediction from the contracts' double-dummy points; inside: the prediction "
+                            f"lies in the played interval. Over every check with n >= 100 (also by count band): {k} "
+                            f"of {len(inside)} inside"))
+    sens = model.validation.get("sensitivity", [])
+    if sens:
+        srows = [{"players": r["players"], "n": count(r["n"]), "mean points": num(r["mean_points"], 2),
+                  "minus the model's players": ci(r["minus_model_players"], r["lo"], r["hi"], 2),
+                  "makes 8 %": num(100 * r["make_8"], 1), "makes 10 %": num(100 * r["make_10"], 1)} for r in sens]
+        blocks.append(Table("table-play-sensitivity", "How the played points depend on K and on the players "
+                            "(the same held-out deals)", _frame(srows),
+                            "paired on the same deals and contracts; one contract a deal"))
+    return blocks
+
+
+def appendix_section(inputs: dict, rules=None) -> Section:
     sec = Section("appendix", "Appendix: method")
     paras = [
         ("Double dummy", "Every deal is solved with all four hands visible and best play by both sides (an exact "
@@ -735,6 +844,8 @@ def appendix_section(inputs: dict) -> Section:
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
         sec.blocks.append(Text(text))
+    if rules is not None:
+        sec.blocks += table_play_blocks(rules)
     return sec
 
 
@@ -798,7 +909,7 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
               "results": source, "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
     sections = [title_section(inputs, keys), cheat_sheet(outputs)]
     sections += [study_section(k, outputs[k]) for k in keys]
-    sections.append(appendix_section(inputs))
+    sections.append(appendix_section(inputs, rules))
     return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)
 
 
@@ -1076,40 +1187,59 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     write everything.  Returns the report and the ``report.json`` document.
 
     ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
+
+    Everything is checked before any work: the studies, the deal count, that
+    ``from_path`` is a results dataset with points values, that ``out`` can be
+    written.  The files are written into a hidden directory in ``out`` and
+    moved into place at the end; a run that fails leaves nothing it created
+    (:mod:`kaiser_sim.output_dir`).
     """
+    from . import config
+    from .output_dir import probe, removed_on_failure, staged
     from .rules import get_preset
-    from .studies.runner import obtain_results
+    from .studies.runner import check_results_path, obtain_results, results_rules
 
     keys = parse_studies(studies)
     if from_path is None and deals < MIN_DEALS:
         raise ReportError(f"--deals {deals}: the report needs at least {MIN_DEALS} deals")
+    if from_path is None and deals > config.STUDY_MAX_DEALS:
+        raise ReportError(f"--deals {deals}: the report takes at most {config.STUDY_MAX_DEALS:,} deals")
     log = log or (lambda line: None)
     t0 = time.time()
     if from_path is not None:
-        results = obtain_results(from_path)
-        meta = results.attrs.get("kaiser_sim", {}) or {}
+        meta = check_results_path(from_path)  # readable, with points values: before anything is loaded
         if rules is None:
-            rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else get_preset(rules_preset)
-        deals, seed = len(results), meta.get("seed", "x")
+            rules = results_rules(meta, from_path) or get_preset(rules_preset)
+        deals, seed = meta.get("deals", "x"), meta.get("seed", "x")
+        if isinstance(deals, int) and deals < MIN_DEALS:
+            raise ReportError(f"the report needs at least {MIN_DEALS} deals; {from_path} holds {deals}")
         source = str(from_path)
     else:
         rules = rules or get_preset(rules_preset)
     if out is None:
-        label = re.sub(r"[^A-Za-z0-9_.=-]+", "_", rules.label).strip("_") or "rules"
+        label = re.sub(r"[^A-Za-z0-9_.=-]+", "_", rules.label).strip("_")[:80] or "rules"
         out = Path("reports") / f"{label}-{deals}-{seed}"
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    if from_path is None:
-        log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
-        results = obtain_results(None, deals, seed, rules, out, progress, workers)
-        source = str(out / "results")
-    t1 = time.time()
-    report = build_report(results, rules, out, keys, max_resolve, source, log, t1 - t0, rules_preset)
-    log("writing report.pdf and report.md ...")
-    doc = write_report(report)
-    doc["seconds"]["total"] = round(time.time() - t0, 1)
-    doc["out"] = str(out)
-    (out / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    try:
+        probe(out)
+    except OSError as e:
+        raise ReportError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    with removed_on_failure(out, out / "results"):
+        if from_path is not None:
+            results = obtain_results(from_path)
+        else:
+            log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
+            results = obtain_results(None, deals, seed, rules, out, progress, workers)
+            source = str(out / "results")
+        t1 = time.time()
+        with staged(out, "the report") as stage:
+            report = build_report(results, rules, stage, keys, max_resolve, source, log, t1 - t0, rules_preset)
+            log("writing report.pdf and report.md ...")
+            doc = write_report(report)
+            doc["seconds"]["total"] = round(time.time() - t0, 1)
+            doc["out"] = str(out)
+            (stage / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+        report.out = out
     return report, doc
 
 

@@ -16,7 +16,8 @@ import pytest
 from kaiser_sim.auction import ladder
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import get_preset
-from kaiser_sim.stats import t_quantile, wilson_interval
+from kaiser_sim.stats import cluster_mean_ci, t_quantile, wilson_interval
+from kaiser_sim.table_play import load_model
 from kaiser_sim.studies import bid_odds, bidding_chart, lead, trump_and_nt
 from kaiser_sim.studies.common import (declarer_frame, hand_score, points_array, results_frame, share_row,
                                        trump_by_rule)
@@ -71,6 +72,12 @@ def test_bid_odds_intervals_are_clustered_by_deal(results, frame):
     t = bid_odds.run(results, RULES, min_cell=10)
     deal = frame["deal"].to_numpy()
     for _, r in t["make"].iterrows():
+        if r["method"] in bid_odds.TABLE_PLAY:  # table play: a clustered mean of model probabilities
+            col, nt = bid_odds.TABLE_PLAY[r["method"]]
+            prob = load_model().make_prob(frame[col].to_numpy(), nt, [r["bid"]])[:, 0]
+            m = cluster_mean_ci(prob, deal)
+            assert (r["p"], r["lo"], r["hi"]) == pytest.approx((m.mean, m.lo, m.hi)), (r["method"], r["bid"])
+            continue
         col = bid_odds.METHODS[r["method"]]
         p, lo, hi = _cr1_share(frame[col] >= r["bid"], deal)
         assert (r["p"], r["lo"], r["hi"]) == pytest.approx((p, lo, hi)), (r["method"], r["bid"])

@@ -31,9 +31,24 @@ import numpy as np
 import pandas as pd
 
 from .common import (DEFAULT_TRUMP_RULE, MAKE_COLUMNS, STRENGTH_NAME, declarer_frame,
-                     levels_of, make_rows, legend, new_figure, rows_frame, run_info, tag)
+                     levels_of, make_rows, legend, mean_row, new_figure, rows_frame, run_info, table_play_model, tag)
 
 METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upper bound)": "best_pts"}
+#: table-play methods: the table-play model applied to each hand's DD points (column, no trump?)
+TABLE_PLAY = {"trump by rule, table play": ("trump_pts", False), "NT, table play": ("nt_pts", True)}
+
+
+def table_play_rows(model, dd, nt: bool, levels, cluster, **labels) -> list[dict]:
+    """:func:`~kaiser_sim.studies.common.make_rows` under table play: per
+    bid, the mean over hands of the model's P(table points >= b) given each
+    hand's DD points, with its 95% interval clustered by deal (``k``: NaN,
+    no count of makes)."""
+    probs = model.make_prob(np.asarray(dd), nt, levels)
+    rows = []
+    for j, b in enumerate(levels):
+        m = mean_row(probs[:, j], cluster)
+        rows.append({**labels, "bid": int(b), "k": np.nan, "n": m["n"], "p": m["mean"], "lo": m["lo"], "hi": m["hi"]})
+    return rows
 
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
@@ -44,6 +59,10 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     levels = levels_of(rules)
     rows = []
     deal = d["deal"].to_numpy()
+    model, why = table_play_model(rules)
+    if model is not None:
+        for method, (col, nt) in TABLE_PLAY.items():
+            rows += table_play_rows(model, d[col], nt, levels, deal, method=method)
     for method, col in METHODS.items():
         rows += make_rows(d[col], levels, cluster=deal, method=method)
     make = pd.DataFrame(rows)
@@ -54,27 +73,41 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             if len(g) < min_cell:
                 continue
             for method in methods:
-                out += make_rows(g[METHODS[method]], levels, cluster=g["deal"].to_numpy(),
-                                 **{group_col: key, "method": method})
+                if method in TABLE_PLAY:
+                    col, nt = TABLE_PLAY[method]
+                    out += table_play_rows(model, g[col], nt, levels, g["deal"].to_numpy(),
+                                           **{group_col: key, "method": method})
+                else:
+                    out += make_rows(g[METHODS[method]], levels, cluster=g["deal"].to_numpy(),
+                                     **{group_col: key, "method": method})
         return rows_frame(out, [group_col, "method", *MAKE_COLUMNS])
 
-    by_strength = breakdown("strength_bucket", ["trump by rule", "NT"])
-    by_length = breakdown("length_bucket", ["trump by rule"])
+    tp = list(TABLE_PLAY) if model is not None else []
+    by_strength = breakdown("strength_bucket", [*tp, "trump by rule", "NT"])
+    by_length = breakdown("length_bucket", [*tp[:1], "trump by rule"])
     d["five_hearts"] = np.where(d["has5h"], "holds 5H", "no 5H")
-    by_five = breakdown("five_hearts", list(METHODS))
-    make.attrs["note"] = (f"P(declaring side's DD points >= bid); trump by rule = {trump_rule}; "
+    by_five = breakdown("five_hearts", [*tp, *METHODS])
+    make.attrs["note"] = (f"P(declaring side's points >= bid): table play (the table-play model on each hand's DD "
+                          f"points; {why or model.describe()}) and double dummy (DD); trump by rule = {trump_rule}; "
                           "best in hindsight is an upper bound (strain chosen after seeing all hands); "
                           "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
                           "not independent).")
     by_strength.attrs["note"] = f"strength = {STRENGTH_NAME} of the declarer's hand"
     by_length.attrs["note"] = f"trump length = length of the suit named by rule {trump_rule}"
     tables = {"make": make, "by_strength": by_strength, "by_trump_length": by_length, "by_five_hearts": by_five}
-    return tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    for df in tables.values():
+        df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model) and double dummy"
+                                                        if model is not None else "double dummy")
+        df.attrs["table_play"] = why or model.describe()
+    return tables
 
 
 def _curves(ax, df, group_col, label_fmt="{}"):
     for key, g in df.groupby(group_col, observed=True, sort=False):
-        line, = ax.plot(g["bid"], 100 * g["p"], marker="o", label=label_fmt.format(key))
+        dashed = group_col == "method" and "table play" not in str(key) and (df["method"].str.contains("table play")).any()
+        line, = ax.plot(g["bid"], 100 * g["p"], marker="o", label=label_fmt.format(key) + (", DD" if dashed else ""),
+                        linestyle="--" if dashed else "-")
         ax.fill_between(g["bid"], 100 * g["lo"], 100 * g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
 
 
@@ -90,7 +123,9 @@ def plot(tables) -> dict:
     figs["make_curves"] = fig
 
     bs = tables["by_strength"]
+    tp = bool((bs["method"].astype(str).str.contains("table play")).any()) if len(bs) else False
     for method, name in (("trump by rule", "make_by_strength"), ("NT", "make_by_strength_nt")):
+        method = f"{method}, table play" if tp else method
         g = bs[bs["method"] == method]
         fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
                              "P(make), %", bs.attrs.get("footer", foot))
@@ -100,9 +135,10 @@ def plot(tables) -> dict:
         figs[name] = fig
 
     bl = tables["by_trump_length"]
-    fig, ax = new_figure("Make probability by trump length (trump by rule)", "bid", "P(make), %",
+    method = "trump by rule, table play" if tp else "trump by rule"
+    fig, ax = new_figure(f"Make probability by trump length ({method})", "bid", "P(make), %",
                          bl.attrs.get("footer", foot))
-    _curves(ax, bl, "length_bucket", "{} trumps")
+    _curves(ax, bl[bl["method"] == method] if len(bl) else bl, "length_bucket", "{} trumps")
     ax.set_ylim(-2, 102)
     legend(ax, fontsize=9)
     figs["make_by_trump_length"] = fig

@@ -50,7 +50,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
-                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, share_row, tag)
+                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, share_row, table_play_model, tag)
 
 
 def _bids(rules):
@@ -86,6 +86,32 @@ def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
     return select, ~select
 
 
+def _p_row(values, cluster) -> dict:
+    """The mean of per-hand make indicators (Wilson, clustered) or of per-hand
+    make probabilities (table play: a clustered mean), as ``{p, lo, hi}``."""
+    v = np.asarray(values)
+    if v.dtype == bool:
+        return share_row(v, cluster)
+    m = mean_row(v, cluster)
+    return {"p": m["mean"], "lo": m["lo"], "hi": m["hi"]}
+
+
+def table_play_scores(d: pd.DataFrame, rules, model) -> tuple[np.ndarray, np.ndarray]:
+    """``(scores, make probabilities)``, each (rows, bids): the table-play
+    expected hand score and P(make) of every bid for every hand, from its DD
+    points through the table-play model (:mod:`kaiser_sim.table_play`)."""
+    from ..table_play import POINTS
+
+    bids = _bids(rules)
+    sc, made = [], []
+    for b in bids:
+        dd = d["nt_pts" if b.nt else "trump_pts"].to_numpy()
+        dist = model.dist(dd, b.nt)
+        sc.append(dist @ hand_score(rules, b.level, b.nt, POINTS).astype(np.float64))
+        made.append(dist[:, POINTS >= b.level].sum(axis=1))
+    return np.stack(sc, axis=1), np.stack(made, axis=1)
+
+
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
     d = declarer_frame(results, trump_rule)
     names, sc = scores_matrix(d, rules)
@@ -94,6 +120,26 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     is_nt = np.array([b.nt for b in bids])
     raw = np.where(is_nt[None, :], d["nt_pts"].to_numpy()[:, None], d["trump_pts"].to_numpy()[:, None])
     made = raw >= levels[None, :]
+    tables = _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule)
+    model, why = table_play_model(rules)
+    if model is not None:
+        sc_tp, made_tp = table_play_scores(d, rules, model)
+        for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule).items():
+            df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
+            tables[f"{key}_table_play"] = df
+    info = run_info(results, rules)
+    tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
+    for key, df in tables.items():
+        if key.endswith("_table_play"):
+            df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model)")
+        df.attrs["table_play"] = why or model.describe()
+    return tables
+
+
+def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> dict[str, pd.DataFrame]:
+    """The chart, expected, expected_by_strength and thresholds tables of
+    one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
+    make indicators (DD) or probabilities (table play)."""
     deal = d["deal"].to_numpy()
     selecting, reporting = split_halves(deal)
     half_min = max(1, (min_cell + 1) // 2)
@@ -106,7 +152,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         # every bid of the cell, on all its rows (no selection)
         for j, name in enumerate(names):
             m = mean_row(sc[idx, j], deal[idx])
-            p = share_row(made[idx, j], deal[idx])
+            p = _p_row(made[idx, j], deal[idx])
             expected.append({"strength": sb, "trump_len": lb, "bid": name, "n": n, "expected": m["mean"],
                              "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
         # the chart: choose on the selecting half, report from the other
@@ -136,7 +182,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                       "up_to_hi": limits[False][3]["hi"],
                       "nt_up_to": limits[True][0], "nt_up_to_sure": limits[True][1],
                       "best_bid": names[best], "expected": m["mean"],
-                      "lo": m["lo"], "hi": m["hi"], "p_make": made[rep, best].mean(),
+                      "lo": m["lo"], "hi": m["hi"], "p_make": float(np.mean(made[rep, best])),
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
                       "margin_hi": diff["hi"], "clear": bool(diff["lo"] > 0)})
     expected = rows_frame(expected, ["strength", "trump_len", "bid", "n", "expected", "lo", "hi", "p_make", "p_lo",
@@ -161,7 +207,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         p, plo, phi, e, elo, ehi = [], [], [], [], [], []
         for x in xs:
             at = strength == x
-            share = share_row(made[at, j], deal[at])
+            share = _p_row(made[at, j], deal[at])
             p.append(share["p"]), plo.append(share["lo"]), phi.append(share["hi"])
             m = mean_row(sc[at, j], deal[at])
             e.append(m["mean"]), elo.append(m["lo"]), ehi.append(m["hi"])
@@ -169,7 +215,8 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                     "strength_50pct_from": crossing(xs, phi, 0.5), "strength_50pct_to": crossing(xs, plo, 0.5),
                     "strength_break_even": crossing(xs, e, 0.0),
                     "break_even_from": crossing(xs, ehi, 0.0), "break_even_to": crossing(xs, elo, 0.0)})
-    thresholds = pd.DataFrame(thr)
+    thresholds = rows_frame(thr, ["bid", "strength_50pct", "strength_50pct_from", "strength_50pct_to",
+                                  "strength_break_even", "break_even_from", "break_even_to"])
     chart.attrs["note"] = (f"bid_up_to / nt_up_to = the highest plain / NT bid whose expected hand score is positive "
                            f"('_sure': its 95% interval is above 0; 'pass': none); trump by {trump_rule}; strength = "
                            f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
@@ -186,18 +233,16 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
                                 "expected score crosses 0, interpolated between count values (steps of 1/2); "
                                 "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
                                 "within the data); all hands")
-    tables = {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
-    return tag(tables, run_info(results, rules), f"trump rule {trump_rule}; score of the declaring side only")
+    by_strength.attrs["note"] = "expected hand score of every bid by strength, all trump lengths; clustered by deal"
+    return {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
 
 
-def plot(tables) -> dict:
-    chart = tables["chart"]
+def _grid_figure(chart, title: str, measure: str):
     foot = chart.attrs.get("footer", "")
     rows = [b[0] for b in STRENGTH_BUCKETS]
     cols = [b[0] for b in LENGTH_BUCKETS]
     grid = np.full((len(rows), len(cols)), np.nan)
-    fig, ax = new_figure("What to bid: the highest bid with a positive expected score",
-                         "length of the trump suit (longest suit)", "Kaiser count (see the note)", foot,
+    fig, ax = new_figure(title, "length of the trump suit (longest suit)", "Kaiser count (see the note)", foot,
                          figsize=(8, 7))
     ax.grid(False)
     for _, r in chart.iterrows():
@@ -209,13 +254,28 @@ def plot(tables) -> dict:
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
     fig.colorbar(im, ax=ax, label="highest plain bid with positive expected score (5 = pass)")
-    fig.text(0.01, 0.04, "cell: highest plain / NT bid with a positive expected hand score (declaring side, double "
-             "dummy), chosen on even deals; n = hands of the odd deals that check it", fontsize=7, color="0.35")
-    figs = {"what_to_bid": fig}
+    fig.text(0.01, 0.04, f"cell: highest plain bid and highest NT bid whose expected hand score (declaring side, "
+             f"{measure}) is positive; chosen on even deals, n = hands of the odd deals", fontsize=7, color="0.35")
+    return fig
 
-    ex = tables["expected_by_strength"]
-    fig, ax = new_figure("Expected hand score by bid and strength (all trump lengths)", "bid",
-                         "expected score of the declaring side (points)", foot)
+
+def plot(tables) -> dict:
+    chart = tables["chart"]
+    foot = chart.attrs.get("footer", "")
+    figs = {}
+    if "chart_table_play" in tables:
+        figs["what_to_bid"] = _grid_figure(tables["chart_table_play"], "What to bid at the table: the highest bid with "
+                                           "a positive expected score", "table play")
+        figs["what_to_bid_dd"] = _grid_figure(chart, "What to bid, double dummy (the upper reference)",
+                                              "double dummy")
+    else:
+        figs["what_to_bid"] = _grid_figure(chart, "What to bid: the highest bid with a positive expected score",
+                                           "double dummy")
+
+    tp = "expected_by_strength_table_play" in tables
+    ex = tables["expected_by_strength_table_play" if tp else "expected_by_strength"]
+    fig, ax = new_figure(f"Expected hand score by bid and strength ({'table play' if tp else 'double dummy'})", "bid",
+                         "expected score of the declaring side (points)", ex.attrs.get("footer", foot))
     order = list(dict.fromkeys(ex["bid"]))
     for sb, g in ex.groupby("strength", observed=True):
         g = g.set_index("bid").reindex(order)

@@ -61,7 +61,7 @@ import pandas as pd
 from .. import solver
 from ..cards import FIVE_HEARTS, THREE_SPADES
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, levels_of, mean_row, new_figure,
-                     points_array, run_info, share_row, suit_bits, suit_lengths, trump_by_rule)
+                     points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model, trump_by_rule)
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
 CARDS = {
@@ -178,6 +178,18 @@ def side_points(deals, pts, seat, total: int, trump_rule: str) -> dict[str, np.n
     return out
 
 
+def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarray:
+    """Your side's expected table-play points from its DD points
+    ``side_dd``: the table-play model (:mod:`kaiser_sim.table_play`) is for
+    the declaring side, so a defending side gets ``total`` minus the
+    declaring side's expectation."""
+    x = np.asarray(side_dd, dtype=np.int64)
+    declaring = np.asarray(declaring, dtype=bool)
+    lead = np.where(declaring, x, total - x)
+    e = model.expected(lead, nt)
+    return np.where(declaring, e, total - e)
+
+
 def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
                    trump_rule: str = DEFAULT_TRUMP_RULE, solve=None):
     """View (a): ``(summary, make_change, swings, records)`` DataFrames
@@ -213,6 +225,15 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     cols = ["deal", "receiver", "swap", "role", "leader", "strain", "with_card", "without_card"]
     rec = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
     rec["worth"] = rec["with_card"].astype(np.int64) - rec["without_card"].astype(np.int64)
+    model, _ = table_play_model(rules)
+    if model is not None and len(rec):
+        declaring = rec["role"].to_numpy() != "you defend"
+        nt = rec["strain"].to_numpy() == "NT"
+        tp = {}
+        for col in ("with_card", "without_card"):
+            tp[col] = np.where(nt, table_play_side(model, rec[col], declaring, True, total),
+                               table_play_side(model, rec[col], declaring, False, total))
+        rec["tp_worth"] = tp["with_card"] - tp["without_card"]
     levels = levels_of(rules)
     summary, make, swings = [], [], []
     pooled = rec.assign(receiver=ANY_OTHER) if len(receivers) > 1 else rec.iloc[:0]
@@ -222,10 +243,13 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
         w, a, b = (g[c].to_numpy(dtype=np.int64) for c in ("worth", "with_card", "without_card"))
         lv = _level(a, levels) - _level(b, levels)
         lvr = mean_row(lv, cl)
+        tpr = mean_row(g["tp_worth"].to_numpy(), cl) if "tp_worth" in g else {"mean": np.nan, "lo": np.nan,
+                                                                              "hi": np.nan}
         summary.append({"receiver": recv, "swap": swap, "role": role_name, "strain": view, **mean_row(w, cl),
                         "deals": int(np.unique(cl).size), "no_suit": no_suit.get(recv, sum(no_suit.values())),
                         "mean_with": a.mean(), "mean_without": b.mean(), "level_change": lvr["mean"],
-                        "level_lo": lvr["lo"], "level_hi": lvr["hi"]})
+                        "level_lo": lvr["lo"], "level_hi": lvr["hi"], "tp_mean": tpr["mean"], "tp_lo": tpr["lo"],
+                        "tp_hi": tpr["hi"]})
         if swap == LIKE and role_name == "you declare":
             vals, counts = np.unique(w, return_counts=True)
             swings += [{"receiver": recv, "strain": view, "worth": int(v), "count": int(c), "share": c / w.size}
@@ -237,7 +261,7 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
                              "hi": dm["hi"], "n": dm["n"]})
     summary = pd.DataFrame(summary, columns=["receiver", "swap", "role", "strain", "n", "mean", "lo", "hi", "sd",
                                              "deals", "no_suit", "mean_with", "mean_without", "level_change",
-                                             "level_lo", "level_hi"])
+                                             "level_lo", "level_hi", "tp_mean", "tp_lo", "tp_hi"])
     order = {k: i for i, k in enumerate([*receivers, ANY_OTHER, LIKE, SPOT, HONOUR, *ROLES, *STRAIN_VIEWS])}
     if len(summary):
         summary = summary.sort_values(["swap", "role", "strain", "receiver"], key=lambda c: c.map(order),
@@ -258,6 +282,7 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     m = len(results)
     holder = holder_of(deals, card)
     total = rules.raw_total
+    model, _ = table_play_model(rules)
     rows = []
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
     for view in STRAIN_VIEWS:
@@ -273,14 +298,19 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
             x = side[sel]
             where = np.broadcast_to(held[:, :, None], side.shape)[sel]
             c = cl[sel]
+            xt = (table_play_side(model, x, np.full(x.shape, role_name != "you defend"), view == "NT", total)
+                  if model is not None else None)
             for recv in [*receivers, ANY_OTHER]:
                 other = (where != 0) if recv == ANY_OTHER else (where == RECEIVERS[recv])
                 if recv == "self":
                     continue
                 d = diff_row(x, where == 0, other, c)
+                t = diff_row(xt, where == 0, other, c) if xt is not None else {"diff": np.nan, "lo": np.nan,
+                                                                               "hi": np.nan}
                 rows.append({"receiver": recv, "role": role_name, "strain": view, "n_with": d["n_a"],
                              "n_without": d["n_b"], "mean_with": d["mean_a"], "mean_without": d["mean_b"],
-                             "mean": d["diff"], "lo": d["lo"], "hi": d["hi"], "deals": int(np.unique(c).size)})
+                             "mean": d["diff"], "lo": d["lo"], "hi": d["hi"], "deals": int(np.unique(c).size),
+                             "tp_mean": t["diff"], "tp_lo": t["lo"], "tp_hi": t["hi"]})
     out = pd.DataFrame(rows)
     if len(out):  # roles in their order, then the strain
         out = out.sort_values("role", key=lambda c: c.map({r: i for i, r in enumerate(ROLES)}),

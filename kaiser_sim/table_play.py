@@ -1,0 +1,408 @@
+"""The table-play model: from double-dummy points to points at a real table.
+
+Every value the solver gives is double dummy (DD): all four hands visible,
+best play by both sides.  At a table nobody sees the other hands, and the
+declaring side takes less.  This model turns a DD value into the
+distribution of the points the declaring side takes when the deal is played
+out by players who see only their own hand and the cards played: the PIMC
+players of :mod:`kaiser_sim.pimc` (each turn they deal the unseen cards
+``K`` times consistently with what they know, score each of their cards
+double dummy on every layout and play the best on average).
+
+The model
+---------
+For each strain kind (``trump``: a suit is trump; ``NT``: no trump) and each
+DD value ``v`` of the declaring side (-2..12), ``P(table points = t | DD =
+v, kind)``, estimated from played contracts (``kaiser-sim simulate --play
+K``: one contract a deal, the declarer rotating with the deal, trump by the
+rule from the declarer's hand, no trump on every third deal):
+
+1. the contracts with DD value ``v`` give the distribution of the shift
+   ``t - v``; where fewer than :data:`MIN_ROWS` contracts have that value,
+   the neighbouring values are pooled (``|DD - v| <= h``, the smallest ``h``
+   that reaches :data:`MIN_ROWS`) and their shifts applied to ``v`` (points
+   outside -2..12 are put at the nearest end);
+2. monotone by construction: for every bid ``b``, ``P(t >= b | v)`` is made
+   non-decreasing in ``v`` (weighted isotonic regression over ``v``), then
+   non-increasing in ``b``; so more DD points never give fewer table points,
+   in distribution and in expectation.
+
+A DD study turns its rows into table-play estimates by averaging the
+model's distribution over its rows' DD values
+(:meth:`TablePlayModel.make_prob`, :meth:`TablePlayModel.expected`,
+:meth:`TablePlayModel.dist`).  The intervals of such estimates count the
+deals' sampling only, not the model's own error (the model is fitted on
+thousands of played contracts; its held-out check is in :attr:`validation`).
+
+What the model is not
+---------------------
+PIMC players cannot signal, do not draw inferences from how the others
+play (only from the cards seen and the suits shown out of), and assume that
+every unseen card is where double dummy would play it best once the
+layout is drawn ("strategy fusion").  They are a model of competent play
+without conventions, not of people; real tables with good signalling
+partnerships may do better, weaker tables worse.  The model's sensitivity to
+K and to the players is measured when it is built (:attr:`validation`).
+
+The model ships as package data (``kaiser_sim/data/table_play_model.json``:
+the probabilities, the counts behind them, the provenance: seed, deals, K,
+rules, contract design, package version, and the validation tables).
+``kaiser-sim table-play-model`` rebuilds it (:func:`build_model`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .simulate import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
+
+#: the declaring side's raw points (standard game): the values of the model's axes
+POINTS = np.arange(-2, 13)
+KINDS = ("trump", "NT")
+#: fewest contracts behind one DD value's distribution before neighbours are pooled
+MIN_ROWS = 150
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MODEL_FILE = DATA_DIR / "table_play_model.json"
+#: the rules options that change the play; the model holds only where they match
+PLAY_RULES = ("hand_size", "deck34", "kitty", "low_nt", "cover3")
+
+
+class TablePlayError(ValueError):
+    """The model cannot be applied (rules it was not fitted for) or built."""
+
+
+def _pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-decreasing fit of ``y`` (pool adjacent violators)."""
+    vals, wts, sizes = [], [], []
+    for yi, wi in zip(y.tolist(), w.tolist()):
+        vals.append(yi)
+        wts.append(wi)
+        sizes.append(1)
+        while len(vals) > 1 and vals[-2] > vals[-1]:
+            tw = wts[-2] + wts[-1]
+            v = (vals[-2] * wts[-2] + vals[-1] * wts[-1]) / tw if tw > 0 else (vals[-2] + vals[-1]) / 2
+            vals[-2:], wts[-2:], sizes[-2:] = [v], [tw], [sizes[-2] + sizes[-1]]
+    return np.repeat(vals, sizes)
+
+
+def fit_kind(dd, table, min_rows: int = MIN_ROWS) -> tuple[np.ndarray, np.ndarray]:
+    """``(prob (15, 15), counts (15,))`` of one strain kind (module doc):
+    ``prob[i, j] = P(table = POINTS[j] | DD = POINTS[i])``."""
+    dd = np.asarray(dd, dtype=np.int64)
+    table = np.asarray(table, dtype=np.int64)
+    if dd.size == 0:
+        raise TablePlayError("no played contracts to fit")
+    k = len(POINTS)
+    counts = np.array([(dd == v).sum() for v in POINTS], dtype=np.int64)
+    shift = table - dd
+    prob = np.zeros((k, k))
+    for i, v in enumerate(POINTS):
+        h = 0
+        while (np.abs(dd - v) <= h).sum() < min(min_rows, dd.size):
+            h += 1
+        t = np.clip(v + shift[np.abs(dd - v) <= h], POINTS[0], POINTS[-1])
+        prob[i] = np.bincount(t - POINTS[0], minlength=k) / t.size
+    # monotone: survival P(t >= b | v) non-decreasing in v (weights: the contracts behind each row) ...
+    surv = prob[:, ::-1].cumsum(axis=1)[:, ::-1]  # surv[i, j] = P(t >= POINTS[j] | v_i)
+    w = counts + 1.0
+    for j in range(k):
+        surv[:, j] = _pava(surv[:, j], w)
+    # ... and non-increasing in b (a minimum of non-decreasing functions of v stays non-decreasing)
+    surv = np.minimum.accumulate(surv, axis=1)
+    surv[:, 0] = 1.0
+    prob = surv - np.append(surv[:, 1:], np.zeros((k, 1)), axis=1)
+    return np.clip(prob, 0.0, 1.0), counts
+
+
+@dataclass
+class TablePlayModel:
+    """``prob[kind, i, j] = P(table points = POINTS[j] | DD points = POINTS[i],
+    kind)``, kind 0 trump, 1 NT (module doc)."""
+
+    prob: np.ndarray  # (2, 15, 15)
+    counts: np.ndarray  # (2, 15): played contracts with each DD value
+    provenance: dict
+    validation: dict = field(default_factory=dict)
+
+    # --- applying it ---------------------------------------------------------------------
+    def _rows(self, dd, nt) -> np.ndarray:
+        dd = np.asarray(dd, dtype=np.int64)
+        if dd.size and (dd.min() < POINTS[0] or dd.max() > POINTS[-1]):
+            raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}: the model is for the standard game")
+        kind = np.broadcast_to(np.asarray(nt, dtype=bool), dd.shape).astype(np.int64)
+        return self.prob[kind, dd - POINTS[0]]
+
+    def dist(self, dd, nt) -> np.ndarray:
+        """``(..., 15)`` distribution of the table points for each DD value
+        (``nt``: no trump, scalar or one per value)."""
+        return self._rows(dd, nt)
+
+    def make_prob(self, dd, nt, levels) -> np.ndarray:
+        """``(..., len(levels))``: P(table points >= b) for each bid ``b``."""
+        d = self._rows(dd, nt)
+        lv = np.asarray(levels, dtype=np.int64)
+        return (d[..., None, :] * (POINTS[None, :] >= lv[:, None])).sum(axis=-1)
+
+    def expected(self, dd, nt) -> np.ndarray:
+        """Expected table points for each DD value."""
+        return self._rows(dd, nt) @ POINTS.astype(np.float64)
+
+    def expected_score(self, dd, nt, score) -> np.ndarray:
+        """Expected value of ``score`` (a function of raw points, vectorised,
+        or a (15,) array over :data:`POINTS`) of the table points."""
+        s = np.asarray(score(POINTS) if callable(score) else score, dtype=np.float64)
+        return self._rows(dd, nt) @ s
+
+    def matrix(self, nt: bool) -> np.ndarray:
+        """The (15, 15) DD -> table matrix of one kind: a distribution of DD
+        points (over :data:`POINTS`) times it is the table-play distribution."""
+        return self.prob[int(bool(nt))]
+
+    def check_rules(self, rules) -> None:
+        """Refuse rules that change the play from the model's
+        (:data:`PLAY_RULES`): :class:`TablePlayError` names them."""
+        mine = self.provenance.get("rules", {})
+        diff = [k for k in PLAY_RULES if k in mine and _rule_value(rules, k) != mine[k]]
+        if diff:
+            raise TablePlayError(f"the table-play model was fitted on {self.provenance.get('rules_label', 'other')} "
+                                 f"rules; these rules change the play ({', '.join(diff)}): table play is not "
+                                 "estimated for them (rebuild it with kaiser-sim table-play-model --rules ...)")
+
+    def applies_to(self, rules) -> bool:
+        try:
+            self.check_rules(rules)
+        except TablePlayError:
+            return False
+        return True
+
+    def describe(self) -> str:
+        p = self.provenance
+        return (f"table-play model: {p.get('deals', '?'):,} deals played by PIMC players (K = {p.get('samples')}), "
+                f"seed {p.get('seed')}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}")
+
+    # --- files ------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"format": "kaiser-sim table-play model", "format_version": 1, "points": POINTS.tolist(),
+                "kinds": list(KINDS), "prob": np.round(self.prob, 6).tolist(), "counts": self.counts.tolist(),
+                "provenance": self.provenance, "validation": self.validation}
+
+    def save(self, path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TablePlayModel:
+        if not isinstance(d, dict) or d.get("format") != "kaiser-sim table-play model":
+            raise TablePlayError("not a kaiser-sim table-play model")
+        prob = np.asarray(d["prob"], dtype=np.float64)
+        counts = np.asarray(d["counts"], dtype=np.int64)
+        if prob.shape != (2, len(POINTS), len(POINTS)) or counts.shape != (2, len(POINTS)):
+            raise TablePlayError("table-play model: wrong shapes")
+        if not np.allclose(prob.sum(axis=2), 1.0, atol=1e-4) or (prob < 0).any():
+            raise TablePlayError("table-play model: rows are not distributions")
+        return cls(prob / prob.sum(axis=2, keepdims=True), counts, dict(d.get("provenance", {})),
+                   dict(d.get("validation", {})))
+
+    @classmethod
+    def load(cls, path) -> TablePlayModel:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+            return cls.from_dict(json.loads(text))
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+            if isinstance(e, TablePlayError):
+                raise
+            raise TablePlayError(f"cannot read the table-play model {path}: {e}") from None
+
+
+def _rule_value(rules, key):
+    v = getattr(rules, key)
+    return v if isinstance(v, (bool, int, str)) else str(v)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(path: str) -> TablePlayModel:
+    return TablePlayModel.load(path)
+
+
+def load_model(path=None) -> TablePlayModel:
+    """The shipped table-play model (or the one at ``path``)."""
+    return _load_cached(str(MODEL_FILE if path is None else Path(path).resolve()))
+
+
+def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> TablePlayModel:
+    """Fit both kinds from played contracts: ``dd``, ``table`` (the declaring
+    side's DD and played points) and ``nt`` (no trump) per contract."""
+    nt = np.asarray(nt, dtype=bool)
+    dd, table = np.asarray(dd), np.asarray(table)
+    probs, counts = [], []
+    for kind in (False, True):
+        sel = nt == kind
+        if not sel.any():
+            raise TablePlayError(f"no {'NT' if kind else 'trump'} contracts to fit")
+        p, c = fit_kind(dd[sel], table[sel], min_rows)
+        probs.append(p)
+        counts.append(c)
+    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance))
+
+
+# --- validation (run when the model is built; stored with it) -----------------------------------
+
+
+def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels) -> dict:
+    """Predictions against played contracts the model was not fitted on: for
+    each bid level and each strength band (trump and NT), the observed share
+    making (Wilson 95%, one contract a deal) and the model's prediction;
+    ``inside`` = the prediction lies in the observed interval.  Also the
+    mean points."""
+    from .hands import STRENGTH_BUCKETS
+    from .stats import mean_ci, wilson_interval
+
+    dd, table = np.asarray(dd), np.asarray(table)
+    nt = np.asarray(nt, dtype=bool)
+    strength = np.asarray(strength, dtype=np.float64)
+    rows = []
+    groups = [("all", "all", np.ones(dd.size, bool))]
+    for kind in (False, True):
+        groups.append(("NT" if kind else "trump", "all", nt == kind))
+    for label, lo, hi in STRENGTH_BUCKETS:
+        for kind in (False, True):
+            groups.append(("NT" if kind else "trump", label, (nt == kind) & (strength >= lo) & (strength <= hi)))
+    for kind, band, sel in groups:
+        n = int(sel.sum())
+        if n < 30:
+            continue
+        pred = model.make_prob(dd[sel], nt[sel], levels).mean(axis=0)
+        for j, b in enumerate(levels):
+            k = int((table[sel] >= b).sum())
+            lo, hi = wilson_interval(k, n)
+            rows.append({"kind": kind, "count_band": band, "bid": int(b), "n": n, "observed": k / n, "lo": lo,
+                         "hi": hi, "predicted": float(pred[j]), "dd": float((dd[sel] >= b).mean()),
+                         "inside": bool(lo <= pred[j] <= hi)})
+        m = mean_ci(table[sel])
+        rows.append({"kind": kind, "count_band": band, "bid": "mean points", "n": n, "observed": m.mean,
+                     "lo": m.lo, "hi": m.hi, "predicted": float(model.expected(dd[sel], nt[sel]).mean()),
+                     "dd": float(dd[sel].mean()), "inside": bool(m.lo <= model.expected(dd[sel], nt[sel]).mean() <= m.hi)})
+    return {"heldout": rows}
+
+
+# --- building the shipped model -------------------------------------------------------------------
+
+#: defaults of :func:`build_model` (``kaiser-sim table-play-model``)
+BUILD_DEALS = 8000
+BUILD_HOLDOUT = 2000
+BUILD_SEED = 101
+BUILD_SENSITIVITY = 400
+
+
+def _played(path):
+    from .hands import strength, trump_by_rule
+    from .results import load_results
+
+    df = load_results(path)
+    hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    dec = df["play_declarer"].to_numpy(dtype=np.int64)
+    strain = df["play_strain"].to_numpy(dtype=np.int64)
+    own = hands[np.arange(len(df)), dec]
+    trump = np.where(strain == 4, trump_by_rule(own), strain)
+    return df, hands, dec, strain, strength(own, trump)
+
+
+def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, samples: int, levels=(8, 10)) -> list[dict]:
+    """The played points' sensitivity to K and to the players, on the same
+    deals: PIMC with 2K layouts, a PIMC declaring side against double-dummy
+    defenders and the converse, each against the PIMC-at-K result (paired
+    differences, one contract a deal: iid 95% intervals)."""
+    from .pimc import play_deals
+    from .stats import mean_ci
+
+    ids = np.asarray(deal_ids, dtype=np.int64)
+    start = int(ids[0])
+    if not np.array_equal(ids, np.arange(start, start + len(ids))):
+        raise TablePlayError("sensitivity needs consecutive deals")
+    rows = []
+    base = np.asarray(table, dtype=np.float64)
+    variants = [(f"PIMC, K = {2 * samples} (both sides)", dict(samples=2 * samples)),
+                ("PIMC declarer vs DD defenders", dict(samples=samples, defenders="dd")),
+                ("DD declarer vs PIMC defenders", dict(samples=samples, declarer="dd"))]
+    rows.append({"players": f"PIMC, K = {samples} (the model's)", "n": len(ids), "mean_points": float(base.mean()),
+                 "minus_model_players": 0.0, "lo": 0.0, "hi": 0.0,
+                 **{f"make_{b}": float((base >= b).mean()) for b in levels}})
+    for label, kw in variants:
+        r = play_deals(hands, dec, strain, seed=seed, start=start, **kw).declarer_points.astype(np.float64)
+        d = mean_ci(r - base)
+        rows.append({"players": label, "n": len(ids), "mean_points": float(r.mean()), "minus_model_players": d.mean,
+                     "lo": d.lo, "hi": d.hi, **{f"make_{b}": float((r >= b).mean()) for b in levels}})
+    dd = np.asarray(dd, dtype=np.float64)
+    d = mean_ci(dd - base)
+    rows.append({"players": "double dummy (all four see every card)", "n": len(ids), "mean_points": float(dd.mean()),
+                 "minus_model_players": d.mean, "lo": d.lo, "hi": d.hi,
+                 **{f"make_{b}": float((dd >= b).mean()) for b in levels}})
+    return rows
+
+
+def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
+                samples: int = 20, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
+                progress=None) -> TablePlayModel:
+    """Play ``deals`` deals of ``seed`` (``simulate --play samples``) and fit
+    the model on them; play ``holdout`` deals of ``seed + 1`` and check it
+    on them (:func:`validation_tables`); replay the first ``sensitivity``
+    held-out deals with other K and players (:func:`sensitivity_table`);
+    write it all to ``out``.  ``runs``: keep the two play runs in this
+    directory (``runs/fit``, ``runs/holdout``; resumed if there), else a
+    temporary one.  Standard rules only."""
+    import tempfile
+    import time
+
+    from .rules import Rules
+    from .simulate import simulate
+
+    for name, v, least in (("deals", deals, 100), ("holdout", holdout, 100), ("seed", seed, 0),
+                           ("samples", samples, 1), ("sensitivity", sensitivity, 0)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < least:
+            raise TablePlayError(f"{name} must be a whole number >= {least} (got {v!r})")
+    if sensitivity > holdout:
+        raise TablePlayError("sensitivity deals are taken from the held-out deals: at most --holdout")
+    rules = Rules.preset("standard")
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kaiser-sim-table-play-") as tmp:
+        base = Path(runs) if runs is not None else Path(tmp)
+        paths = {}
+        for name, n, s in (("fit", deals, seed), ("holdout", holdout, seed + 1)):
+            paths[name] = base / name
+            exists = (paths[name] / "_common_metadata").exists()
+            simulate(paths[name], n, s, rules=rules, play=samples, workers=workers, progress=progress,
+                     resume=exists)
+        df, hands, dec, strain, strength_fit = _played(paths["fit"])
+        provenance = {"seed": int(seed), "deals": int(deals), "samples": int(samples), "players": "pimc",
+                      "contracts": CONTRACTS, "rules": {k: _rule_value(rules, k) for k in PLAY_RULES},
+                      "rules_label": rules.label, "version": __version__, "min_rows": MIN_ROWS,
+                      "holdout": {"seed": int(seed) + 1, "deals": int(holdout)},
+                      "rebuild": f"kaiser-sim table-play-model --deals {deals} --holdout {holdout} --seed {seed} "
+                                 f"--samples {samples}"}
+        model = fit_model(df["play_dd"].to_numpy(), df["play_pts"].to_numpy(), strain == 4, provenance)
+        ho, h_hands, h_dec, h_strain, h_strength = _played(paths["holdout"])
+        levels = list(range(rules.min_bid, 13))
+        model.validation = validation_tables(model, ho["play_dd"].to_numpy(), ho["play_pts"].to_numpy(),
+                                             h_strain == 4, h_strength, levels)
+        if sensitivity:
+            k = int(sensitivity)
+            model.validation["sensitivity"] = sensitivity_table(
+                h_hands[:k], h_dec[:k], h_strain[:k], ho["play_dd"].to_numpy()[:k], ho["play_pts"].to_numpy()[:k],
+                ho["deal"].to_numpy()[:k], seed + 1, samples)
+        model.provenance["seconds"] = round(time.perf_counter() - t0, 1)
+        model.save(out)
+    _load_cached.cache_clear()
+    return model
+
+
+__all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "play_contracts", "fit_kind",
+           "fit_model", "load_model", "validation_tables", "sensitivity_table", "build_model"]
