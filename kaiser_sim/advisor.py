@@ -5,10 +5,29 @@ the other 24 cards at random ``n`` times (:func:`advisor_deals`, the same
 deals as ``deal_batch(n, seed, fixed={seat: hand})``), solves every deal
 double dummy in all five strains with this hand on lead (in Kaiser the
 declarer leads, so this seat declares and its side is the declaring side),
-and turns the ``(n, 5)`` values into:
+and turns the ``(n, 5)`` values into two measures side by side:
+
+- **table play** (``play="table"``, the default): what the declaring side
+  takes when nobody sees the other hands, from the table-play model
+  (:mod:`kaiser_sim.table_play`: each deal's DD value ``v`` gives a
+  distribution of table points; a deal's make probability of bid ``b`` is
+  ``model.make_prob(v, nt, [b])``, its expected hand score
+  ``model.expected_score(v, nt, score of the bid)``; an estimate is the mean
+  of these per-deal values over the deals, with its iid 95% interval);
+- **double dummy** (DD): the solver's values themselves.
+
+The choices (trump, call, limit, matching) are made on table play and the
+DD values are shown beside every table-play number.  ``play="dd"`` makes
+them on DD and leaves table play out (the advisor as it was, for
+comparison); when the model does not hold for the rules (a kitty, low no
+trump, cover 3: :meth:`~kaiser_sim.table_play.TablePlayModel.applies_to`)
+or cannot be read, the advisor falls back to DD and says why
+(:class:`PlayInfo`).  The numbers:
 
 - per strain: P(the declaring side takes at least b points) for every bid
-  level b, with Wilson 95% intervals; the mean and spread of its points;
+  level b (table play: mean of the per-deal probabilities, mean +- 1.96
+  standard errors; DD: Wilson 95% intervals); the mean and spread of its
+  points;
 - one trump for the hand (:class:`TrumpChoice`): every plain bid is played
   in it, every NT bid in no trump (the declarer names trump without seeing
   the other hands, and names one suit whatever the level);
@@ -30,11 +49,12 @@ by bid makes near ties look like answers.  So:
 
 - **Selection deals**: the even rows 0, 2, 4, ... of the ``n`` deals.  On
   them the trump is the candidate suit (S H D C; no trump too with
-  ``plain_bid_nt``) with the highest mean double-dummy points of the
-  declaring side (exact ties: S H D C N order), and the runner-up the next
-  one; then the call is the legal call with the best mean hand score
-  (passing 0) with that trump, and its runner-up the best call in another
-  strain or pass.
+  ``plain_bid_nt``) with the highest mean points of the declaring side in
+  the measure the advice uses (table play: each deal's expected table
+  points; DD: its DD points; exact ties: S H D C N order), and the
+  runner-up the next one; then the call is the legal call with the best
+  mean hand score (passing 0) with that trump, and its runner-up the best
+  call in another strain or pass.
 - **Clear**: a choice is clear when the 95% interval of the paired
   difference winner - runner-up on the selection deals lies above 0 (a call
   with no alternative is clear).
@@ -106,8 +126,12 @@ from .rules import MAX_BID, Rules, get_preset
 from .scoring import score_hands
 from .stats import MeanCI, mean_ci, wilson_interval
 
-#: name and version of the JSON document written by :meth:`HandAdvice.to_dict`
-SCHEMA = "kaiser-sim/hand-advice/1"
+#: name and version of the JSON document written by :meth:`HandAdvice.to_dict` (2: every make
+#: probability and expected score is ``{"table": ..., "dd": ...}``; the choices are on table play)
+SCHEMA = "kaiser-sim/hand-advice/2"
+
+#: the measures the choices can be made on: table play (the model) or double dummy
+PLAY_CHOICES = ("table", "dd")
 
 #: strain keys, in the solver's column order (N is no trump)
 STRAIN_KEYS = ("S", "H", "D", "C", "N")
@@ -131,6 +155,81 @@ def _dd_strains(deals, leader: int, mode: str = "points", **special_bits) -> np.
     (``solver.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
     (``five=``, ``three=``) are passed through."""
     return np.asarray(solver.dd_strains(deals, leader, mode, **special_bits))
+
+
+# --- the two measures ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayInfo:
+    """Which measure the advice is made on.
+
+    requested : ``"table"`` or ``"dd"`` (the ``play`` argument).
+    used : the measure every choice is made on; ``"dd"`` when table play
+        was requested but is not available.
+    reason : why table play is not available (None when it is, or was not
+        requested).
+    model : :meth:`~kaiser_sim.table_play.TablePlayModel.describe` of the
+        model used, else None; provenance : its provenance, else None.
+    """
+
+    requested: str
+    used: str
+    reason: str | None = None
+    model: str | None = None
+    provenance: dict | None = None
+
+    @property
+    def table(self) -> bool:
+        return self.used == "table"
+
+
+def _is_table(model) -> bool:
+    return model is not None
+
+
+def _play_name(model) -> str:
+    return "table" if _is_table(model) else "dd"
+
+
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None):
+    """``(PlayInfo, model or None)``: the table-play model to use, or None
+    (DD) with the reason.  ``model``: a :class:`~kaiser_sim.table_play.TablePlayModel`
+    (default the shipped one, :func:`~kaiser_sim.table_play.load_model`).
+    Falls back to DD, never raises, when the model cannot be read, does not
+    hold for ``rules`` or ``values`` lie outside its points."""
+    if play == "dd":
+        return PlayInfo("dd", "dd"), None
+    from .table_play import POINTS, TablePlayError, load_model
+
+    try:
+        m = load_model() if model is None else model
+        m.check_rules(rules)
+        if values is not None and values.size and (values.min() < POINTS[0] or values.max() > POINTS[-1]):
+            raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}")
+    except TablePlayError as e:
+        return PlayInfo("table", "dd", reason=str(e)), None
+    return PlayInfo("table", "table", None, m.describe(), dict(m.provenance)), m
+
+
+def point_values(values: np.ndarray, model=None) -> np.ndarray:
+    """``(n, 5)`` float: each deal's points in each strain, in one measure:
+    DD (``model`` None: the values) or table play (the model's expected
+    table points given the DD value; column N is no trump)."""
+    v = np.asarray(values, dtype=np.int64)
+    if not _is_table(model):
+        return v.astype(np.float64)
+    out = np.empty(v.shape, dtype=np.float64)
+    for s in range(v.shape[1]):
+        out[:, s] = model.expected(v[:, s], s == int(Strain.N))
+    return out
+
+
+def _p_interval(per_deal: np.ndarray) -> tuple:
+    """(p, lo, hi) of a table-play probability: the mean of the per-deal
+    probabilities with its iid 95% interval, clipped to 0..1."""
+    m = mean_ci(per_deal, axis=0)
+    return m.mean, np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
 
 
 # --- input -----------------------------------------------------------------------------
@@ -261,6 +360,10 @@ def auction_context(rules: Rules, seat, dealer=None, current_bid=None) -> Auctio
 class Recommendation:
     """The call to make.
 
+    Every number is in the measure the advice is made on (``play``:
+    ``"table"`` or ``"dd"``); ``expected_dd`` and ``difference_dd`` are the
+    same two numbers double dummy.
+
     call : ``"pass"`` or the bid (``"7"``, ``"7NT"``).
     strain : the strain to play (S H D C N), None for a pass.
     expected : the bid's expected hand score, None for a pass (counted 0).
@@ -290,6 +393,9 @@ class Recommendation:
     reason: str
     clear: bool = True
     tie: bool = False
+    expected_dd: MeanCI | None = None
+    difference_dd: MeanCI | None = None
+    play: str = "dd"
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
@@ -301,18 +407,20 @@ class TrumpChoice:
     """The one trump of the hand's plain bids (module doc: "One trump and
     one call, chosen on half the deals").
 
+    play : the measure of the points the trump is chosen on: ``"table"``
+        (each deal's expected table-play points) or ``"dd"``.
     strain : the trump (S H D C; N only with ``plain_bid_nt``).
     runner_up : the candidate with the next best mean points on the
         selection deals (None with a single candidate).
     chosen_on, n_select : ``"even"``: the rows 0, 2, 4, ...; how many.
-    selection_difference : trump - runner-up in DD points on the selection
-        deals (paired), or None.
+    selection_difference : trump - runner-up in points (``play``) on the
+        selection deals (paired), or None.
     clear : ``selection_difference``'s 95% interval lies above 0.
     reported_on, n_report : ``"all"`` or ``"odd"`` (rows 1, 3, 5, ...): the
         deals every estimate that depends on a choice is computed on (all
         only when both the trump and the call are clear); how many.
-    difference : trump - runner-up in DD points on the reporting deals
-        (paired), or None.
+    difference : trump - runner-up in points (``play``) on the reporting
+        deals (paired), or None; ``difference_dd`` the same in DD points.
     tie : ``difference``'s interval reaches 0 (or lies below it).
     """
 
@@ -326,13 +434,17 @@ class TrumpChoice:
     n_report: int = 0
     difference: MeanCI | None = None
     tie: bool = False
+    difference_dd: MeanCI | None = None
+    play: str = "dd"
 
 
 @dataclass(frozen=True)
 class MatchAdvice:
     """A dealer facing ``bid``: match it (take the contract at its level) or
     pass.  ``allowed`` is False when the rules forbid matching.  Passing is
-    counted 0 (the opponents' score is not computed)."""
+    counted 0 (the opponents' score is not computed).  ``expected`` and
+    ``p_make`` are in the measure the decision is made on (``play``),
+    ``expected_dd`` and ``p_make_dd`` double dummy."""
 
     bid: str
     allowed: bool
@@ -341,6 +453,9 @@ class MatchAdvice:
     p_make: tuple[float, float, float] | None  # (p, lo, hi)
     decision: str  # "match" or "pass"
     reason: str
+    expected_dd: MeanCI | None = None
+    p_make_dd: tuple[float, float, float] | None = None
+    play: str = "dd"
 
 
 @dataclass(frozen=True)
@@ -363,15 +478,22 @@ class Specials:
 class HandAdvice:
     """Everything :func:`advise` found (see the module doc).
 
+    In the DataFrames the plain columns are DD and the ``table_`` ones
+    table play (NaN when table play is not used: ``play.used == "dd"``).
+
     values : ``(n, 5)`` int8, DD points of the declaring side per deal and strain.
-    points : one row per strain (index S H D C N): mean, lo, hi, sd, min, max.
-    make : one row per (strain, bid level): k, n, p, lo, hi.
+    points : one row per strain (index S H D C N): mean, lo, hi, sd, min,
+        max; table_mean, table_lo, table_hi, table_sd.
+    make : one row per (strain, bid level): k, n, p, lo, hi; table_p,
+        table_lo, table_hi.
     bids : one row per bid of the ladder, on the reporting deals: bid, nt,
         legal, strain (the hand's trump, N for NT bids), p, p_lo, p_hi,
         expected, lo, hi, and ``exp_<strain>`` for every strain the bid may
-        be played in.
+        be played in; the same with ``table_`` in front.
     trump : the trump choice and the deals everything was reported on
         (None only for a HandAdvice built by hand).
+    play : the measure the choices are made on (:class:`PlayInfo`; None
+        only for a HandAdvice built by hand: DD).
     """
 
     hand: int
@@ -390,6 +512,12 @@ class HandAdvice:
     specials: Specials | None
     notes: tuple[str, ...] = field(default=())
     trump: TrumpChoice | None = None
+    play: PlayInfo | None = None
+
+    @property
+    def table(self) -> bool:
+        """The choices are made on table play."""
+        return self.play is not None and self.play.table
 
     @property
     def hand_text(self) -> str:
@@ -424,30 +552,55 @@ def _strain_key(strain: int) -> str:
     return STRAIN_KEYS[int(strain)]
 
 
-def make_table(values: np.ndarray, levels) -> pd.DataFrame:
+def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
     """One row per (strain, level): deals where the declaring side takes at
-    least ``level`` points, with the Wilson 95% interval."""
+    least ``level`` points DD (k, n, p) with the Wilson 95% interval; with a
+    table-play ``model`` also ``table_p``, the mean over deals of
+    ``model.make_prob(v, nt, [level])``, and its iid 95% interval
+    (``table_lo``, ``table_hi``; NaN without a model)."""
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
     lv = np.asarray(list(levels), dtype=np.int64)
     k = (v[:, :, None] >= lv[None, None, :]).sum(axis=0)  # (5, levels)
     lo, hi = wilson_interval(k, n)
+    tp = np.full((3, v.shape[1], len(lv)), np.nan)
+    if _is_table(model):
+        for s in range(v.shape[1]):
+            tp[:, s] = _p_interval(model.make_prob(v[:, s], s == int(Strain.N), lv))
     rows = []
     for s, key in enumerate(STRAIN_KEYS):
         for j, level in enumerate(lv):
-            rows.append((key, int(level), int(k[s, j]), n, k[s, j] / n, float(lo[s, j]), float(hi[s, j])))
-    return pd.DataFrame(rows, columns=["strain", "bid", "k", "n", "p", "lo", "hi"])
+            rows.append((key, int(level), int(k[s, j]), n, k[s, j] / n, float(lo[s, j]), float(hi[s, j]),
+                         *(float(x) for x in tp[:, s, j])))
+    return pd.DataFrame(rows, columns=["strain", "bid", "k", "n", "p", "lo", "hi", "table_p", "table_lo",
+                                       "table_hi"])
 
 
-def points_table(values: np.ndarray) -> pd.DataFrame:
-    """One row per strain: mean points of the declaring side with its 95%
-    interval, the standard deviation, the least and the most."""
+def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
+    """One row per strain: mean DD points of the declaring side with its 95%
+    interval, the standard deviation, the least and the most; with a
+    table-play ``model`` the mean table points (mean over deals of the
+    expected table points given the DD value, iid 95% interval) and their
+    standard deviation over deals and play (NaN without a model)."""
     v = np.asarray(values, dtype=np.int64)
     m = mean_ci(v, axis=0)
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {"mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd, "min": v.min(axis=0), "max": v.max(axis=0)},
         index=pd.Index(STRAIN_KEYS, name="strain"),
     )
+    t = np.full((4, v.shape[1]), np.nan)
+    if _is_table(model):
+        from .table_play import POINTS
+
+        e = point_values(v, model)
+        tm = mean_ci(e, axis=0)
+        sq = np.stack([model.expected_score(v[:, s], s == int(Strain.N), POINTS.astype(np.float64) ** 2)
+                       for s in range(v.shape[1])], axis=1)
+        sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
+        t = np.stack([tm.mean, tm.lo, tm.hi, sd])
+    for i, col in enumerate(("table_mean", "table_lo", "table_hi", "table_sd")):
+        out[col] = t[i]
+    return out
 
 
 def selection_rows(n: int) -> np.ndarray:
@@ -476,72 +629,123 @@ def _key(strain) -> int:
     return STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
 
 
-def choose_trump(values: np.ndarray, rules: Rules, rows=None) -> TrumpChoice:
-    """The trump with the highest mean DD points on ``rows`` (default all;
+def choose_trump(values: np.ndarray, rules: Rules, rows=None, model=None) -> TrumpChoice:
+    """The trump with the highest mean points on ``rows`` (default all;
     :func:`advise` passes :func:`selection_rows`), the runner-up, their paired
     difference there and whether it is clear (its 95% interval above 0).
-    The reporting fields are filled by :func:`report_trump`."""
-    v = np.asarray(values, dtype=np.int64)
-    rows = _rows(rows, v.shape[0])
+    The points are DD, or with a table-play ``model`` each deal's expected
+    table points (:func:`point_values`).  The reporting fields are filled
+    by :func:`report_trump`."""
+    pts = point_values(values, model)
+    rows = _rows(rows, pts.shape[0])
     cands = trump_candidates(rules)
-    means = v[rows][:, cands].mean(axis=0)
+    means = pts[rows][:, cands].mean(axis=0)
     order = sorted(range(len(cands)), key=lambda i: -means[i])  # stable: exact ties keep S H D C N order
     best = cands[order[0]]
+    play = _play_name(model)
     if len(cands) < 2:
-        return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True)
+        return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True, play=play)
     second = cands[order[1]]
-    d = mean_ci(v[rows, best] - v[rows, second])
-    return TrumpChoice(_strain_key(best), _strain_key(second), CHOSEN_ON, len(rows), d, bool(d.lo > 0))
+    d = mean_ci(pts[rows, best] - pts[rows, second])
+    return TrumpChoice(_strain_key(best), _strain_key(second), CHOSEN_ON, len(rows), d, bool(d.lo > 0),
+                       play=play)
 
 
-def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows) -> TrumpChoice:
+def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, model=None) -> TrumpChoice:
     """``choice`` with the paired difference trump - runner-up on the
-    reporting ``rows`` and the tie flag."""
+    reporting ``rows`` (in ``choice.play``'s points: pass the same ``model``
+    as to :func:`choose_trump`; and DD), and the tie flag."""
     rows = np.asarray(rows, dtype=np.int64)
     if choice.runner_up is None:
         return replace(choice, reported_on=reported_on, n_report=len(rows))
+    if choice.play != _play_name(model):
+        raise ValueError(f"report_trump: the trump was chosen on {choice.play}, not {_play_name(model)}")
+    a, b = _key(choice.strain), _key(choice.runner_up)
     v = np.asarray(values, dtype=np.int64)
-    d = mean_ci(v[rows, _key(choice.strain)] - v[rows, _key(choice.runner_up)])
-    return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0)
+    d_dd = mean_ci(v[rows, a] - v[rows, b])
+    d = d_dd
+    if _is_table(model):
+        n_ = int(Strain.N)
+        d = mean_ci(model.expected(v[rows, a], a == n_) - model.expected(v[rows, b], b == n_))
+    return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
+                   difference_dd=d_dd)
+
+
+class DealScores(dict):
+    """``{bid text: (n,) per-deal hand scores}`` of the strain each bid is
+    played in, in the measure the choices use (``play``: ``"table"``, each
+    deal's expected table-play score, or ``"dd"``); ``dd`` holds the DD
+    scores (itself when ``play`` is ``"dd"``)."""
+
+    def __init__(self, play: str = "dd"):
+        super().__init__()
+        self.play = play
+        self.dd = self if play == "dd" else {}
 
 
 def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
-              rows=None) -> tuple[pd.DataFrame, dict]:
+              rows=None, model=None) -> tuple[pd.DataFrame, DealScores]:
     """Expected hand score of every bid of the ladder, and the per-deal
-    scores ``{bid text: (n,) array}`` of the strain each bid is played in.
+    scores (:class:`DealScores`) of the strain each bid is played in.
 
     trump : the hand's trump (a strain key or index), in which every plain
-        bid is played; default :func:`choose_trump` on all the rows.  NT bids
-        are played in no trump.
+        bid is played; default :func:`choose_trump` on all the rows (with
+        ``model``).  NT bids are played in no trump.
     rows : the rows the table is computed on (default all; :func:`advise`
         passes the reporting deals).  ``per_deal`` always has every row.
+    model : a table-play model: adds the ``table_`` columns (a deal's make
+        probability ``model.make_prob(v, nt, [bid])``, its expected score
+        ``model.expected_score(v, nt, score of the bid)``; means over the
+        rows with iid 95% intervals) and the per-deal scores are table play.
+        Without it the ``table_`` columns are NaN and the scores DD.
     """
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
     rows = _rows(rows, n)
     nr = len(rows)
-    trump = _key(choose_trump(v, rules).strain if trump is None else trump)
-    rows_out, per_deal = [], {}
+    table = _is_table(model)
+    trump = _key(choose_trump(v, rules, model=model).strain if trump is None else trump)
+    rows_out, per_deal = [], DealScores(_play_name(model))
+    if table:
+        from .table_play import POINTS
+    nan = np.nan
     for bid in ladder(rules):
         choices = [s for s, low in strain_choices(rules, bid) if not low]
         played = int(Strain.N) if bid.nt else trump
         if played not in choices:
             raise AdvisorInputError(f"{bid} cannot be played in {STRAIN_NAMES[_strain_key(played)]} "
                                     "under these rules")
-        means = {s: float(_score(rules, bid, seat, v[rows, s]).mean()) if nr else np.nan for s in choices}
+        means = {s: float(_score(rules, bid, seat, v[rows, s]).mean()) if nr else nan for s in choices}
         sc = _score(rules, bid, seat, v[:, played])
-        per_deal[str(bid)] = sc
+        per_deal.dd[str(bid)] = sc
         if nr:
             m = mean_ci(sc[rows])
             k = int((v[rows, played] >= bid.level).sum())
             plo, phi = wilson_interval(k, nr)
             mean, lo, hi, p = m.mean, m.lo, m.hi, k / nr
         else:
-            mean = lo = hi = p = plo = phi = np.nan
+            mean = lo = hi = p = plo = phi = nan
         row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(played),
                "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi}
         for s in range(len(STRAIN_KEYS)):
-            row[f"exp_{STRAIN_KEYS[s]}"] = means.get(s, np.nan)
+            row[f"exp_{STRAIN_KEYS[s]}"] = means.get(s, nan)
+        t = dict.fromkeys(("table_p", "table_p_lo", "table_p_hi", "table_expected", "table_lo", "table_hi"), nan)
+        t_means = {}
+        if table:
+            score = _score(rules, bid, seat, POINTS).astype(np.float64)  # the bid's score of each raw total
+            nt = played == int(Strain.N)
+            tsc = model.expected_score(v[:, played], nt, score)
+            per_deal[str(bid)] = tsc
+            if nr:
+                tm = mean_ci(tsc[rows])
+                tp = _p_interval(model.make_prob(v[rows, played], nt, [bid.level])[:, 0])
+                t.update(table_p=float(tp[0]), table_p_lo=float(tp[1]), table_p_hi=float(tp[2]),
+                         table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi)
+                t_means = {s: float(model.expected_score(v[rows, s], s == int(Strain.N), score).mean())
+                           for s in choices}
+        row.update(t)
+        for s in range(len(STRAIN_KEYS)):
+            row[f"table_exp_{STRAIN_KEYS[s]}"] = t_means.get(s, nan)
         rows_out.append(row)
     return pd.DataFrame(rows_out), per_deal
 
@@ -594,34 +798,57 @@ def choose_call(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rows=No
     return options, best, other, bool(d.lo > 0)
 
 
+def _play_words(play: str) -> str:
+    return " in table play" if play == "table" else ""
+
+
+def _dd_aside(play: str, m: MeanCI | None) -> str:
+    """``"; double dummy +4.00 (+3.60 to +4.40)"`` beside a table-play number."""
+    return "" if play != "table" or m is None else f"; double dummy {_ci_text(m)}"
+
+
 def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules, select=None,
               report=None) -> Recommendation:
     """The best legal call by expected hand score, passing counted 0: chosen
     on the ``select`` rows, its expected score and its difference from the
     runner-up measured on the ``report`` rows (both default all rows;
-    :func:`advise` passes the selection and reporting deals).  ``bids`` is
-    the table on the reporting rows (for the limit)."""
+    :func:`advise` passes the selection and reporting deals).  The measure
+    is ``per_deal``'s (:class:`DealScores`: table play or DD; a plain dict
+    is DD); the DD numbers come along (``expected_dd``, ``difference_dd``).
+    ``bids`` is the table on the reporting rows (the legal bids)."""
     options, b, o, clear = choose_call(bids, per_deal, ctx, select)
-    report = _rows(report, len(options[0][2]))
+    play = getattr(per_deal, "play", "dd")
+    dd = getattr(per_deal, "dd", per_deal)
+    n = len(options[0][2])
+    report = _rows(report, n)
     best = options[b]
-    legal = bids[bids["legal"]]
-    positive = legal[legal["expected"] > 0]
-    limit = positive.iloc[-1] if len(positive) else None
-    versus, diff = None, None
+    legal = [bid for bid in bids.loc[bids["legal"], "bid"]]
+    positive = [bid for bid in legal if per_deal[bid][report].mean() > 0]
+    limit = positive[-1] if positive else None
+    limit_strain = None if limit is None else bids.loc[bids["bid"] == limit, "strain"].iloc[0]
+
+    def dd_of(call):
+        return np.zeros(n) if call == "pass" else dd[call]
+
+    versus, diff, diff_dd = None, None, None
     if o is not None:
         other = options[o]
         versus = _bid_label(other[0], other[1]) if other[0] != "pass" else "pass"
         diff = mean_ci(best[2][report] - other[2][report])
+        diff_dd = mean_ci(dd_of(best[0])[report] - dd_of(other[0])[report])
     expected = mean_ci(best[2][report]) if best[0] != "pass" else None
+    expected_dd = mean_ci(dd[best[0]][report]) if best[0] != "pass" else None
     tie = diff is not None and not diff.lo > 0
+    words = _play_words(play)
 
     if best[0] == "pass":
         if ctx.current is not None:
-            reason = f"no legal bid over {ctx.current} has a positive expected score"
+            reason = f"no legal bid over {ctx.current} has a positive expected score{words}"
         else:
-            reason = "no bid has a positive expected score"
+            reason = f"no bid has a positive expected score{words}"
     else:
-        reason = f"the best expected hand score of the legal calls: {_ci_text(expected)}"
+        reason = (f"the best expected hand score{words} of the legal calls: {_ci_text(expected)}"
+                  + _dd_aside(play, expected_dd))
         if ctx.forced:
             reason = (f"{Seat(ctx.seat).name} deals and the others passed: a bid of at least "
                       f"{rules.min_bid} is forced; " + reason)
@@ -637,13 +864,16 @@ def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Ru
         strain=best[1],
         expected=expected,
         forced=ctx.forced,
-        limit=None if limit is None else limit["bid"],
-        limit_strain=None if limit is None else limit["strain"],
+        limit=limit,
+        limit_strain=limit_strain,
         versus=versus,
         difference=diff,
         reason=reason,
         clear=clear,
         tie=tie,
+        expected_dd=expected_dd,
+        difference_dd=diff_dd,
+        play=play,
     )
 
 
@@ -651,26 +881,33 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
                  rec: Recommendation, rows=None) -> MatchAdvice | None:
     """For a dealer facing a bid: match it or pass (None otherwise); ``rec``
     (:func:`recommend`) tells whether an overbid scores more.  Measured on
-    ``rows`` (default all; :func:`advise` passes the reporting deals)."""
+    ``rows`` (default all; :func:`advise` passes the reporting deals), in
+    ``per_deal``'s measure (:class:`DealScores`), DD beside it."""
     if not ctx.is_dealer or ctx.current is None:
         return None
     bid = str(ctx.current)
+    play = getattr(per_deal, "play", "dd")
     if not rules.dealer_match:
         return MatchAdvice(bid, False, None, None, None, "pass",
-                           "the rules do not let the dealer match (dealer_match=false): overbid or pass")
+                           "the rules do not let the dealer match (dealer_match=false): overbid or pass", play=play)
     row = bids[bids["bid"] == bid].iloc[0]
-    m = mean_ci(per_deal[bid][_rows(rows, len(per_deal[bid]))])
+    rows = _rows(rows, len(per_deal[bid]))
+    m = mean_ci(per_deal[bid][rows])
+    m_dd = mean_ci(getattr(per_deal, "dd", per_deal)[bid][rows])
+    p_dd = (row["p"], row["p_lo"], row["p_hi"])
+    p_make = (row["table_p"], row["table_p_lo"], row["table_p_hi"]) if play == "table" else p_dd
     take = m.mean > 0
     how = "" if (m.lo > 0 or m.hi < 0) else ", but the interval reaches 0: a close call"
     what = _bid_label(bid, row["strain"])
     if rec.call not in ("pass", bid) and rec.expected.mean > m.mean:
         how += f"; overbidding with {_bid_label(rec.call, rec.strain)} scores more ({_ci_text(rec.expected)})"
+    words = _play_words(play)
     if take:
-        reason = f"matching ({what}) scores {_ci_text(m)} on average{how}"
+        reason = f"matching ({what}) scores {_ci_text(m)}{words} on average{_dd_aside(play, m_dd)}{how}"
     else:
-        reason = f"matching ({what}) scores {_ci_text(m)} on average: pass{how}"
-    return MatchAdvice(bid, True, row["strain"], m, (row["p"], row["p_lo"], row["p_hi"]),
-                       "match" if take else "pass", reason)
+        reason = f"matching ({what}) scores {_ci_text(m)}{words} on average{_dd_aside(play, m_dd)}: pass{how}"
+    return MatchAdvice(bid, True, row["strain"], m, p_make, "match" if take else "pass", reason,
+                       expected_dd=m_dd, p_make_dd=p_dd, play=play)
 
 
 def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None) -> Specials:
@@ -704,24 +941,52 @@ def _selection_note(trump: TrumpChoice, n: int) -> str:
             else f"not both were clear there, so every estimate that depends on a choice (the bid table, the "
                  f"recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
                  "which played no part in the choices")
+    pts = "expected table-play points" if trump.play == "table" else "DD points"
     return (
-        "One trump for the hand: every plain bid is played in the suit with the highest mean DD points on "
+        f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
         f"the {trump.n_select:,} even deals (rows 0, 2, 4, ...), every NT bid in no trump; the call is chosen "
-        "on those deals too.  A choice is clear when the 95% interval of its paired difference from the "
-        "runner-up (the next suit; the best call in another strain or pass) lies above 0 on them; "
+        "on those deals too (on the same measure).  A choice is clear when the 95% interval of its paired "
+        "difference from the runner-up (the next suit; the best call in another strain or pass) lies above 0 on them; "
         f"{used}.  The per-strain table uses all deals (no choice in it).  A trump or call whose difference "
         "from the runner-up on the reporting deals has an interval reaching 0 is reported as a tie."
     )
 
 
+def table_play_note(model_description: str) -> str:
+    """The paragraph that says what the table-play numbers are (printed
+    with them)."""
+    return (
+        "Table play (the numbers the advice is chosen on; double dummy beside them): the points the declaring "
+        "side takes when every player sees only their own hand and the cards played, from the table-play "
+        "model.  For each deal it turns the DD value into a distribution of table points, fitted on deals "
+        "played out by PIMC players: at each turn a player deals the unseen cards K times consistently with "
+        "what it knows (the cards played, the suits shown out of), scores each of its legal cards double "
+        "dummy on every layout and plays the one that does best on average.  PIMC players cannot signal, do "
+        "not plan to gather information nor read anything into how the others play, and once a layout is "
+        "drawn they play as if they saw it (strategy fusion): a model of competent play without conventions, "
+        "not of people; a signalling partnership may take more, a weaker table less.  The same model for "
+        "every hand: it knows the deal only through its DD value and the strain kind.  "
+        f"Provenance: {model_description}."
+    )
+
+
 def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice | None = None,
-           n: int = 0) -> tuple[str, ...]:
+           n: int = 0, play: PlayInfo | None = None) -> tuple[str, ...]:
     side = "N-S" if ctx.seat % 2 == 0 else "E-W"
-    notes = [
+    table = play is not None and play.table
+    notes = []
+    if table:
+        notes.append(table_play_note(play.model))
+    elif play is not None and play.requested == "table":
+        notes.append(f"Table play is not available, so every number is double dummy and the choices are made "
+                     f"on it: {play.reason}.")
+    notes += [
         "The other 24 cards are dealt uniformly at random: the deals are not conditioned on "
         "the other players' calls.",
         f"Values are double dummy (all hands visible, best play by both sides) with {Seat(ctx.seat).name} "
-        f"on lead, i.e. declaring; 'points' are {side}'s raw points (tricks, +5 for the 5H, -3 for the 3S).",
+        f"on lead, i.e. declaring"
+        + (", and table play is estimated from them" if table else "")
+        + f"; 'points' are {side}'s raw points (tricks, +5 for the 5H, -3 for the 3S).",
         "A plain bid's trump is chosen once for this hand, not bid by bid nor deal by deal."
         if trump is None else _selection_note(trump, n),
         "Expected hand score: made = the raw points (NT: "
@@ -732,7 +997,10 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         + "), failed = minus the bid.  Passing counts 0: what the opponents would score if they "
         "play is not computed (it depends on who declares in what).",
         "The dealer decides only what may be bid (matching, the forced bid), not the values.",
-        "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means.",
+        "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
+        + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
+            "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
+            "standard errors over deals: the model's own estimation error is not included.") if table else ""),
     ]
     if specials:
         notes.append(
@@ -747,7 +1015,7 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 
 def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rules | None = None,
-           current_bid=None, specials: bool = True) -> HandAdvice:
+           current_bid=None, specials: bool = True, play: str = "table", model=None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -763,6 +1031,12 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     rules : the rules (default ``standard``).
     current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None.
     specials : also measure the 5H and 3S (two more solves of each reporting deal).
+    play : ``"table"`` (default): the choices on table play (the table-play
+        model, DD beside it); ``"dd"``: everything double dummy.  Table play
+        falls back to DD, with the reason in ``HandAdvice.play`` and the
+        notes, when the model does not hold for the rules or cannot be read.
+    model : the table-play model (default the shipped one,
+        :func:`kaiser_sim.table_play.load_model`).
 
     Raises
     ------
@@ -771,6 +1045,8 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     """
     rules = get_preset("standard") if rules is None else rules
     check_rules(rules)
+    if play not in PLAY_CHOICES:
+        raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
     if int(n) < 2:
         raise AdvisorInputError("the number of deals must be at least 2 (half of them choose the trump, "
@@ -780,27 +1056,35 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     ctx = auction_context(rules, seat, dealer, current_bid)
     deals = advisor_deals(mask, ctx.seat, n, seed, rules)
     values = _dd_strains(deals, ctx.seat, "points")
+    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model)
+
+
+def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
+             rules: Rules, specials: bool, play: str, model) -> HandAdvice:
+    """Everything :func:`advise` does once the deals are solved (the
+    benchmark times it on its own)."""
+    info, tp = table_play_for(play, rules, values, model)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
-    # the choices, on the selection deals
+    # the choices, on the selection deals, in the measure of ``info.used``
     select = selection_rows(n)
-    trump = choose_trump(values, rules, select)
-    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select)
+    trump = choose_trump(values, rules, select, model=tp)
+    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select, model=tp)
     call_clear = choose_call(bids_sel, per_deal, ctx, select)[3]
     # everything that depends on them, on the reporting deals
     reported_on, report = report_rows(n, trump.clear and call_clear)
-    trump = report_trump(trump, values, reported_on, report)
-    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report)
+    trump = report_trump(trump, values, reported_on, report, model=tp)
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp)
     rec = recommend(bids, per_deal, ctx, rules, select=select, report=report)
-    pts = points_table(values)
+    pts = points_table(values, model=tp)
     spec = None
     if specials:
         strain = _key(rec.strain if rec.strain is not None else trump.strain)
         spec = specials_table(deals, values, ctx.seat, strain, report)
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
-        values=values, points=pts, make=make_table(values, levels), bids=bids, recommendation=rec,
+        values=values, points=pts, make=make_table(values, levels, model=tp), bids=bids, recommendation=rec,
         match=match_advice(bids, per_deal, ctx, rules, rec, report), specials=spec,
-        notes=_notes(rules, ctx, specials, trump, int(n)), trump=trump,
+        notes=_notes(rules, ctx, specials, trump, int(n), info), trump=trump, play=info,
     )
 
 
@@ -823,31 +1107,64 @@ def _p_obj(p, lo, hi) -> dict:
     return {"p": _num(p), "lo": _num(lo), "hi": _num(hi)}
 
 
+def _pair(table, dd) -> dict:
+    """``{"table": ..., "dd": ...}``: one number in both measures (table null
+    when table play is not used)."""
+    return {"table": table, "dd": dd}
+
+
 def _trump_obj(t: TrumpChoice | None) -> dict | None:
     if t is None:
         return None
-    return {"strain": t.strain, "runner_up": t.runner_up, "difference": _mean_obj(t.difference), "tie": t.tie,
-            "chosen_on": t.chosen_on, "n_select": t.n_select,
+    table = t.play == "table"
+    dd_diff = t.difference_dd if table else t.difference
+    return {"strain": t.strain, "runner_up": t.runner_up,
+            "difference": None if t.difference is None else _pair(_mean_obj(t.difference) if table else None,
+                                                                  _mean_obj(dd_diff)),
+            "tie": t.tie, "chosen_on": t.chosen_on, "n_select": t.n_select,
             "selection_difference": _mean_obj(t.selection_difference), "clear": t.clear,
             "reported_on": t.reported_on, "n_report": t.n_report}
 
 
+def _mean_pair(play: str, used: MeanCI | None, dd: MeanCI | None) -> dict | None:
+    """A mean in both measures from a result's ``used`` and ``*_dd`` fields."""
+    if used is None:
+        return None
+    if play != "table":
+        return _pair(None, _mean_obj(used))
+    return _pair(_mean_obj(used), _mean_obj(dd))
+
+
+def _play_obj(a: HandAdvice) -> dict:
+    p = a.play or PlayInfo("dd", "dd")
+    return {"requested": p.requested, "used": p.used, "reason": p.reason, "model": p.model,
+            "provenance": p.provenance}
+
+
 def _to_dict(a: HandAdvice) -> dict:
+    table = a.table
     strains = {}
     for key in STRAIN_KEYS:
         pr = a.points.loc[key]
         mk = a.make[a.make["strain"] == key]
+        tp = ({"mean": _num(pr["table_mean"]), "lo": _num(pr["table_lo"]), "hi": _num(pr["table_hi"]),
+               "sd": _num(pr["table_sd"])} if table else None)
         strains[key] = {
-            "points": {"mean": _num(pr["mean"]), "lo": _num(pr["lo"]), "hi": _num(pr["hi"]),
-                       "sd": _num(pr["sd"]), "min": int(pr["min"]), "max": int(pr["max"])},
-            "make": {str(r.bid): _p_obj(r.p, r.lo, r.hi) for r in mk.itertuples()},
+            "points": _pair(tp, {"mean": _num(pr["mean"]), "lo": _num(pr["lo"]), "hi": _num(pr["hi"]),
+                                 "sd": _num(pr["sd"]), "min": int(pr["min"]), "max": int(pr["max"])}),
+            "make": {str(r.bid): _pair(_p_obj(r.table_p, r.table_lo, r.table_hi) if table else None,
+                                       _p_obj(r.p, r.lo, r.hi)) for r in mk.itertuples()},
         }
     bids = []
     for r in a.bids.itertuples():
-        by = {k: _num(getattr(r, f"exp_{k}")) for k in STRAIN_KEYS if not math.isnan(getattr(r, f"exp_{k}"))}
+        by = {k: _pair(_num(getattr(r, f"table_exp_{k}")) if table else None, _num(getattr(r, f"exp_{k}")))
+              for k in STRAIN_KEYS if not math.isnan(getattr(r, f"exp_{k}"))}
         bids.append({"bid": r.bid, "nt": bool(r.nt), "legal": bool(r.legal), "strain": r.strain,
-                     "make": _p_obj(r.p, r.p_lo, r.p_hi),
-                     "expected": {"mean": _num(r.expected), "lo": _num(r.lo), "hi": _num(r.hi)},
+                     "make": _pair(_p_obj(r.table_p, r.table_p_lo, r.table_p_hi) if table else None,
+                                   _p_obj(r.p, r.p_lo, r.p_hi)),
+                     "expected": _pair({"mean": _num(r.table_expected), "lo": _num(r.table_lo),
+                                        "hi": _num(r.table_hi)} if table else None,
+                                       {"mean": _num(r.expected), "lo": _num(r.lo), "hi": _num(r.hi)}),
                      "by_strain": by})
     rec = a.recommendation
     out = {
@@ -859,14 +1176,16 @@ def _to_dict(a: HandAdvice) -> dict:
         "deals": a.n,
         "seed": a.seed,
         "rules": a.rules.to_dict(),
+        "play": _play_obj(a),
         "current_bid": None if a.auction.current is None else str(a.auction.current),
         "legal_calls": a.auction.legal_texts,
         "strains": strains,
         "bids": bids,
         "recommendation": {
-            "call": rec.call, "strain": rec.strain, "expected": _mean_obj(rec.expected), "forced": rec.forced,
-            "limit": rec.limit, "limit_strain": rec.limit_strain, "versus": rec.versus,
-            "difference": _mean_obj(rec.difference), "clear": rec.clear, "tie": rec.tie, "reason": rec.reason,
+            "call": rec.call, "strain": rec.strain, "expected": _mean_pair(rec.play, rec.expected, rec.expected_dd),
+            "forced": rec.forced, "limit": rec.limit, "limit_strain": rec.limit_strain, "versus": rec.versus,
+            "difference": _mean_pair(rec.play, rec.difference, rec.difference_dd), "clear": rec.clear,
+            "tie": rec.tie, "reason": rec.reason,
         },
         "trump": _trump_obj(a.trump),
         "match": None,
@@ -875,9 +1194,13 @@ def _to_dict(a: HandAdvice) -> dict:
     }
     if a.match is not None:
         m = a.match
-        out["match"] = {"bid": m.bid, "allowed": m.allowed, "strain": m.strain, "expected": _mean_obj(m.expected),
-                        "make": None if m.p_make is None else _p_obj(*m.p_make), "decision": m.decision,
-                        "reason": m.reason}
+        t = m.play == "table"
+        make = None
+        if m.p_make is not None:
+            make = _pair(_p_obj(*m.p_make), _p_obj(*m.p_make_dd)) if t else _pair(None, _p_obj(*m.p_make))
+        out["match"] = {"bid": m.bid, "allowed": m.allowed, "strain": m.strain,
+                        "expected": _mean_pair(m.play, m.expected, m.expected_dd), "make": make,
+                        "decision": m.decision, "reason": m.reason}
     if a.specials is not None:
         s = a.specials
         out["specials"] = {
@@ -905,21 +1228,28 @@ def _bracket(m: MeanCI, sign: float = 1.0) -> str:
 
 def _trump_text(t: TrumpChoice) -> str:
     """``Trump: spades (diamonds within 0.08 [-0.05, 0.21] points: a tie).``: the
-    paired difference trump - runner-up in mean DD points on the reporting
-    deals."""
+    paired difference trump - runner-up in mean points (table play, DD
+    beside it; or DD) on the reporting deals."""
     name = STRAIN_NAMES[t.strain]
     if t.runner_up is None or t.difference is None:
         return f"Trump: {name} (the only strain a plain bid may be played in)."
     other = STRAIN_NAMES[t.runner_up]
     d = t.difference
+    table = t.play == "table" and t.difference_dd is not None
+
+    def pts(sign=1.0):
+        if not table:
+            return "points"
+        return f"points in table play, {_bracket(t.difference_dd, sign)} double dummy"
+
     if not t.tie:
-        how = f"better than {other} by {_bracket(d)} points"
+        how = f"better than {other} by {_bracket(d)} {pts()}"
     elif d.mean >= 0:
-        how = f"{other} within {_bracket(d)} points: a tie"
+        how = f"{other} within {_bracket(d)} {pts()}: a tie"
     elif d.hi >= 0:
-        how = f"{other} ahead by {_bracket(d, -1)} points on the reporting deals: a tie"
+        how = f"{other} ahead by {_bracket(d, -1)} {pts(-1)} on the reporting deals: a tie"
     else:
-        how = (f"{other} ahead by {_bracket(d, -1)} points on the reporting deals, though {name} led on the "
+        how = (f"{other} ahead by {_bracket(d, -1)} {pts(-1)} on the reporting deals, though {name} led on the "
                "selection deals: not a clear choice, a tie at best")
     return f"Trump: {name} ({how})."
 
@@ -935,40 +1265,71 @@ def _rows_text(t: TrumpChoice, n: int, call_clear: bool) -> str:
             f"{t.n_report:,} odd deals (the per-strain table above: all deals).")
 
 
+def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
+    """The per-strain table of one measure (``prefix`` "" for DD, "table_")."""
+    w = 20
+    lines = [title, "bid   " + "".join(f"{_STRAIN_SHORT[k]:<{w}}" for k in STRAIN_KEYS).rstrip()]
+    mk = a.make.set_index(["strain", "bid"])
+    cols = [f"{prefix}p", f"{prefix}lo", f"{prefix}hi"]
+    for level in a.levels:
+        cells = [_p_cell(*mk.loc[(k, level), cols]) for k in STRAIN_KEYS]
+        lines.append(f"{level:<6}" + "".join(f"{c:<{w}}" for c in cells).rstrip())
+    pts = a.points
+    mean, lo, hi, sd = (pts[f"{prefix}mean"], pts[f"{prefix}lo"], pts[f"{prefix}hi"], pts[f"{prefix}sd"])
+    lines.append("mean  " + "".join(f"{f'{m:.2f} ({x:.2f}-{y:.2f})':<{w}}" for m, x, y in zip(mean, lo, hi)).rstrip())
+    lines.append("sd    " + "".join(f"{f'{v:.2f}':<{w}}" for v in sd).rstrip())
+    return lines
+
+
 def format_text(a: HandAdvice) -> str:
     """The printed report of :class:`HandAdvice`."""
     seat, dealer = Seat(a.seat).name, Seat(a.dealer).name
     partner = Seat((a.seat + 2) % 4).name
     side = "N-S" if a.seat % 2 == 0 else "E-W"
+    table = a.table
+    play = a.play
+    how = f"double dummy with {seat} on lead (declaring; partner {partner})"
+    if table:
+        second = (f"{a.n:,} random deals of the other cards (seed {a.seed}), rules {a.rules.label}, each solved "
+                  f"{how};\ntable play (nobody sees the other hands) from the table-play model: see the first note.")
+    else:
+        second = f"{a.n:,} random deals of the other cards (seed {a.seed}), rules {a.rules.label}, {how}."
+        if play is not None and play.requested == "table":
+            second += "\nTable play is not available for these rules or this model (first note): double dummy only."
     lines = [
         f"Hand advisor: {seat} holds {a.hand_text}, {dealer} deals"
         + ("" if a.auction.current is None else f", current bid {a.auction.current}"),
-        f"{a.n:,} random deals of the other cards (seed {a.seed}), rules {a.rules.label}, "
-        f"double dummy with {seat} on lead (declaring; partner {partner}).",
+        second,
         "",
-        f"Chance that {side} take at least the bid, % (95% interval)",
     ]
-    w = 20
-    lines.append("bid   " + "".join(f"{_STRAIN_SHORT[k]:<{w}}" for k in STRAIN_KEYS).rstrip())
-    mk = a.make.set_index(["strain", "bid"])
-    for level in a.levels:
-        cells = [_p_cell(*mk.loc[(k, level), ["p", "lo", "hi"]]) for k in STRAIN_KEYS]
-        lines.append(f"{level:<6}" + "".join(f"{c:<{w}}" for c in cells).rstrip())
-    lines.append("mean  " + "".join(
-        f"{f'{r.mean:.2f} ({r.lo:.2f}-{r.hi:.2f})':<{w}}" for r in a.points.itertuples()).rstrip())
-    lines.append("sd    " + "".join(f"{f'{r.sd:.2f}':<{w}}" for r in a.points.itertuples()).rstrip())
+    if table:
+        lines += _strain_lines(a, f"Chance that {side} take at least the bid in table play, % (95% interval)",
+                               "table_")
+        lines += [""] + _strain_lines(a, "Double dummy (all four hands seen), % (95% interval)", "")
+    else:
+        lines += _strain_lines(a, f"Chance that {side} take at least the bid, % (95% interval)", "")
     t = a.trump
     if t is not None:
         lines += ["", _trump_text(t), _rows_text(t, a.n, a.recommendation.clear)]
     trump_name = STRAIN_NAMES[t.strain] if t is not None else "the hand's trump"
     on = "" if t is None else (f", all {a.n:,} deals" if t.reported_on == "all" else f", the {t.n_report:,} odd deals")
-    lines += ["", f"Expected hand score of each bid, plain bids in {trump_name}, NT bids in no trump "
-              f"(95% interval{on})",
-              f"{'bid':<6}{'strain':<8}{'makes %':<20}{'expected score':<28}legal"]
-    for r in a.bids.itertuples():
-        exp = f"{_signed(r.expected)} ({_signed(r.lo)} to {_signed(r.hi)})"
-        lines.append(f"{r.bid:<6}{_STRAIN_SHORT[r.strain]:<8}{_p_cell(r.p, r.p_lo, r.p_hi):<20}{exp:<28}"
-                     + ("yes" if r.legal else "no"))
+    if table:
+        lines += ["", f"Expected hand score of each bid in table play (double dummy beside it), plain bids in "
+                  f"{trump_name}, NT bids in no trump (95% interval{on})",
+                  f"{'bid':<6}{'strain':<8}{'makes %':<20}{'DD %':<8}{'expected score':<28}{'DD':<9}legal"]
+        for r in a.bids.itertuples():
+            exp = f"{_signed(r.table_expected)} ({_signed(r.table_lo)} to {_signed(r.table_hi)})"
+            lines.append(f"{r.bid:<6}{_STRAIN_SHORT[r.strain]:<8}"
+                         f"{_p_cell(r.table_p, r.table_p_lo, r.table_p_hi):<20}{_pct(r.p):<8}{exp:<28}"
+                         f"{_signed(r.expected):<9}" + ("yes" if r.legal else "no"))
+    else:
+        lines += ["", f"Expected hand score of each bid, plain bids in {trump_name}, NT bids in no trump "
+                  f"(95% interval{on})",
+                  f"{'bid':<6}{'strain':<8}{'makes %':<20}{'expected score':<28}legal"]
+        for r in a.bids.itertuples():
+            exp = f"{_signed(r.expected)} ({_signed(r.lo)} to {_signed(r.hi)})"
+            lines.append(f"{r.bid:<6}{_STRAIN_SHORT[r.strain]:<8}{_p_cell(r.p, r.p_lo, r.p_hi):<20}{exp:<28}"
+                         + ("yes" if r.legal else "no"))
     rec = a.recommendation
     lines.append("")
     if rec.call == "pass":
@@ -977,15 +1338,21 @@ def format_text(a: HandAdvice) -> str:
         lines.append(f"Recommended: {_bid_label(rec.call, rec.strain)} ({rec.reason}).")
     if rec.limit is not None:
         row = a.bids[a.bids["bid"] == rec.limit].iloc[0]
-        lines.append(f"Worth bidding up to {_bid_label(rec.limit, rec.limit_strain)} "
-                     f"({_signed(row['expected'])}, {_signed(row['lo'])} to {_signed(row['hi'])}): "
-                     "the highest legal bid with a positive expected score.")
+        if table:
+            lines.append(f"Worth bidding up to {_bid_label(rec.limit, rec.limit_strain)} "
+                         f"({_signed(row['table_expected'])}, {_signed(row['table_lo'])} to "
+                         f"{_signed(row['table_hi'])} in table play; double dummy {_signed(row['expected'])}): "
+                         "the highest legal bid with a positive expected score.")
+        else:
+            lines.append(f"Worth bidding up to {_bid_label(rec.limit, rec.limit_strain)} "
+                         f"({_signed(row['expected'])}, {_signed(row['lo'])} to {_signed(row['hi'])}): "
+                         "the highest legal bid with a positive expected score.")
     if a.match is not None:
         m = a.match
         lines.append(f"As dealer facing {m.bid}: {m.decision} ({m.reason}).")
     if a.specials is not None:
         s = a.specials
-        lines += ["", f"The 5H and the 3S (strain {_STRAIN_SHORT[s.strain]})"]
+        lines += ["", f"The 5H and the 3S (strain {_STRAIN_SHORT[s.strain]}, double dummy)"]
         for card in ("5H", "3S"):
             d = s.dealt[card]
             lines.append(f"{card} dealt to: " + ", ".join(
@@ -1011,28 +1378,36 @@ def plot_format(path) -> str:
 
 
 def plot_make_probability(a: HandAdvice, ax=None):
-    """Make probability by bid, one line per strain with its 95% Wilson band.
-    Returns the Figure."""
+    """Make probability by bid, one line per strain with its 95% band: table
+    play (solid, DD dashed beside it) when the advice is on table play, else
+    DD (Wilson bands).  Returns the Figure."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 4.5))
     else:
         fig = ax.figure
+    pre = "table_" if a.table else ""
     for key in STRAIN_KEYS:
         d = a.make[a.make["strain"] == key]
-        line, = ax.plot(d["bid"], 100 * d["p"], marker="o", label=f"{_STRAIN_SHORT[key]} ({STRAIN_NAMES[key]})")
-        ax.fill_between(d["bid"], 100 * d["lo"], 100 * d["hi"], color=line.get_color(), alpha=0.15, linewidth=0)
-    ax.set_title(f"Make probability by bid: {Seat(a.seat).name} holds {a.hand_text}")
+        line, = ax.plot(d["bid"], 100 * d[f"{pre}p"], marker="o",
+                        label=f"{_STRAIN_SHORT[key]} ({STRAIN_NAMES[key]})")
+        ax.fill_between(d["bid"], 100 * d[f"{pre}lo"], 100 * d[f"{pre}hi"], color=line.get_color(), alpha=0.15,
+                        linewidth=0)
+        if a.table:
+            ax.plot(d["bid"], 100 * d["p"], linestyle="--", linewidth=0.8, color=line.get_color())
+    what = "table play (dashed: double dummy)" if a.table else "double dummy"
+    ax.set_title(f"Make probability by bid, {what}: {Seat(a.seat).name} holds {a.hand_text}", fontsize="medium")
     ax.set_xlabel("bid (points the declaring side must take)")
     ax.set_ylabel("P(make), %")
     ax.set_xticks(a.levels)
     ax.set_ylim(-2, 102)
     ax.grid(alpha=0.3)
     ax.legend(title="strain", fontsize="small")
-    fig.text(0.01, 0.01, f"{a.n:,} deals, seed {a.seed}, rules {a.rules.label}; double dummy, "
-             f"{Seat(a.seat).name} on lead; bands: 95% Wilson intervals; kaiser-sim {__version__}",
-             fontsize=7, color="0.4")
+    band = ("table play: PIMC-player model over DD values, bands: mean +- 1.96 SE over deals" if a.table
+            else "double dummy, bands: 95% Wilson intervals")
+    fig.text(0.01, 0.01, f"{a.n:,} deals, seed {a.seed}, rules {a.rules.label}; {Seat(a.seat).name} on lead; "
+             f"{band}; kaiser-sim {__version__}", fontsize=7, color="0.4")
     fig.subplots_adjust(bottom=0.18)
     return fig
 
@@ -1060,6 +1435,9 @@ __all__ = [
     "HandAdvice",
     "MatchAdvice",
     "Recommendation",
+    "DealScores",
+    "PLAY_CHOICES",
+    "PlayInfo",
     "Specials",
     "TrumpChoice",
     "advise",
@@ -1071,6 +1449,7 @@ __all__ = [
     "choose_trump",
     "make_table",
     "plot_make_probability",
+    "point_values",
     "points_table",
     "read_hand",
     "recommend",
@@ -1078,5 +1457,7 @@ __all__ = [
     "report_trump",
     "save_plot",
     "selection_rows",
+    "table_play_for",
+    "table_play_note",
     "trump_candidates",
 ]

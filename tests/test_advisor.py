@@ -18,6 +18,7 @@ from kaiser_sim.advisor import (
     SCHEMA,
     STRAIN_KEYS,
     AdvisorInputError,
+    DealScores,
     _dd_strains,
     _trump_text,
     advise,
@@ -28,6 +29,7 @@ from kaiser_sim.advisor import (
     choose_trump,
     make_table,
     match_advice,
+    point_values,
     points_table,
     read_hand,
     recommend,
@@ -41,6 +43,9 @@ from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import Rules, get_preset
+from kaiser_sim.scoring import score_hands
+from kaiser_sim.stats import mean_ci
+from kaiser_sim.table_play import PLAY_RULES, POINTS, TablePlayError, TablePlayModel, load_model
 
 STANDARD = get_preset("standard")
 STRONG = "AKQJ.A.AK.A"  # all four aces and the top trumps
@@ -51,6 +56,11 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 @pytest.fixture(scope="module")
 def strong():
     return advise(STRONG, seat="N", n=100, seed=1)
+
+
+@pytest.fixture(scope="module")
+def strong_dd():
+    return advise(STRONG, seat="N", n=100, seed=1, play="dd")
 
 
 @pytest.fixture(scope="module")
@@ -298,8 +308,9 @@ def test_mirrored_suits_are_a_tie(mirror):
     assert t.tie and t.difference.lo <= 0 <= t.difference.hi and not t.clear
     assert re.search(r"^Trump: (diamonds|clubs) \((clubs|diamonds) [^()]* points[^()]*: a tie\)\.$",
                      mirror.to_text(), re.M)
-    d = mirror.to_dict()["trump"]
-    assert d["tie"] is True and d["difference"]["lo"] <= 0 <= d["difference"]["hi"]
+    d = mirror.to_dict()["trump"]  # schema 2: the difference in both measures, the tie on table play
+    assert d["tie"] is True and d["difference"]["table"]["lo"] <= 0 <= d["difference"]["table"]["hi"]
+    assert d["difference"]["dd"]["lo"] <= 0 <= d["difference"]["dd"]["hi"]
 
 
 def test_unclear_choice_is_reported_on_the_other_half(mirror):
@@ -307,16 +318,26 @@ def test_unclear_choice_is_reported_on_the_other_half(mirror):
     every number that depends on it comes from the odd deals only."""
     a, t = mirror, mirror.trump
     assert (t.chosen_on, t.n_select, t.reported_on, t.n_report) == ("even", 100, "odd", 100)
+    # the choices are on table play now (the default): each deal's expected table points, recomputed
+    # from the model; the plain (DD) columns keep their meaning
+    m = load_model()
     v = a.values.astype(int)
-    even, odd = v[0::2], v[1::2]
+    tp = np.stack([m.expected(v[:, s], s == 4) for s in range(5)], axis=1)
+    even, odd = tp[0::2], tp[1::2]
+    even_dd, odd_dd = v[0::2], v[1::2]
     tr, ru = STRAIN_KEYS.index(t.strain), STRAIN_KEYS.index(t.runner_up)
-    assert even[:, tr].mean() == even[:, :4].mean(axis=0).max()  # the best suit on the even deals
+    assert t.play == "table" and a.play.used == "table"
+    assert even[:, tr].mean() == pytest.approx(even[:, :4].mean(axis=0).max())  # the best suit on the even deals
     assert t.selection_difference.mean == pytest.approx(even[:, tr].mean() - even[:, ru].mean())
     assert t.difference.mean == pytest.approx(odd[:, tr].mean() - odd[:, ru].mean())
+    assert t.difference_dd.mean == pytest.approx(odd_dd[:, tr].mean() - odd_dd[:, ru].mean())
     b = a.bids.set_index("bid")
-    assert b.loc["6", "p"] == pytest.approx((odd[:, tr] >= 6).mean())
-    assert b.loc["7", "expected"] == pytest.approx(np.where(odd[:, tr] >= 7, odd[:, tr], -7).mean())
-    assert b.loc["6NT", "expected"] == pytest.approx(np.where(odd[:, 4] >= 6, 2 * odd[:, 4], -12).mean())
+    assert b.loc["6", "p"] == pytest.approx((odd_dd[:, tr] >= 6).mean())
+    assert b.loc["7", "expected"] == pytest.approx(np.where(odd_dd[:, tr] >= 7, odd_dd[:, tr], -7).mean())
+    assert b.loc["6NT", "expected"] == pytest.approx(np.where(odd_dd[:, 4] >= 6, 2 * odd_dd[:, 4], -12).mean())
+    assert b.loc["6", "table_p"] == pytest.approx(m.make_prob(odd_dd[:, tr], False, [6])[:, 0].mean())
+    assert b.loc["6NT", "table_expected"] == pytest.approx(
+        m.expected_score(odd_dd[:, 4], True, np.where(POINTS >= 6, 2 * POINTS, -12)).mean())
     assert a.recommendation.expected.n == a.specials.worth_5h.n == 100
     assert (a.make["n"] == 200).all() and sum(k for k, *_ in a.specials.dealt["5H"].values()) == 200
     assert "only the 100 odd deals" in a.to_text()
@@ -330,6 +351,197 @@ def test_obvious_trump_is_no_tie():
     text = a.to_text()
     assert "Trump: hearts (better than " in text and "use all 100 deals" in text
     assert set(a.bids.loc[~a.bids["nt"], "strain"]) == {"H"}
+
+
+# --- table play (the default) and double dummy side by side -------------------------------------
+
+
+def det_model(f_trump, f_nt=None, **rules_changes):
+    """A table-play model where the table points are a function of the DD
+    points (``f_trump`` with a trump, ``f_nt`` in no trump; clipped to
+    -2..12), fitted on ``STANDARD.replace(**rules_changes)``."""
+    f_nt = f_trump if f_nt is None else f_nt
+    k = len(POINTS)
+    prob = np.zeros((2, k, k))
+    for kind, f in enumerate((f_trump, f_nt)):
+        for i, v in enumerate(POINTS):
+            prob[kind, i, int(np.clip(f(v), POINTS[0], POINTS[-1])) - POINTS[0]] = 1.0
+    fitted = STANDARD.replace(**rules_changes)
+    prov = {"rules": {key: getattr(fitted, key) for key in PLAY_RULES}, "rules_label": "test", "deals": 0,
+            "samples": 0, "seed": 0, "version": "test"}
+    return TablePlayModel(prob, np.zeros((2, k), dtype=np.int64), prov)
+
+
+def score_fn(rules, bid, seat=0):
+    """The hand score of ``bid`` as a function of the raw points (independent of the advisor)."""
+    return lambda raw: score_hands(rules, bid.level, bid.nt, seat, np.asarray(raw), (0, 0)).delta[:, seat & 1]
+
+
+def test_table_play_on_synthetic_values():
+    """A model that takes one point off a trump contract and two off NT: every
+    table-play number is the DD number of the shifted values."""
+    v = synthetic()  # S 9, H 5, D 12/4, C 7, NT 9
+    m = det_model(lambda x: x - 1, lambda x: x - 2)
+    mk = make_table(v, range(6, 13), model=m).set_index(["strain", "bid"])
+    assert mk.loc[("S", 8), "table_p"] == 1.0 and mk.loc[("S", 9), "table_p"] == 0.0 and mk.loc[("S", 9), "p"] == 1
+    assert mk.loc[("D", 11), "table_p"] == 0.5 and mk.loc[("N", 7), "table_p"] == 1 and mk.loc[("N", 8), "table_p"] == 0
+    assert np.isnan(make_table(v, range(6, 13)).loc[0, "table_p"])  # no model, no table play
+    pts = points_table(v, model=m)
+    assert pts.loc["S", "table_mean"] == 8 and pts.loc["N", "table_mean"] == 7 and pts.loc["S", "mean"] == 9
+    assert pts.loc["D", "table_sd"] == pytest.approx(4.0) and pts.loc["S", "table_sd"] == 0
+    legal = tuple([None] + ladder(STANDARD))
+    bids, per_deal = bid_table(v, STANDARD, 0, legal, trump="S", model=m)
+    b = bids.set_index("bid")
+    assert (b.loc["6", "table_expected"], b.loc["6", "expected"]) == (8, 9)
+    assert (b.loc["6NT", "table_expected"], b.loc["6NT", "expected"]) == (14, 18)
+    assert (b.loc["8NT", "table_expected"], b.loc["9", "table_expected"], b.loc["9", "expected"]) == (-16, -9, 9)
+    assert b.loc["9", "table_p"] == 0 and b.loc["9", "p"] == 1 and b.loc["6", "table_exp_D"] == 2.5  # (11 - 6) / 2
+    assert isinstance(per_deal, DealScores) and per_deal.play == "table"
+    assert np.array_equal(per_deal["9"], np.full(100, -9.0)) and np.array_equal(per_deal.dd["9"], np.full(100, 9))
+
+
+def test_choices_follow_the_measure():
+    """The trump, the call and the limit are chosen on table play when a model is given, on DD without."""
+    n = 100
+    v = np.zeros((n, 5), dtype=np.int8)
+    v[:, 0] = 7  # spades: 7 every time
+    v[:, 2] = np.where(np.arange(n) % 2 == 0, 12, 4)  # diamonds: 12 or 4, mean 8
+    cap = det_model(lambda x: min(x, 7))  # table play never takes more than 7: diamonds average 5.5
+    assert choose_trump(v, STANDARD).strain == "D" and choose_trump(v, STANDARD, model=cap).strain == "S"
+    assert point_values(v, cap)[0, 2] == 7 and point_values(v)[0, 2] == 12
+    rt = report_trump(choose_trump(v, STANDARD, model=cap), v, "all", np.arange(n), model=cap)
+    assert rt.difference.mean == 1.5 and rt.difference_dd.mean == -1 and rt.play == "table"
+    with pytest.raises(ValueError, match="chosen on table"):
+        report_trump(choose_trump(v, STANDARD, model=cap), v, "all", np.arange(n))
+
+    s = synthetic()  # NT 9 every time: 6NT scores 18 double dummy
+    ctx = auction_context(STANDARD, "N", dealer="N", current_bid="8")
+    no_nt = det_model(lambda x: x, lambda x: -2)  # no trump never makes at the table
+    dd = recommend(*bid_table(s, STANDARD, 0, ctx.legal), ctx, STANDARD)
+    bids, per = bid_table(s, STANDARD, 0, ctx.legal, model=no_nt)
+    tp = recommend(bids, per, ctx, STANDARD)
+    assert (dd.call, dd.limit, dd.play) == ("8NT", "9NT", "dd")
+    # matching 8 in spades scores 9 like 9 in spades (exact ties keep the ladder order); 10 fails
+    assert (tp.call, tp.strain, tp.limit, tp.play) == ("8", "S", "9", "table")
+    assert tp.expected.mean == 9 and tp.expected_dd.mean == 9 and "in table play" in tp.reason
+    assert tp.versus == "pass" and tp.difference.mean == 9
+    m = match_advice(bids, per, ctx, STANDARD, tp)
+    assert (m.decision, m.expected.mean, m.expected_dd.mean, m.p_make[0], m.p_make_dd[0]) == ("match", 9, 9, 1, 1)
+
+
+@pytest.fixture(scope="module")
+def issue_table():
+    return advise(ISSUE_HAND, n=300, seed=11, specials=False)
+
+
+def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
+    """Every table-play make probability and expected score is the mean over
+    the deals of the model's per-deal value, recomputed here from the DD
+    values with the model's own API; the intervals are iid over deals."""
+    a, m = issue_table, load_model()
+    v = a.values.astype(int)
+    assert np.array_equal(v, _dd_strains(advisor_deals(a.hand, 0, 300, 11, STANDARD), 0, "points"))
+    mk = a.make.set_index(["strain", "bid"])
+    for s, key in enumerate(STRAIN_KEYS):
+        per = m.make_prob(v[:, s], key == "N", list(range(6, 13)))
+        for j, b in enumerate(range(6, 13)):
+            ci = mean_ci(per[:, j])
+            assert mk.loc[(key, b), "table_p"] == pytest.approx(ci.mean)
+            assert mk.loc[(key, b), "table_lo"] == pytest.approx(max(ci.lo, 0.0))
+            assert mk.loc[(key, b), "table_hi"] == pytest.approx(min(ci.hi, 1.0))
+            assert mk.loc[(key, b), "p"] == pytest.approx((v[:, s] >= b).mean())  # DD beside it
+        assert a.points.loc[key, "table_mean"] == pytest.approx(m.expected(v[:, s], key == "N").mean())
+    rows = np.arange(300) if a.trump.reported_on == "all" else np.arange(1, 300, 2)
+    d = a.to_dict()
+    for bid, row, js in zip(ladder(STANDARD), a.bids.itertuples(), d["bids"]):
+        s = STRAIN_KEYS.index(row.strain)
+        exp = m.expected_score(v[rows, s], bid.nt, score_fn(STANDARD, bid))
+        assert row.table_expected == pytest.approx(exp.mean())
+        assert row.table_p == pytest.approx(m.make_prob(v[rows, s], bid.nt, [bid.level]).mean())
+        assert js["expected"]["table"]["mean"] == pytest.approx(exp.mean(), abs=1e-4)
+        assert js["make"]["dd"]["p"] == pytest.approx((v[rows, s] >= bid.level).mean(), abs=1e-4)
+    rec = a.recommendation
+    if rec.call != "pass":
+        bid = Bid.parse(rec.call)
+        exp = m.expected_score(v[rows, STRAIN_KEYS.index(rec.strain)], bid.nt, score_fn(STANDARD, bid))
+        assert rec.expected.mean == pytest.approx(exp.mean())
+        assert rec.expected_dd.mean == pytest.approx(a.bids.set_index("bid").loc[rec.call, "expected"])
+
+
+def test_table_play_takes_less_than_double_dummy(issue_table):
+    """The play study: players who see only their own hand take less.  Not
+    claimed cell by cell (the model is fitted, NT high bids can differ), but
+    on average over the bids and strains, and in mean points of the trump."""
+    mk = issue_table.make
+    assert mk["table_p"].mean() < mk["p"].mean() - 0.02
+    pts = issue_table.points.loc[issue_table.trump.strain]
+    assert pts["table_mean"] < pts["mean"] - 0.2
+    rec = issue_table.recommendation  # a low bid: it scores less when the hands are not seen
+    assert rec.call != "pass" and rec.expected.mean < rec.expected_dd.mean
+
+
+def test_recommendation_is_on_table_play_by_default():
+    """The strong hand makes 10 in NT double dummy on every deal: 6NT.  With a
+    model where no trump never makes at the table it bids a suit instead;
+    --play dd keeps 6NT and shows no table play."""
+    no_nt = det_model(lambda x: x, lambda x: -2)
+    tp = advise(STRONG, n=40, seed=1, specials=False, model=no_nt)
+    dd = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, play="dd")
+    assert tp.play.used == "table" and tp.recommendation.strain == tp.trump.strain != "N"
+    assert tp.recommendation.expected_dd.mean == tp.bids.set_index("bid").loc[tp.recommendation.call, "expected"]
+    assert dd.play == advisor_play_dd() and dd.recommendation.call == "6NT" and dd.recommendation.play == "dd"
+    assert dd.bids["table_expected"].isna().all() and dd.make["table_p"].isna().all()
+    j = dd.to_dict()
+    assert j["play"]["used"] == "dd" and j["play"]["reason"] is None
+    assert all(b["make"]["table"] is None and b["expected"]["table"] is None for b in j["bids"])
+    assert j["recommendation"]["expected"]["table"] is None and j["trump"]["difference"]["table"] is None
+    text = dd.to_text()
+    assert "in table play" not in text and "PIMC" not in text and "Chance that N-S take at least the bid, %" in text
+
+
+def advisor_play_dd():
+    from kaiser_sim.advisor import PlayInfo
+
+    return PlayInfo("dd", "dd")
+
+
+def test_model_for_other_rules_falls_back_to_dd():
+    """A model fitted on rules that change the play (here cover 3) does not
+    hold: double dummy, with the reason in the report and the JSON."""
+    other = det_model(lambda x: x - 1, cover3=True)
+    assert not other.applies_to(STANDARD)
+    a = advise(WEAK, seat="E", n=20, seed=2, specials=False, model=other)
+    assert (a.play.requested, a.play.used) == ("table", "dd") and "cover3" in a.play.reason
+    assert a.recommendation.play == a.trump.play == "dd" and a.bids["table_p"].isna().all()
+    assert a.notes[0].startswith("Table play is not available") and "cover3" in a.notes[0]
+    d = a.to_dict()
+    assert d["play"]["used"] == "dd" and "change the play" in d["play"]["reason"] and d["play"]["model"] is None
+    assert all(s["make"]["6"]["table"] is None for s in d["strains"].values())
+    assert "Table play is not available" in a.to_text()
+    plain = advise(WEAK, seat="E", n=20, seed=2, specials=False, play="dd")
+    assert plain.recommendation == a.recommendation and plain.bids.equals(a.bids)  # exactly the DD advice
+
+
+def test_unreadable_model_falls_back(monkeypatch):
+    import kaiser_sim.table_play as tpm
+
+    def broken(path=None):
+        raise TablePlayError("cannot read the table-play model x.json: broken")
+
+    monkeypatch.setattr(tpm, "load_model", broken)
+    a = advise(WEAK, n=10, seed=2, specials=False)
+    assert a.play.used == "dd" and "broken" in a.play.reason
+
+
+def test_cli_play_option():
+    r = cli(WEAK, "-n", 10, "--no-specials", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["play"]["used"] == "table"
+    r = cli(WEAK, "-n", 10, "--no-specials", "--play", "dd")
+    assert r.exit_code == 0, r.output
+    assert "in table play" not in r.stdout and "Recommended:" in r.stdout
+    with pytest.raises(AdvisorInputError, match="unknown play"):
+        advise(WEAK, n=10, play="pimc")
 
 
 # --- input checks ---------------------------------------------------------------------------
@@ -375,10 +587,11 @@ def test_unsupported_rules_are_refused(preset):
 
 # --- output: JSON schema, text, chart, command line ------------------------------------------
 
-TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rules", "current_bid", "legal_calls",
-            "strains", "bids", "recommendation", "trump", "match", "specials", "notes"}
+TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rules", "play", "current_bid",
+            "legal_calls", "strains", "bids", "recommendation", "trump", "match", "specials", "notes"}
 TRUMP_KEYS = {"strain", "runner_up", "difference", "tie", "chosen_on", "n_select", "selection_difference", "clear",
               "reported_on", "n_report"}
+PLAY_KEYS = {"requested", "used", "reason", "model", "provenance"}
 
 
 def check_p(obj):
@@ -391,39 +604,64 @@ def check_mean(obj):
     assert obj["lo"] <= obj["mean"] <= obj["hi"]
 
 
+def check_pair(obj, check, table=True):
+    """Schema 2: a make probability or an expected score is {"table": ..., "dd": ...};
+    table is null when table play is not used."""
+    assert set(obj) == {"table", "dd"}
+    check(obj["dd"])
+    if table:
+        check(obj["table"])
+    else:
+        assert obj["table"] is None
+
+
+def check_expected(obj):
+    assert set(obj) == {"mean", "lo", "hi"} and obj["lo"] <= obj["mean"] <= obj["hi"]
+
+
 def test_json_schema():
     r = cli(STRONG, "-n", 30, "--seed", 1, "--seat", "S", "--dealer", "S", "--current-bid", "8", "--format", "json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert set(d) == TOP_KEYS
-    assert d["schema"] == SCHEMA and d["hand"] == STRONG and (d["seat"], d["dealer"]) == ("S", "S")
+    assert d["schema"] == SCHEMA == "kaiser-sim/hand-advice/2" and d["hand"] == STRONG
+    assert (d["seat"], d["dealer"]) == ("S", "S")
     assert (d["deals"], d["seed"], d["current_bid"]) == (30, 1, "8")
     assert Rules.from_dict(d["rules"]) == STANDARD
+    play = d["play"]
+    assert set(play) == PLAY_KEYS and (play["requested"], play["used"], play["reason"]) == ("table", "table", None)
+    assert play["model"] == load_model().describe() and play["provenance"]["rules"]["kitty"] == "none"
     assert d["legal_calls"][:3] == ["pass", "8", "8NT"]
     assert list(d["strains"]) == list(STRAIN_KEYS)
     for s in d["strains"].values():
         assert set(s) == {"points", "make"}
-        assert set(s["points"]) == {"mean", "lo", "hi", "sd", "min", "max"}
+        assert set(s["points"]) == {"table", "dd"}
+        assert set(s["points"]["dd"]) == {"mean", "lo", "hi", "sd", "min", "max"}
+        assert set(s["points"]["table"]) == {"mean", "lo", "hi", "sd"}
         assert list(s["make"]) == [str(b) for b in range(6, 13)]
         for p in s["make"].values():
-            check_p(p)
+            check_pair(p, check_p)
     assert [b["bid"] for b in d["bids"]] == [str(b) for b in ladder(STANDARD)]
     for b in d["bids"]:
         assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "by_strain"}
-        check_p(b["make"])
-        assert set(b["expected"]) == {"mean", "lo", "hi"}
+        check_pair(b["make"], check_p)
+        check_pair(b["expected"], check_expected)
         assert b["strain"] in b["by_strain"] and set(b["by_strain"]) <= set(STRAIN_KEYS)
+        for v in b["by_strain"].values():
+            assert set(v) == {"table", "dd"} and all(isinstance(x, float | int) for x in v.values())
+        assert b["by_strain"][b["strain"]]["table"] == pytest.approx(b["expected"]["table"]["mean"], abs=1e-3)
         assert b["strain"] == ("N" if b["nt"] else d["trump"]["strain"])  # one trump for the hand
     rec = d["recommendation"]
     assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
                         "clear", "tie", "reason"}
     assert rec["call"] in d["legal_calls"]
-    check_mean(rec["expected"])
+    check_pair(rec["expected"], check_mean)
     m = d["match"]
     assert set(m) == {"bid", "allowed", "strain", "expected", "make", "decision", "reason"}
     assert m["bid"] == "8" and m["decision"] in ("match", "pass")
-    check_mean(m["expected"])
-    check_p(m["make"])
+    check_pair(m["expected"], check_mean)
+    check_pair(m["make"], check_p)
+    assert m["decision"] == ("match" if m["expected"]["table"]["mean"] > 0 else "pass")  # decided on table play
     sp = d["specials"]
     assert set(sp) == {"strain", "dealt", "worth_5h", "cost_3s"}
     for card in ("5H", "3S"):
@@ -436,13 +674,13 @@ def test_json_schema():
     t = d["trump"]
     assert set(t) == TRUMP_KEYS
     assert t["strain"] in "SHDC" and t["runner_up"] in "SHDC" and t["runner_up"] != t["strain"]
-    check_mean(t["difference"])
+    check_pair(t["difference"], check_mean)
     check_mean(t["selection_difference"])
     assert t["chosen_on"] == "even" and t["n_select"] == 15 and t["selection_difference"]["n"] == 15
     assert (t["reported_on"], t["n_report"]) in (("all", 30), ("odd", 15))
-    assert t["difference"]["n"] == t["n_report"] == rec["expected"]["n"] == m["expected"]["n"] \
-        == sp["worth_5h"]["n"]
-    assert t["tie"] == (t["difference"]["lo"] <= 0)
+    assert t["difference"]["table"]["n"] == t["n_report"] == rec["expected"]["table"]["n"] \
+        == m["expected"]["dd"]["n"] == sp["worth_5h"]["n"]
+    assert t["tie"] == (t["difference"]["table"]["lo"] <= 0)  # the tie and the choice are on table play
     assert t["clear"] == (t["selection_difference"]["lo"] > 0)
 
 
@@ -462,13 +700,17 @@ def test_readme_documents_the_schema():
     assert SCHEMA in section
 
 
-def test_text_report(strong):
+def test_text_report(strong, strong_dd):
     text = strong.to_text()
     assert text.startswith(f"Hand advisor: N holds {STRONG}")
-    for fragment in ("Chance that N-S take at least the bid", "Expected hand score of each bid",
-                     "Recommended: 6NT", "5H dealt to:", "Of the 5H's +5, N-S keep +5.00", "Notes:"):
+    for fragment in ("Chance that N-S take at least the bid in table play", "Double dummy (all four hands seen)",
+                     "Expected hand score of each bid in table play (double dummy beside it)",
+                     "Recommended: 6NT", "5H dealt to:", "Of the 5H's +5, N-S keep +5.00", "Notes:",
+                     "PIMC players cannot signal", "the model's own estimation error is not included"):
         assert fragment in text
-    assert re.search(r"^12NT +NT +0\.0 \(0\.0-", text, re.M)
+    # table play first (it is a model: 12NT is not impossible there), then DD beside it: 0.0, never made
+    assert re.search(r"^12NT +NT +\d+\.\d \(\d+\.\d-\d+\.\d\) +0\.0 ", text, re.M)
+    assert re.search(r"^12NT +NT +0\.0 \(0\.0-", strong_dd.to_text(), re.M)  # --play dd: the report as before
 
 
 def test_plot_files(strong, tmp_path):
