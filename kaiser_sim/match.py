@@ -25,9 +25,19 @@ Design of the runs (fair and reproducible):
 - a match's hands depend only on (seed, match number, hand number): the
   results do not depend on how many matches run together.
 
+What the bidders expect and how the hand is played are two things: the
+policies' make-probabilities model table play by default (``play="table"``:
+the double-dummy make model composed with the table-play model,
+:mod:`kaiser_sim.policies`; ``play="dd"``: double dummy), but the engine
+plays every contract double dummy whatever they expect.  The results record
+the play each policy's make-probabilities used (``play_a``, ``play_b``; DD
+where table play does not apply to the rules, with ``play_note`` saying
+why).
+
 Not modelled: the weak-hand redeal (deals are kept as they fall), passing
 cards, kitties, low no trump, cover 3 and the solo Kaiser (refused with
-:class:`MatchError`); play is double dummy, not table play.
+:class:`MatchError`); the play of the contracts is double dummy, not table
+play.
 """
 
 from __future__ import annotations
@@ -87,6 +97,10 @@ class MatchResults:
         ``declarer`` (-1 thrown in), ``bid`` (text), ``level``, ``nt``,
         ``strain`` (0..3 suit, 4 NT), ``raw`` (declaring side), ``made``,
         ``ns_before``, ``ew_before``, ``ns``, ``ew``, ``target``, ``winner``.
+    play : what the make-probabilities of the policies modelled (module doc):
+        ``{"play_a", "play_b"}`` ("table", "dd", or None for a policy
+        without make-probabilities), ``"requested"`` and ``"play_note"`` (why
+        table play fell back to DD; "" if it did not).
     """
 
     policy_a: str
@@ -97,6 +111,7 @@ class MatchResults:
     hands: pd.DataFrame
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    play: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """Win rate of A (Wilson 95%), mean hands and margin (95%), how the
@@ -127,6 +142,8 @@ class MatchResults:
         out["unfinished"] = int((m["winner"] < 0).sum())
         out.update({"seed": self.seed, "rules": self.rules.label, "seconds": round(self.seconds, 2),
                     "version": __version__})
+        out.update({k: self.play.get(k) for k in ("play_a", "play_b")})
+        out["play_note"] = self.play.get("play_note", "")
         return out
 
     def summary_frame(self) -> pd.DataFrame:
@@ -147,7 +164,9 @@ class MatchResults:
                  f"{100 * s['a_win_hi']:.1f}] ({s['a_wins']:,} of {s['matches']:,})",
                  f"hands per match: {s['hands_mean']:.2f} [{s['hands_lo']:.2f}, {s['hands_hi']:.2f}]",
                  f"score margin ({a} - {b}): {s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, "
-                 f"{s['margin_hi']:+.2f}]", "",
+                 f"{s['margin_hi']:+.2f}]",
+                 f"bidders expect: {_play_text(s['play_a'])} ({a}), {_play_text(s['play_b'])} ({b}); "
+                 "contracts played double dummy", "",
                  f"{'side':<{w}}  {'wins':>6}  {'bidding':>8}  {'defending':>9}  {'kaiser':>6}  {'lose_at':>7}  "
                  f"{'skunks':>6}"]
         for who, name in (("a", a), ("b", b)):
@@ -156,6 +175,8 @@ class MatchResults:
                          f"{s[f'{who}_out_kaiser']:>6,}  {s[f'{who}_out_lose_at']:>7,}  {s[f'{who}_skunks']:>6,}")
         if s["unfinished"]:
             lines.append(f"unfinished after {MAX_HANDS} hands: {s['unfinished']}")
+        if s["play_note"]:
+            lines.append(f"warning: {s['play_note']}")
         lines.append("")
         lines.append("intervals: 95% (Wilson for the win rate, t for means), clustered by pair of matches on "
                      "the same cards; went out by bidding = the winner declared the last hand")
@@ -175,16 +196,20 @@ class MatchResults:
         return ["summary.csv", "summary.json", "matches.csv", "hands.csv"]
 
 
-def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None = None, *, threads=None,
-                 progress=None, max_hands: int = MAX_HANDS) -> MatchResults:
+def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None = None, *, play: str = "table",
+                 threads=None, progress=None, max_hands: int = MAX_HANDS) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or
-    :class:`~kaiser_sim.policies.Policy`), module doc.  ``threads``: solver
+    :class:`~kaiser_sim.policies.Policy`), module doc.  ``play``: what the
+    make-probabilities of policies given by name model, ``"table"`` (table
+    play, the default) or ``"dd"`` (double dummy); a Policy keeps its own.
+    The contracts are played double dummy either way.  ``threads``: solver
     threads (default all); ``progress``: a :class:`kaiser_sim.progress.Progress`
     counting finished matches."""
     import time
 
     from .deal import deal_batch
-    from .policies import PASS, BidView, contracts_of, get_policy, ladder_arrays, run_auction
+    from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
+        run_auction
     from .progress import Progress
     from .scoring import score_hands
     from .solver import dd_contracts
@@ -193,8 +218,15 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
     check_rules(rules)
     if n < 1:
         raise MatchError("at least one match")
-    pa, pb = get_policy(policy_a), get_policy(policy_b)
+    try:
+        play = check_play(play)
+    except PolicyError as e:
+        raise MatchError(str(e)) from None
+    pa, pb = get_policy(policy_a, play), get_policy(policy_b, play)
     policies = [pa, pb]
+    notes = {play_note(rules, p.play) for p in policies if p.play is not None} - {""}
+    play_info = {"requested": play, "play_a": pa.effective_play(rules), "play_b": pb.effective_play(rules),
+                 "play_note": "; ".join(sorted(notes))}
     progress = progress or Progress()
     progress.start(n, unit="matches")
     t0 = time.perf_counter()
@@ -283,7 +315,11 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
                             "winner": winner, "a_won": a_won, "score_a": sa, "score_b": sb, "margin": sa - sb,
                             "outcome": [OUTCOMES[o] for o in outcome], "skunk": skunk})
     return MatchResults(pa.name, pb.name, int(seed), rules, matches, hands, time.perf_counter() - t0,
-                        {"solver_seconds": solver_s, "rounds": h})
+                        {"solver_seconds": solver_s, "rounds": h}, play_info)
+
+
+def _play_text(play) -> str:
+    return {"table": "table play", "dd": "double dummy", None: "n/a"}.get(play, str(play))
 
 
 def _hands_frame(log, lad) -> pd.DataFrame:

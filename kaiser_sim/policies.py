@@ -38,6 +38,27 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
 
 All make-probabilities come from the shipped model, never from the deal
 being played.
+
+Table play or double dummy (``play``)
+-------------------------------------
+The make model (:mod:`kaiser_sim.make_model`) gives the side's
+*double-dummy* points, about one bid too optimistic for a real table.  By
+default (``play="table"``) every policy expects table play instead: each
+double-dummy distribution ``d`` (over -2..12) is composed with the
+table-play model (:mod:`kaiser_sim.table_play`), ``d @ M`` with ``M`` the
+matrix of the strain kind (trump / NT), and the expected scores, the
+score-aware policy's win-probability model (:mod:`kaiser_sim.win_prob`) and
+the heuristics' expected points (their straight line read as a DD value,
+mapped through the expected table points of each DD value, interpolated)
+all use that distribution.  ``play="dd"`` keeps the double-dummy
+distributions (the behaviour before the table-play model).  Where the
+rules change the play from the table-play model's (a kitty, low no trump,
+cover 3: ``TablePlayModel.applies_to``) or the model cannot be read, the
+policies fall back to double dummy: :func:`play_used` says which was used
+and :func:`play_note` why.
+
+This is only what a bidder *expects*: the match engine
+(:mod:`kaiser_sim.match`) still plays every contract double dummy.
 """
 
 from __future__ import annotations
@@ -56,6 +77,9 @@ PASS = -1
 #: expected-score margins of the cautious and aggressive policies (points)
 CAUTIOUS_MARGIN = 2.0
 AGGRESSIVE_MARGIN = -2.0
+#: what the policies' make-probabilities model (module doc): table play, or double dummy
+PLAYS = ("table", "dd")
+DEFAULT_PLAY = "table"
 
 
 class PolicyError(ValueError):
@@ -156,6 +180,52 @@ def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
     return out
 
 
+# --- table play or double dummy -------------------------------------------------------------
+
+
+def check_play(play) -> str:
+    """``play`` normalised (:data:`PLAYS`); :class:`PolicyError` otherwise."""
+    key = str(play).strip().lower()
+    if key not in PLAYS:
+        raise PolicyError(f"unknown play '{play}'; plays: {', '.join(PLAYS)}")
+    return key
+
+
+def _table_matrices(rules: Rules):
+    """``((M_trump, M_nt) or None, note)``: the table-play matrices for
+    ``rules``, or None and the reason the policies fall back to DD."""
+    from .table_play import TablePlayError, load_model
+
+    try:
+        m = load_model()
+        m.check_rules(rules)
+    except TablePlayError as e:
+        return None, f"make-probabilities fall back to double dummy: {e}"
+    return (m.matrix(False), m.matrix(True)), ""
+
+
+def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
+    """The play the make-probabilities actually model under ``rules``:
+    ``"dd"`` if asked, or if table play does not apply (module doc)."""
+    if check_play(play) == "dd":
+        return "dd"
+    return "table" if _table_matrices(rules)[0] is not None else "dd"
+
+
+def play_note(rules: Rules, play: str = DEFAULT_PLAY) -> str:
+    """Why table play was not used for ``rules`` ("" if it was, or DD was asked)."""
+    return "" if check_play(play) == "dd" else _table_matrices(rules)[1]
+
+
+def compose_play(dist: np.ndarray, nt: bool, rules: Rules, play: str = DEFAULT_PLAY) -> np.ndarray:
+    """A double-dummy points distribution (``(..., 15)`` over -2..12) as the
+    policies see it: times the table-play matrix of its kind (``nt``) under
+    table play, as is under ``"dd"`` or the fallback."""
+    if play_used(rules, play) == "dd":
+        return dist
+    return dist @ _table_matrices(rules)[0][int(bool(nt))]
+
+
 # --- the policies ------------------------------------------------------------------------
 
 
@@ -164,6 +234,14 @@ class Policy:
     trump after winning a plain bid).  Subclasses implement both on batches."""
 
     name = "policy"
+    #: what the make-probabilities model (:data:`PLAYS`); None: a policy without them
+    play: str | None = None
+
+    def effective_play(self, rules: Rules) -> str | None:
+        """The play this policy's make-probabilities model under ``rules``
+        (:func:`play_used`: ``"dd"`` where table play does not apply), None
+        for a policy without make-probabilities."""
+        return None if self.play is None else play_used(rules, self.play)
 
     def bid(self, view: BidView) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
@@ -171,7 +249,7 @@ class Policy:
     def trump(self, view: BidView, rank: np.ndarray) -> np.ndarray:
         """(n,) trump suit 0..3 for the plain contract ``rank`` (default: by
         rule, the longest suit, ties by strength)."""
-        from .studies.common import trump_by_rule
+        from .hands import trump_by_rule
 
         return trump_by_rule(view.hands, "longest-strength")
 
@@ -192,22 +270,24 @@ class Policy:
         return None if r == PASS else lad.bids[r]
 
     def __repr__(self) -> str:
-        return f"<policy {self.name}>"
+        return f"<policy {self.name}>" if self.play is None else f"<policy {self.name}, {self.play} play>"
 
 
-def hand_values(hands, rules: Rules, model=None):
+def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     """Per hand and bid of the ladder, from the make model: ``(ev, trump,
     dist_suits, dist_nt)``: ``ev`` (n, L) expected hand score (plain bids in
     the suit with the best expected score at that level), ``trump`` (n, L)
     that suit, ``dist_suits`` (4, n, 15) and ``dist_nt`` (n, 15) the raw
-    points distributions."""
+    points distributions: the make model's double-dummy ones composed with
+    the table-play model under ``play="table"`` (module doc; double dummy
+    under ``"dd"`` or where table play does not apply, :func:`play_used`)."""
     from .make_model import load_make_model
 
     model = model or load_make_model()
     lad = ladder_arrays(rules)
     hands = np.asarray(hands, dtype=np.uint64)
-    ds = np.stack([model.dist(hands, s) for s in range(4)])
-    dn = model.dist(hands, None)
+    ds = compose_play(np.stack([model.dist(hands, s) for s in range(4)]), False, rules, play)
+    dn = compose_play(model.dist(hands, None), True, rules, play)
     ev_s = ds @ lad.gain.T  # (4, n, L)
     trump = np.argmax(ev_s, axis=0)
     ev = np.where(lad.nt[None, :], dn @ lad.gain.T, np.max(ev_s, axis=0))
@@ -218,15 +298,15 @@ class EVPolicy(Policy):
     """Bid the legal bid with the highest expected hand score if it exceeds
     ``margin`` (0 for ``ev``), else pass (module doc)."""
 
-    def __init__(self, margin: float = 0.0, name: str = "ev", model=None):
-        self.margin, self.name, self.model = float(margin), name, model
+    def __init__(self, margin: float = 0.0, name: str = "ev", model=None, play: str = DEFAULT_PLAY):
+        self.margin, self.name, self.model, self.play = float(margin), name, model, check_play(play)
 
     def bid(self, view):
-        ev, _, _, _ = hand_values(view.hands, view.rules, self.model)
+        ev, _, _, _ = hand_values(view.hands, view.rules, self.model, self.play)
         return choose(ev, self.margin, view)
 
     def trump(self, view, rank):
-        _, trump, _, _ = hand_values(view.hands, view.rules, self.model)
+        _, trump, _, _ = hand_values(view.hands, view.rules, self.model, self.play)
         return trump[np.arange(len(view)), rank]
 
 
@@ -234,24 +314,36 @@ class HeuristicPolicy(Policy):
     """A hand count of an existing Kaiser program (module doc): bid plain
     while the level is at most the points the count predicts."""
 
-    def __init__(self, name: str, model=None):
+    def __init__(self, name: str, model=None, play: str = DEFAULT_PLAY):
         from .make_model import HEURISTICS
 
         if name not in HEURISTICS:
             raise PolicyError(f"unknown heuristic '{name}' ({', '.join(HEURISTICS)})")
-        self.name, self.model = name, model
+        self.name, self.model, self.play = name, model, check_play(play)
 
-    def expected_points(self, hands) -> np.ndarray:
-        from .make_model import heuristic_value, load_make_model
-        from .studies.common import trump_by_rule
+    def expected_points(self, hands, rules: Rules | None = None) -> np.ndarray:
+        """The points each hand expects to take in its trump by rule: the
+        count's straight line (double-dummy points); under table play (and
+        ``rules`` given, table play applying to them) that value read as a
+        DD value and mapped to the expected table points, linearly
+        interpolated between whole DD values (module doc)."""
+        from .make_model import RAW_VALUES, heuristic_value, load_make_model
+        from .hands import trump_by_rule
 
         model = self.model or load_make_model()
         slope, intercept = model.lines[self.name]
-        return slope * heuristic_value(self.name, hands, trump_by_rule(hands, "longest-strength")) + intercept
+        dd = slope * heuristic_value(self.name, hands, trump_by_rule(hands, "longest-strength")) + intercept
+        if rules is None or play_used(rules, self.play) == "dd":
+            return dd
+        expected = _table_matrices(rules)[0][0] @ RAW_VALUES.astype(np.float64)
+        # beyond the axis: the end values' shift (flat interpolation would cap every hand at the ends)
+        lo, hi = RAW_VALUES[0], RAW_VALUES[-1]
+        return np.where(dd < lo, dd + expected[0] - lo,
+                        np.where(dd > hi, dd + expected[-1] - hi, np.interp(dd, RAW_VALUES, expected)))
 
     def bid(self, view):
         lad = ladder_arrays(view.rules)
-        limit = np.floor(self.expected_points(view.hands))
+        limit = np.floor(self.expected_points(view.hands, view.rules))
         rank = np.arange(len(lad))[None, :]
         ok = ~lad.nt[None, :] & (lad.levels[None, :] <= limit[:, None])
         values = np.where(ok, 1.0, -1.0) - 1e-3 * rank
@@ -265,8 +357,8 @@ class ScoreAwarePolicy(Policy):
 
     name = "score-aware"
 
-    def __init__(self, model=None):
-        self.model = model
+    def __init__(self, model=None, play: str = DEFAULT_PLAY):
+        self.model, self.play = model, check_play(play)
 
     def values(self, view):
         """``(values, per_suit, pass_value)``: P(win) of each bid of the
@@ -274,9 +366,9 @@ class ScoreAwarePolicy(Policy):
         passing (n,)."""
         from .win_prob import win_table
 
-        table = win_table(view.rules, self.model)
+        table = win_table(view.rules, self.model, self.play)
         idx = table.index(view.scores[:, 0], view.scores[:, 1])
-        _, _, ds, dn = hand_values(view.hands, view.rules, self.model)
+        _, _, ds, dn = hand_values(view.hands, view.rules, self.model, self.play)
         after = table.after_declare[idx]  # (n, L, 15)
         vs = np.einsum("snr,nlr->snl", ds, after)
         vn = np.einsum("nr,nlr->nl", dn, after)
@@ -293,28 +385,33 @@ class ScoreAwarePolicy(Policy):
         return np.argmax(vs[:, np.arange(len(view)), rank], axis=0)
 
 
-#: policy name -> (factory, one-line summary)
+#: policy name -> (factory of ``play``, one-line summary)
 POLICIES = {
-    "ev": (lambda: EVPolicy(0.0, "ev"), "highest expected hand score; pass if none positive"),
-    "cautious": (lambda: EVPolicy(CAUTIOUS_MARGIN, "cautious"),
+    "ev": (lambda play: EVPolicy(0.0, "ev", play=play), "highest expected hand score; pass if none positive"),
+    "cautious": (lambda play: EVPolicy(CAUTIOUS_MARGIN, "cautious", play=play),
                  f"ev, bidding only above {CAUTIOUS_MARGIN:+g} expected points"),
-    "aggressive": (lambda: EVPolicy(AGGRESSIVE_MARGIN, "aggressive"),
+    "aggressive": (lambda play: EVPolicy(AGGRESSIVE_MARGIN, "aggressive", play=play),
                    f"ev, bidding down to {AGGRESSIVE_MARGIN:+g} expected points"),
-    "score-aware": (ScoreAwarePolicy, "maximises P(win the match) from the score (one-step lookahead)"),
-    "rank-squared": (lambda: HeuristicPolicy("rank-squared"), "sum of face value squared / 100, as points"),
-    "trump-heuristic": (lambda: HeuristicPolicy("trump-heuristic"),
+    "score-aware": (lambda play: ScoreAwarePolicy(play=play),
+                    "maximises P(win the match) from the score (one-step lookahead)"),
+    "rank-squared": (lambda play: HeuristicPolicy("rank-squared", play=play),
+                     "sum of face value squared / 100, as points"),
+    "trump-heuristic": (lambda play: HeuristicPolicy("trump-heuristic", play=play),
                         "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2, as points"),
 }
 
 
-def get_policy(name) -> Policy:
-    """A policy by name (:data:`POLICIES`), or a :class:`Policy` as is."""
+def get_policy(name, play: str = DEFAULT_PLAY) -> Policy:
+    """A policy by name (:data:`POLICIES`) whose make-probabilities model
+    ``play`` (``"table"`` or ``"dd"``, module doc), or a :class:`Policy` as
+    is (its own ``play``)."""
     if isinstance(name, Policy):
         return name
+    play = check_play(play)
     key = str(name).strip().lower().replace("_", "-")
     if key not in POLICIES:
         raise PolicyError(f"unknown policy '{name}'; policies: {', '.join(POLICIES)}")
-    return POLICIES[key][0]()
+    return POLICIES[key][0](play)
 
 
 # --- the auction ---------------------------------------------------------------------------
@@ -371,4 +468,4 @@ def contracts_of(calls: np.ndarray, dealers: np.ndarray):
 
 __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", "POLICIES", "PolicyError",
            "BidView", "get_policy", "run_auction", "contracts_of", "ladder_arrays", "auction_limits", "choose",
-           "hand_values"]
+           "hand_values", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play"]

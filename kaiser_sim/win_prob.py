@@ -7,8 +7,11 @@ Model (approximate, stated plainly):
   side's raw points.  Their distribution is estimated once per rules set:
   ``PILOT_DEALS`` random deals (seed ``PILOT_SEED``, no solving) are bid by
   the ``ev`` policy on both sides (:func:`kaiser_sim.policies.run_auction`),
-  and each contract contributes its declarer's make-model distribution of
-  raw points (:mod:`kaiser_sim.make_model`);
+  and each contract contributes its declarer's distribution of raw points:
+  the make model's (:mod:`kaiser_sim.make_model`, double dummy) composed
+  with the table-play model under ``play="table"`` (the default), as is
+  under ``play="dd"`` -- the same distribution the policies bid on
+  (:func:`kaiser_sim.policies.hand_values`);
 - either side declares with probability 1/2, whatever the score, and the
   events do not depend on the score (the policies in a real match do);
 - the score after a hand follows :func:`kaiser_sim.scoring.score_hands`
@@ -67,10 +70,11 @@ class WinTable:
         return self.W.reshape(-1)[self.index(us, them)]
 
 
-def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, model=None):
+def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, model=None, play: str = "table"):
     """``(events, p_none)``: P(contract = bid i, declarer's raw = r - 2)
     given that there is a contract, ``(L, 15)``, and the share of hands
-    thrown in, from ``ev`` bidding on random deals (module doc)."""
+    thrown in, from ``ev`` bidding on random deals (module doc; ``play``:
+    the policies' ``"table"`` or ``"dd"``)."""
     from .deal import deal_batch
     from .policies import EVPolicy, PASS, contracts_of, hand_values, ladder_arrays, run_auction
 
@@ -78,14 +82,14 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     dealers = np.arange(deals) % 4
     scores = np.zeros((deals, 2), dtype=np.int64)
     targets = np.full(deals, rules.target)
-    calls = run_auction(d, dealers, scores, targets, rules, [EVPolicy(model=model)],
+    calls = run_auction(d, dealers, scores, targets, rules, [EVPolicy(model=model, play=play)],
                         np.zeros((deals, 2), dtype=np.int64))
     rank, who = contracts_of(calls, dealers)
     ok = rank != PASS
     lad = ladder_arrays(rules)
     rows = np.nonzero(ok)[0]
     hands = d[rows, who[rows]]
-    _, trump, ds, dn = hand_values(hands, rules, model)
+    _, trump, ds, dn = hand_values(hands, rules, model, play)
     r = rank[rows]
     i = np.arange(rows.size)
     dist = np.where(lad.nt[r][:, None], dn, ds[trump[i, r], i])
@@ -110,14 +114,23 @@ def _transitions(rules: Rules, lo: int, level: int, nt: bool, raw: int, declarer
     return term, won, after[:, 0] * m + after[:, 1]
 
 
+def win_table(rules: Rules, model=None, play: str = "table") -> WinTable:
+    """The :class:`WinTable` of ``rules`` (cached; about a second), with the
+    hand outcomes the policies expect under ``play`` (module doc; table play
+    falls back to DD where it does not apply,
+    :func:`kaiser_sim.policies.play_used`)."""
+    from .policies import play_used
+
+    return _win_table(rules, model, play_used(rules, play))
+
+
 @functools.lru_cache(maxsize=8)
-def win_table(rules: Rules, model=None) -> WinTable:
-    """The :class:`WinTable` of ``rules`` (cached; about a second)."""
+def _win_table(rules: Rules, model, play: str) -> WinTable:
     from .make_model import RAW_VALUES
     from .policies import ladder_arrays
 
     lad = ladder_arrays(rules)
-    events, p_none = hand_events(rules, model=model)
+    events, p_none = hand_events(rules, model=model, play=play)
     lo, t = -rules.target, rules.target
     m = t - lo
     S = m * m

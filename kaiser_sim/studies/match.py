@@ -43,9 +43,20 @@ other policies on the same cards all count as one cluster
 (:func:`kaiser_sim.studies.common.share_row`).  ``bid_vs_state`` has one
 row per random hand: its intervals are iid.
 
-Caveats: double dummy is not table play; the make-probabilities are the
-shipped model's (:mod:`kaiser_sim.make_model`); the score-aware policy's
-model of a hand's outcome is approximate (see :mod:`kaiser_sim.win_prob`).
+What the bidders expect (parameter ``play``): by default (``"table"``) the
+policies' make-probabilities, the score-aware policy's win-probability
+model and the ``model`` column of ``win_by_state`` are those of table play
+(the shipped make model, double dummy, composed with the table-play model:
+:mod:`kaiser_sim.policies`); ``play="dd"`` gives the double-dummy ones.
+Where table play does not apply to the rules the policies fall back to DD
+(the tables' ``run`` attributes record the play used and why).
+
+Caveats: the contracts of the matches are played double dummy whatever the
+policies expect (the engine's model of the play), so under ``play="table"``
+the policies expect about a bid less than the engine then gives them; the
+make-probabilities are the shipped models' (:mod:`kaiser_sim.make_model`,
+:mod:`kaiser_sim.table_play`); the score-aware policy's model of a hand's
+outcome is approximate (see :mod:`kaiser_sim.win_prob`).
 """
 
 from __future__ import annotations
@@ -87,7 +98,7 @@ def limits(policy, hands, ours, theirs, rules) -> tuple[np.ndarray, np.ndarray]:
         values, _, pass_value = policy.values(view)
         good = values > pass_value[:, None] + 1e-9
     else:
-        ev, _, _, _ = hand_values(hands, rules)
+        ev, _, _, _ = hand_values(hands, rules, play=policy.play)
         good = ev > policy.margin
     top = np.where(good.any(axis=1), good.shape[1] - 1 - np.argmax(good[:, ::-1], axis=1), -1)
     level = np.where(top >= 0, lad.levels[np.maximum(top, 0)], 0)
@@ -102,11 +113,12 @@ def _short(rules):
     return rules.with_overrides(["target=32", f"bid_out={out}"])
 
 
-def bid_grid(rules, hands, step: int = 5) -> pd.DataFrame:
-    """``bid_vs_state`` rows over the (ours, theirs) grid 0, step, .. < target."""
+def bid_grid(rules, hands, step: int = 5, play: str = "table") -> pd.DataFrame:
+    """``bid_vs_state`` rows over the (ours, theirs) grid 0, step, .. < target
+    (the policies expecting ``play``)."""
     from ..policies import get_policy
 
-    sa, ev = get_policy("score-aware"), get_policy("ev")
+    sa, ev = get_policy("score-aware", play), get_policy("ev", play)
     ev_level, ev_bids = limits(ev, hands, 0, 0, rules)  # the hand EV does not depend on the score
     rows = []
     for ours in range(0, rules.target, step):
@@ -121,13 +133,13 @@ def bid_grid(rules, hands, step: int = 5) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules) -> pd.DataFrame:
+def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: str = "table") -> pd.DataFrame:
     """``win_by_state`` rows; the intervals are clustered by the card set of
     each hand's match (``matches["cards"]``; without that column by match):
     module doc."""
     from ..win_prob import win_table
 
-    w = win_table(rules)
+    w = win_table(rules, play=play)
     by_match = matches.set_index("match")
     win_side = by_match["winner"]
     unit = by_match["cards"] if "cards" in by_match else pd.Series(by_match.index, index=by_match.index)
@@ -148,12 +160,13 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules) -> pd.D
 
 
 def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLICIES, hands: int = 2000,
-        grid_step: int = 5, rules_matches: int | None = None) -> dict[str, pd.DataFrame]:
+        grid_step: int = 5, rules_matches: int | None = None, play: str = "table") -> dict[str, pd.DataFrame]:
     """Play the round robin and build the tables (module doc).  ``results``
-    is not used (this study plays matches)."""
+    is not used (this study plays matches); ``play``: what the policies'
+    make-probabilities expect, ``"table"`` or ``"dd"``."""
     from ..deal import deal_batch
     from ..match import MatchError, check_rules, play_matches
-    from ..policies import POLICIES
+    from ..policies import PLAYS, POLICIES, play_note, play_used
     from . import StudyError
 
     policies = [policies] if isinstance(policies, str) else list(policies)
@@ -162,13 +175,16 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or len(policies) < 2:
         raise StudyError(f"parameter policies needs at least two of {', '.join(POLICIES)}; got {policies}")
+    if not isinstance(play, str) or play.strip().lower() not in PLAYS:
+        raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
+    play = play.strip().lower()
     try:
         check_rules(rules)
     except MatchError as e:
         raise StudyError(str(e)) from None
     rr, logs, mats = [], [], []
     for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
-        r = play_matches(a, b, matches, seed, rules)
+        r = play_matches(a, b, matches, seed, rules, play=play)
         rr.append(r.summary())
         logs.append(r.hands.assign(match=r.hands["match"] + k * matches))
         # cards: the card set of the match (the same for both matches of a pair and every pair of policies)
@@ -184,17 +200,17 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
         cards = np.concatenate([as_a["cards"].to_numpy(), as_b["cards"].to_numpy()])
         st.append({"policy": p, **share_row(won, cards)})
     standings = pd.DataFrame(st).sort_values("p", ascending=False, ignore_index=True)
-    win_by_state = _win_by_state(pd.concat(logs, ignore_index=True), allm, rules)
+    win_by_state = _win_by_state(pd.concat(logs, ignore_index=True), allm, rules, play)
 
     sample = deal_batch(hands, seed + 1)[:, 0]
-    grid = bid_grid(rules, sample, grid_step)
+    grid = bid_grid(rules, sample, grid_step, play)
 
     variants = {"as given": rules, "no 45 rule": rules.with_overrides(["bid_out=none"]),
                 "target 32": _short(rules)}
     eff = []
     for name, r_ in variants.items():
-        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_).summary()
-        g = bid_grid(r_, sample[: max(1, hands // 4)], max(grid_step, 10))
+        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_, play=play).summary()
+        g = bid_grid(r_, sample[: max(1, hands // 4)], max(grid_step, 10), play)
         eff.append({"rules": name, "matches": m["matches"], "score_aware_win": m["a_win_rate"],
                     "lo": m["a_win_lo"], "hi": m["a_win_hi"], "hands_mean": m["hands_mean"],
                     "won_defending": (m["a_out_defending"] + m["b_out_defending"]) / m["matches"],
@@ -202,12 +218,16 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
                     "bid_diff_min": float(g["diff"].min())})
     rules_effect = pd.DataFrame(eff)
 
-    info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules))}
+    info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules)), "play": play,
+            "play_used": play_used(rules, play), "play_note": play_note(rules, play)}
     tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
               "bid_vs_state": grid, "rules_effect": rules_effect}
+    expect = {"table": "table play", "dd": "double dummy"}[info["play_used"]]
     round_robin.attrs["note"] = (f"{matches} matches per pair (pairs of matches on the same cards, sides swapped); "
+                                 f"the policies bid expecting {expect}, the contracts are played double dummy; "
                                  "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end; "
-                                 "intervals clustered by pair of matches (the same cards)")
+                                 "intervals clustered by pair of matches (the same cards)"
+                                 + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
     standings.attrs["note"] = ("each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
                                "set: its matches against every opponent are played on the same cards)")
     win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
@@ -222,8 +242,9 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
                                   "bid_vs_state difference averaged / max / min over a coarser grid")
     for df in tables.values():
         df.attrs["run"] = dict(info)
-        df.attrs["footer"] = (footer(info, f"{matches} matches a pair").replace(" deals,", " matches,")
-                              .replace("rows of one deal clustered", "clustered by card set"))
+        df.attrs["footer"] = (footer(info, f"{matches} matches a pair, bids expecting {expect}")
+                              .replace(" deals,", " matches,").replace("; double dummy;", "; played double dummy;")
+                              .replace("clustered by deal", "clustered by card set"))
     return tables
 
 
