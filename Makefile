@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow bench bench-simulate bench-advisor bench-match bench-pimc report table-play-model clean distclean
+.PHONY: venv test test-slow bench bench-simulate bench-advisor bench-match bench-pimc report sample table-play-model clean distclean
 
 ## venv: create .venv if missing; (re)install the package and its test extra
 ##       when pyproject.toml is newer than the last install
@@ -53,12 +53,19 @@ bench-pimc: venv
 	$(PY) benchmarks/pimc.py
 
 ## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
-##         standard rules) into reports/sample/ (PDF, Markdown, CSV, PNG; a few minutes)
+##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG; a few minutes);
+##         reports/latest is not tracked, so the checkout stays clean
 report: venv
+	rm -rf reports/latest
+	$(PY) -m kaiser_sim report --out reports/latest
+	rm -rf reports/latest/results
+	@echo "== open reports/latest/report.pdf (or report.md) =="
+
+## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`)
+sample: venv
 	rm -rf reports/sample
 	$(PY) -m kaiser_sim report --out reports/sample
 	rm -rf reports/sample/results
-	@echo "== open reports/sample/report.pdf (or report.md) =="
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         8,000 + 2,000 deals played out by PIMC players, K = 20 (about 8 minutes on 2 quiet cores)

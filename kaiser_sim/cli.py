@@ -418,9 +418,11 @@ def _given(ctx, *names) -> bool:
 @click.option("--workers", "-w", type=click.IntRange(min=1),
               help=f"Worker processes, one core each (with --scheduler local: Dask workers; at most "
               f"{config.SIMULATE_MAX_WORKERS_PER_CORE} a core).  [default: all cores]")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=config.SIMULATE_CHUNK_SIZE, show_default=True,
+@click.option("--chunk-size", type=click.IntRange(min=1),
               help=f"Deals per chunk (one Parquet part each; at most {config.SIMULATE_MAX_CHUNK_SIZE:,}, "
-              f"and at most {config.SIMULATE_MAX_CHUNKS:,} parts).")
+              f"and at most {config.SIMULATE_MAX_CHUNKS:,} parts).  [default: {config.SIMULATE_CHUNK_SIZE:,}; "
+              f"fewer for a small run, at least {config.SIMULATE_CHUNKS_PER_WORKER} parts a worker, so that the "
+              f"progress moves early; {config.PLAY_CHUNK_SIZE} with --play]")
 @click.option("--fix", multiple=True, metavar="SEAT=HAND",
               help="Give SEAT these cards in every deal (repeatable), e.g. --fix N=AKQ.5.-.- or --fix 'S=AS KS'.")
 @click.option("--play", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), metavar="K",

@@ -36,6 +36,12 @@ PROGRESS_MIN_DEALS = 1000
 #: deals per chunk (= per Parquet part) of ``kaiser-sim simulate``: a part is the
 #: unit of work, of progress and of what a killed run loses
 SIMULATE_CHUNK_SIZE = 1000
+#: a run not given ``--chunk-size`` makes at least this many chunks per worker
+#: (smaller chunks, down to ``SIMULATE_MIN_AUTO_CHUNK_SIZE`` deals) so that its
+#: progress moves within the first seconds: a 4,000-deal run on 2 cores gets
+#: parts of 250 (about 2 s each) instead of 4 parts of 1,000
+SIMULATE_CHUNKS_PER_WORKER = 8
+SIMULATE_MIN_AUTO_CHUNK_SIZE = 100
 
 #: chunks handed out ahead per worker (bounds memory: results waiting to be
 #: written are at most ``workers * SIMULATE_CHUNKS_AHEAD`` chunks)

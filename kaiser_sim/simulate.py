@@ -237,6 +237,18 @@ def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
     return tuple(int(m) for m in arr)
 
 
+def auto_chunk_size(deals, workers: int) -> int:
+    """Deals per part when none is given: ``config.SIMULATE_CHUNK_SIZE``,
+    or fewer for a small run, so that each worker gets at least
+    ``config.SIMULATE_CHUNKS_PER_WORKER`` parts and the progress moves early
+    (rows never depend on the chunking)."""
+    if not isinstance(deals, (int, np.integer)) or deals < 1:
+        return config.SIMULATE_CHUNK_SIZE  # make_spec refuses it with the right message
+    per = -(-int(deals) // (max(1, workers) * config.SIMULATE_CHUNKS_PER_WORKER))
+    per = -(-per // 50) * 50  # a round number
+    return int(min(config.SIMULATE_CHUNK_SIZE, max(config.SIMULATE_MIN_AUTO_CHUNK_SIZE, per)))
+
+
 def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules | None = None,
               fixed=None, chunk_size: int | None = None, play: int = 0) -> RunSpec:
     """A checked :class:`RunSpec`; :class:`SimulateError` names a bad argument."""
@@ -705,6 +717,8 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     else:
         if chunk_size is None and play:
             chunk_size = config.PLAY_CHUNK_SIZE
+        elif chunk_size is None:
+            chunk_size = auto_chunk_size(deals, workers)
         spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "points", rules, fixed,
                          chunk_size, play or 0)
     created = None  # the outermost directory this run creates, if any

@@ -225,3 +225,11 @@ def test_studies_without_a_model_for_the_rules(solved):
     assert not t["make"]["method"].str.contains("table play").any()
     assert "no table-play estimates" in t["make"].attrs["table_play"]
     assert "chart_table_play" not in bidding_chart.run(solved, rules)
+
+
+@pytest.mark.slow
+def test_play_run_on_dask_gives_the_same_rows(played, tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "dask"
+    simulate(out, 40, 9, play=K, chunk_size=15, workers=2, scheduler="local")
+    assert kaiser_sim.load_results(out).equals(kaiser_sim.load_results(played))
