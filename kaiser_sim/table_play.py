@@ -30,9 +30,14 @@ rule from the declarer's hand, no trump on every third deal):
 A DD study turns its rows into table-play estimates by averaging the
 model's distribution over its rows' DD values
 (:meth:`TablePlayModel.make_prob`, :meth:`TablePlayModel.expected`,
-:meth:`TablePlayModel.dist`).  The intervals of such estimates count the
-deals' sampling only, not the model's own error (the model is fitted on
-thousands of played contracts; its held-out check is in :attr:`validation`).
+:meth:`TablePlayModel.dist`).  The model is itself an estimate from a
+sample of played contracts, so the intervals of table-play estimates add
+its error to the deals' sampling error: the model keeps the joint counts of
+(DD points, played points) it was fitted on, and
+:meth:`TablePlayModel.replicates` refits it on bootstrap resamples of them
+(multinomial, per strain kind); the spread of an estimate over the
+replicates is the model's standard error (:func:`model_se`).  Its held-out
+check is in :attr:`validation`.
 
 What the model is not
 ---------------------
@@ -91,6 +96,25 @@ def _pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.repeat(vals, sizes)
 
 
+def joint_counts(dd, table) -> np.ndarray:
+    """(15, 15) counts of (DD points, played points) over :data:`POINTS`."""
+    dd = np.asarray(dd, dtype=np.int64)
+    table = np.asarray(table, dtype=np.int64)
+    k = len(POINTS)
+    if dd.size and (min(dd.min(), table.min()) < POINTS[0] or max(dd.max(), table.max()) > POINTS[-1]):
+        raise TablePlayError(f"points outside {POINTS[0]}..{POINTS[-1]}")
+    return np.bincount((dd - POINTS[0]) * k + (table - POINTS[0]), minlength=k * k).reshape(k, k)
+
+
+def fit_counts(joint, min_rows: int = MIN_ROWS) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_kind` from the (15, 15) joint counts of one kind."""
+    joint = np.asarray(joint, dtype=np.int64)
+    k = len(POINTS)
+    i, j = np.nonzero(joint)
+    reps = joint[i, j]
+    return fit_kind(np.repeat(POINTS[i], reps), np.repeat(POINTS[j], reps), min_rows)
+
+
 def fit_kind(dd, table, min_rows: int = MIN_ROWS) -> tuple[np.ndarray, np.ndarray]:
     """``(prob (15, 15), counts (15,))`` of one strain kind (module doc):
     ``prob[i, j] = P(table = POINTS[j] | DD = POINTS[i])``."""
@@ -129,6 +153,31 @@ class TablePlayModel:
     counts: np.ndarray  # (2, 15): played contracts with each DD value
     provenance: dict
     validation: dict = field(default_factory=dict)
+    #: (2, 15, 15) counts of (DD points, played points) the model was fitted on (None: not kept)
+    joint: np.ndarray | None = None
+
+    def replicates(self, n: int = 40, seed: int = 0) -> list[TablePlayModel]:
+        """``n`` models refitted on bootstrap resamples of the fitting
+        contracts (multinomial over :attr:`joint`, each kind's total kept),
+        for the model's own error (:func:`model_se`); ``[]`` without joint
+        counts."""
+        if self.joint is None:
+            return []
+        key = (n, seed)
+        cache = self.__dict__.setdefault("_replicates", {})
+        if key not in cache:
+            rng = np.random.default_rng(seed)
+            min_rows = int(self.provenance.get("min_rows", MIN_ROWS))
+            out = []
+            for _ in range(n):
+                probs = []
+                for kind in range(2):
+                    j = self.joint[kind]
+                    draw = rng.multinomial(int(j.sum()), (j / j.sum()).ravel()).reshape(j.shape)
+                    probs.append(fit_counts(draw, min_rows)[0])
+                out.append(TablePlayModel(np.stack(probs), self.counts, self.provenance))
+            cache[key] = out
+        return cache[key]
 
     # --- applying it ---------------------------------------------------------------------
     def _rows(self, dd, nt) -> np.ndarray:
@@ -190,6 +239,7 @@ class TablePlayModel:
     def to_dict(self) -> dict:
         return {"format": "kaiser-sim table-play model", "format_version": 1, "points": POINTS.tolist(),
                 "kinds": list(KINDS), "prob": np.round(self.prob, 6).tolist(), "counts": self.counts.tolist(),
+                "joint": None if self.joint is None else self.joint.tolist(),
                 "provenance": self.provenance, "validation": self.validation}
 
     def save(self, path) -> None:
@@ -209,8 +259,13 @@ class TablePlayModel:
             raise TablePlayError("table-play model: wrong shapes")
         if not np.allclose(prob.sum(axis=2), 1.0, atol=1e-4) or (prob < 0).any():
             raise TablePlayError("table-play model: rows are not distributions")
+        joint = d.get("joint")
+        if joint is not None:
+            joint = np.asarray(joint, dtype=np.int64)
+            if joint.shape != prob.shape or (joint < 0).any() or (joint.sum(axis=2) != counts).any():
+                raise TablePlayError("table-play model: joint counts do not match the counts")
         return cls(prob / prob.sum(axis=2, keepdims=True), counts, dict(d.get("provenance", {})),
-                   dict(d.get("validation", {})))
+                   dict(d.get("validation", {})), joint)
 
     @classmethod
     def load(cls, path) -> TablePlayModel:
@@ -243,7 +298,7 @@ def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> Tabl
     side's DD and played points) and ``nt`` (no trump) per contract."""
     nt = np.asarray(nt, dtype=bool)
     dd, table = np.asarray(dd), np.asarray(table)
-    probs, counts = [], []
+    probs, counts, joints = [], [], []
     for kind in (False, True):
         sel = nt == kind
         if not sel.any():
@@ -251,7 +306,19 @@ def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> Tabl
         p, c = fit_kind(dd[sel], table[sel], min_rows)
         probs.append(p)
         counts.append(c)
-    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance))
+        joints.append(joint_counts(dd[sel], table[sel]))
+    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance), joint=np.stack(joints))
+
+
+def model_se(model: TablePlayModel, estimate, n: int = 40) -> np.ndarray:
+    """The table-play model's standard error of ``estimate(model)`` (a
+    number or an array): its spread over :meth:`TablePlayModel.replicates`
+    (0 when the model keeps no joint counts)."""
+    reps = model.replicates(n)
+    if not reps:
+        return np.zeros_like(np.asarray(estimate(model), dtype=np.float64))
+    vals = np.stack([np.asarray(estimate(r), dtype=np.float64) for r in reps])
+    return vals.std(axis=0, ddof=1)
 
 
 # --- validation (run when the model is built; stored with it) -----------------------------------
@@ -405,4 +472,5 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
 
 
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "play_contracts", "fit_kind",
-           "fit_model", "load_model", "validation_tables", "sensitivity_table", "build_model"]
+           "fit_model", "fit_counts", "joint_counts", "model_se", "load_model", "validation_tables",
+           "sensitivity_table", "build_model"]

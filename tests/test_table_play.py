@@ -233,3 +233,35 @@ def test_play_run_on_dask_gives_the_same_rows(played, tmp_path):
     out = tmp_path / "dask"
     simulate(out, 40, 9, play=K, chunk_size=15, workers=2, scheduler="local")
     assert kaiser_sim.load_results(out).equals(kaiser_sim.load_results(played))
+
+
+def test_model_se_matches_the_spread_of_independent_fits():
+    # the bootstrap standard error of an estimate from one fit is close to the
+    # spread of that estimate over fits to independent samples of the same population
+    rng = np.random.default_rng(12)
+    dd_eval = rng.integers(2, 11, 2000)
+
+    def estimate(model):
+        return model.make_prob(dd_eval, False, [8])[:, 0].mean()
+
+    def sample_fit(n):
+        dd, table = _population(rng, n)
+        return fit_model(dd, table, np.zeros(n, bool) | (np.arange(n) < 200), {"min_rows": 150})
+
+    spread = np.std([estimate(sample_fit(3000)) for _ in range(30)], ddof=1)
+    se = table_play.model_se(sample_fit(3000), estimate, n=60)
+    assert 0.6 < se / spread < 1.6, (se, spread)
+    assert table_play.model_se(sample_fit(30000), estimate, n=30) < 0.5 * se  # more contracts, less error
+
+
+def test_joint_counts_refit_the_same_model():
+    rng = np.random.default_rng(2)
+    dd, table = _population(rng, 4000)
+    p, c = fit_kind(dd, table)
+    p2, c2 = table_play.fit_counts(table_play.joint_counts(dd, table))
+    assert np.allclose(p, p2) and (c == c2).all()
+    shipped = load_model()
+    assert shipped.joint is not None and (shipped.joint.sum(axis=2) == shipped.counts).all()
+    # the shipped probabilities are the fit of its own joint counts
+    for kind in (0, 1):
+        assert np.allclose(table_play.fit_counts(shipped.joint[kind])[0], shipped.prob[kind], atol=2e-6)
