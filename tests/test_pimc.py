@@ -238,9 +238,9 @@ def test_dd_bias_study_tables():
     figs = study.plot(tables)
     assert figs and all(f.axes[0].get_title() for f in figs.values())
 
-    from kaiser_sim.report import _dd_bias, parse_studies  # the report's opt-in section
+    from kaiser_sim.report import parse_studies  # the report's opt-in section
 
-    blocks, text, charts = _dd_bias(tables, "dd-bias")
+    blocks, text, charts = study.section(tables)
     assert len(blocks) == 3 and text and set(charts) <= set(figs)
     assert "dd-bias" not in parse_studies(None) and parse_studies("lead,dd-bias") == ["lead", "dd-bias"]
 

@@ -14,9 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
-from kaiser_sim.report import TITLES, _ranges, ci, parse_studies, pct
+from kaiser_sim.report import ci, parse_studies, pct
 from kaiser_sim.simulate import simulate
-from kaiser_sim.studies import STUDIES, StudyError
+from kaiser_sim.studies import STUDIES, StudyError, get_study
+from kaiser_sim.studies.blocks import ranges
+
+TITLES = {k: get_study(k).TITLE for k in STUDIES}
 
 N_DEALS = 200
 SEED = 5
@@ -164,6 +167,18 @@ def test_subset_of_studies(results_dir, tmp_path):
     assert "The lead" in text and TITLES["trump-and-nt"] not in text
 
 
+def test_no_cheat_sheet_without_its_studies(results_dir, tmp_path):
+    """Studies with nothing for the cheat sheet: no cheat-sheet section."""
+    out = tmp_path / "bare"
+    res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(out),
+                                    "--studies", "bid-odds", "--quiet"])
+    assert res.exit_code == 0, res.output
+    text = (out / "report.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert heads == ["Contents", TITLES["bid-odds"], "Appendix: method"]
+    assert "Cheat sheet" not in text and not (out / "tables" / "cheat-what-to-bid.csv").exists()
+
+
 def test_bad_studies_refused(results_dir, tmp_path):
     res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(tmp_path / "x"),
                                     "--studies", "bid-odds,no-such"])
@@ -193,7 +208,7 @@ def test_helpers():
     assert parse_studies("lead, BID_ODDS") == ["bid-odds", "lead"]
     with pytest.raises(StudyError, match="nope"):
         parse_studies("nope")
-    assert _ranges([6, 7, 8, 10, 12, 11]) == "6–8, 10–12"
+    assert ranges([6, 7, 8, 10, 12, 11]) == "6–8, 10–12"
     assert ci(-0.001, -0.3, 0.2) == "0.00 [-0.30, 0.20]"
     assert pct(0.5, 0.4, 0.6, 0) == "50 [40, 60]"
     assert ci(float("nan"), 1, 2) == "-"

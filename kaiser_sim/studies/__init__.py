@@ -1,6 +1,8 @@
 """The studies: the questions kaiser-sim exists to answer.
 
-Each study is a module here with two functions:
+One study is one module here (registered below) and one published
+definition file (``analyses/NAME.toml``, equal to the module's
+``DEFINITION``).  The module provides:
 
 - ``run(results, rules, **params) -> dict[str, DataFrame]``: pure pandas over
   a results frame (``kaiser_sim.load_results``); some studies re-solve a
@@ -10,10 +12,29 @@ Each study is a module here with two functions:
   share a deal are clustered by deal, :mod:`kaiser_sim.stats`).
 - ``plot(tables) -> dict[str, Figure]``: charts drawn from those tables
   only, each titled, labelled and with a footer giving n, seed and rules.
+- ``KEY`` (its name here) and ``DEFINITION``: its default definition (the
+  keys of a definition file: ``study``, ``description``, ``deals``,
+  ``seed``, ``rules``, ``rule``, ``params``), which ``kaiser-sim study NAME``
+  runs wherever the package is installed.
 
-``kaiser_sim.studies.runner`` loads study definitions (``analyses/*.toml``),
-obtains results (reads a dataset or simulates one) and writes every table
-as CSV and Markdown, every chart as PNG and SVG, and ``study.json``.
+and, for the studies of the printed report (``STUDIES``, ``PLAY_STUDIES``):
+
+- ``TITLE``, ``QUESTION``, ``METHOD``: its section's title, the question it
+  answers and how (plain text);
+- ``section(tables) -> (blocks, meaning, chart_names)``: its section of the
+  report, as blocks of :mod:`kaiser_sim.studies.blocks` (tables as
+  printed), sentences on what the numbers mean and the charts to show;
+- optionally ``cheat_sheet(tables) -> list[block]`` (its lines on the
+  report's one-page cheat sheet, placed by ``CHEAT_SHEET_ORDER``) and
+  ``sample_note(tables) -> str`` (when it uses only part of the deals).
+
+The report (:mod:`kaiser_sim.report`) renders these and knows no study by
+name; the studies never import it.
+
+``kaiser_sim.studies.runner`` builds study definitions (from the modules or
+a TOML file), obtains results (reads a dataset or simulates one) and writes
+every table as CSV and Markdown, every chart as PNG and SVG, and
+``study.json``.
 
 Example
 -------
@@ -27,7 +48,7 @@ from __future__ import annotations
 
 import importlib
 
-#: study name -> (module, one-line summary)
+#: study name -> (module, one-line summary); the printed report's studies, in its order
 STUDIES: dict[str, tuple[str, str]] = {
     "bid-odds": ("bid_odds", "P(makes b) for b = 6..12: trump by rule, best strain in hindsight, NT"),
     "hand-eval": ("hand_eval", "which hand count predicts the declaring side's points best"),
@@ -69,4 +90,11 @@ def get_study(name: str):
     return importlib.import_module(f"{__name__}.{known[key][0]}")
 
 
-__all__ = ["STUDIES", "MATCH_STUDIES", "PLAY_STUDIES", "StudyError", "get_study", "study_names"]
+#: what every study module provides (module doc)
+STUDY_ATTRIBUTES = ("KEY", "DEFINITION", "run", "plot")
+#: what a study of the printed report provides besides (module doc)
+REPORT_ATTRIBUTES = ("TITLE", "QUESTION", "METHOD", "section")
+
+
+__all__ = ["STUDIES", "MATCH_STUDIES", "PLAY_STUDIES", "STUDY_ATTRIBUTES", "REPORT_ATTRIBUTES", "StudyError",
+           "get_study", "study_names"]

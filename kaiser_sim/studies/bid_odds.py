@@ -30,8 +30,37 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .blocks import Table, count, frame, pct
 from .common import (DEFAULT_TRUMP_RULE, MAKE_COLUMNS, STRENGTH_NAME, declarer_frame,
                      levels_of, make_rows, legend, mean_row, new_figure, rows_frame, run_info, table_play_model, tag)
+
+KEY = "bid-odds"
+TITLE = "Bid odds: how often a bid makes"
+QUESTION = "How often does each bid make, by hand strength, trump length and the 5♥?"
+METHOD = (
+    "Every seat of every deal is taken in turn as the declarer (the declarer leads). For each bid b, we "
+    "count how often the declaring side's double-dummy points reach b: with trump named from the "
+    "declarer's own hand (longest suit, ties by strength), in no trump, and in the best strain chosen "
+    "after seeing all the cards (an upper bound no player can reach). Strength is the Kaiser count of the "
+    "declarer's hand, the best predictor of the hand-evaluation study rounded to half points: in trump "
+    "A 2, K 1, Q ½; in side suits A 1, K ½; 1 for each trump; 5♥ ½; 3♠ 1½; plus ½. It ranks hands roughly "
+    "in points but is not a promise of points: on average the declaring side takes about a third of a point "
+    "more than the count (more for middling counts), and from 10½ up about 0.7 less (see the "
+    "hand-evaluation section).")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/bid-odds.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "How often each bid makes, by strength, trump length and the 5H",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "trump_rule": "longest-strength",
+        "min_cell": 30,
+    },
+}
 
 METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upper bound)": "best_pts"}
 #: table-play methods: the table-play model applied to each hand's DD points (column, no trump?)
@@ -143,3 +172,71 @@ def plot(tables) -> dict:
     legend(ax, fontsize=9)
     figs["make_by_trump_length"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's section of the printed report: its tables as printed,
+    what the numbers mean (sentences) and the names of the charts shown
+    (:mod:`kaiser_sim.studies.blocks`)."""
+    t, key = tables, KEY
+    make = t["make"]
+    blocks = []
+    rows = []
+    for bid, g in make.groupby("bid", sort=True):
+        row = {"bid": str(bid)}
+        for _, r in g.iterrows():
+            row[r["method"]] = pct(r["p"], r["lo"], r["hi"])
+        rows.append(row)
+    n = int(make["n"].iloc[0]) if len(make) else 0
+    tp = bool(make["method"].astype(str).str.contains("table play").any()) if len(make) else False
+    blocks.append(Table(f"{key}-make", "P(make), % of declarer hands, by method" + (": table play first, then double "
+                                                                                    "dummy" if tp else ""), frame(rows),
+                        f"n = {n:,} declarer hands (4 per deal; intervals clustered by deal); "
+                        + ("table play: the table-play model applied to each hand's double-dummy points (appendix); "
+                           "the other columns are double dummy, the upper reference; " if tp else "")
+                        + "best in hindsight is an upper bound"))
+
+    def pivot(df, row_col, label, method=None):
+        if method is not None:
+            df = df[df["method"] == method]
+        out = []
+        for k, g in df.groupby(row_col, observed=True, sort=False):
+            row = {label: str(k), "n": count(g["n"].iloc[0])}
+            for _, r in g.iterrows():
+                row[f"bid {r['bid']}"] = pct(r["p"], r["lo"], r["hi"], 0)
+            out.append(row)
+        return frame(out)
+
+    bs = t["by_strength"]
+    play = ", table play" if tp else ""
+    blocks.append(Table(f"{key}-by-strength", f"P(make) %, trump by rule{play}, by Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½)",
+                        pivot(bs, "strength_bucket", "count", f"trump by rule{play}"), "P(make) in % with its 95% interval, by bid"))
+    blocks.append(Table(f"{key}-by-strength-nt", f"P(make) %, no trump{play}, by Kaiser count",
+                        pivot(bs, "strength_bucket", "count", f"NT{play}"), "P(make) in % with its 95% interval, by bid"))
+    if tp:
+        blocks.append(Table(f"{key}-by-strength-dd", "P(make) %, trump by rule, double dummy (the upper reference), "
+                            "by Kaiser count", pivot(bs, "strength_bucket", "count", "trump by rule"),
+                            "P(make) in % with its 95% interval, by bid; all four hands visible"))
+    blocks.append(Table(f"{key}-by-trump-length", f"P(make) %, trump by rule{play}, by trump length",
+                        pivot(t["by_trump_length"], "length_bucket", "trumps", f"trump by rule{play}"),
+                        "P(make) in % with its 95% interval, by bid"))
+    text = []
+    for method, label in (("trump by rule, table play", "at the table (table play)"), ("trump by rule", "double dummy")):
+        tr = make[make["method"] == method].set_index("bid")
+        if not len(tr):
+            continue
+        b50 = [b for b in tr.index if tr.loc[b, "p"] >= 0.5]
+        if b50:
+            b = max(b50)
+            r = tr.loc[b]
+            text.append(f"Over all hands, trump named by rule makes {b} or more {pct(r['p'], r['lo'], r['hi'])}% of "
+                        f"the time {label}.")
+    if tp:
+        text.append("Table play is what players who see only their own hand take; double dummy, with every card "
+                    "visible, is about a bid higher and is shown as the upper reference.")
+    text.append("Read a row across to see how fast the odds fall with the bid; compare rows to see what a few more "
+                "count buys. Cells with fewer than 30 hands are left out.")
+    return blocks, text, ["make_curves", "make_by_strength", "make_by_strength_nt", "make_by_trump_length"]

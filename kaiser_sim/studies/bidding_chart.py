@@ -49,8 +49,34 @@ import numpy as np
 import pandas as pd
 
 from ..auction import ladder
+from .blocks import Table, Text, ci, count, frame, num
 from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
                      hand_score, mean_row, legend, new_figure, rows_frame, run_info, share_row, table_play_model, tag)
+
+KEY = "bidding-chart"
+TITLE = "The bidding chart: what to bid"
+QUESTION = "What should I bid, by strength and trump length?"
+METHOD = (
+    "For every declarer hand and every bid of the ladder, the declaring side's hand score under the "
+    "rules: made, the points taken (NT doubled); failed, minus the bid (NT: twice). Averaged per cell of "
+    "strength x trump length. 'Up to' is the highest bid whose average score is still positive. To avoid "
+    "flattering the winner, the bids are chosen on half the deals (even-numbered) and their scores and "
+    "intervals are measured on the other half; 'sure' means the chosen bid's 95% interval on that other "
+    "half is above zero. n counts the hands of the measuring half. The defenders' score is not subtracted.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/bidding-chart.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "What to bid by strength and trump length, under the preset's scoring",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "trump_rule": "longest-strength",
+        "min_cell": 30,
+    },
+}
 
 
 def _bids(rules):
@@ -286,3 +312,84 @@ def plot(tables) -> dict:
     legend(ax, fontsize=7, ncol=3)
     figs["expected_by_bid"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def _chart_rows(ch) -> pd.DataFrame:
+    return frame([{"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
+                    "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
+                    "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
+                    "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()])
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's section of the printed report: its tables as printed,
+    what the numbers mean (sentences) and the names of the charts shown
+    (:mod:`kaiser_sim.studies.blocks`)."""
+    t, key = tables, KEY
+    tp = "chart_table_play" in t
+    ch = t["chart_table_play" if tp else "chart"]
+    th = t["thresholds_table_play" if tp else "thresholds"]
+    trows = [{"bid": r["bid"], "count for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
+              "count for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
+             for _, r in th.iterrows()]
+    blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length" + (" (table play)" if tp else ""),
+                    _chart_rows(ch),
+                    "bid/NT up to: highest bid with a positive expected score, chosen on the even-numbered deals; sure: "
+                    "its 95% interval on the odd-numbered deals is above 0; best bid: highest expected score on the "
+                    "even deals, with its score and interval measured on the odd deals (n = their hands)"
+                    + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
+                       if tp else "")),
+              Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
+                    frame(trows),
+                    "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
+    if tp:
+        blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
+                            _chart_rows(t["chart"]), "the same chart with every card visible and best play"))
+    text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
+            "least as good as a higher one: the chart answers how high you can go when the auction pushes "
+            "you. Bid up to the level shown; beyond it the average hand loses points."]
+    if tp:
+        text.append("The chart is in table play (players who see only their own hand); the double-dummy chart, "
+                    "with every card visible, is the upper reference and reads about a bid higher.")
+    return blocks, text, ["what_to_bid", "what_to_bid_dd", "expected_by_bid"]
+
+
+#: place of this study's lines on the cheat sheet (smaller first)
+CHEAT_SHEET_ORDER = 10
+
+
+def cheat_sheet(tables) -> list:
+    """The cheat sheet's 'what to bid' grid: the highest plain and NT bid by
+    count and trump length."""
+    bt = tables
+    tp = "chart_table_play" in bt
+    ch = bt["chart_table_play" if tp else "chart"]
+    cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+    rows = []
+    for label, _, _ in reversed(STRENGTH_BUCKETS):
+        row = {"count": label}
+        for lb, _, _ in LENGTH_BUCKETS:
+            r = cells.get((label, lb))
+            if r is None:
+                row[f"{lb} trumps"] = "·"
+            else:
+                plain = "pass" if r["bid_up_to"] == "pass" else r["bid_up_to"]
+                nt = "-" if r["nt_up_to"] == "pass" else r["nt_up_to"].replace("NT", "")
+                row[f"{lb} trumps"] = f"{plain}{'*' if r['bid_up_to_sure'] == r['bid_up_to'] and plain != 'pass' else ''} / {nt}"
+        rows.append(row)
+    grid = frame(rows)
+    grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
+    return [Text("What to bid: how high to go" + (" (table play)" if tp else " (double dummy)"), "heading"),
+            Table("cheat-what-to-bid", "", grid, size=10.5, note=
+                  ("Table play: what players who see only their own hand take (the table-play model; "
+                   "double dummy, every card visible, reads about a bid higher). " if tp else
+                   "Double dummy: every card visible, about a bid optimistic for a real table. ")
+                  + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
+                  "(* = sure: confirmed on a separate half of the deals, its 95% interval there is above 0; - = no NT "
+                  "bid pays; · = too few hands). "
+                  "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
+                  "counts (the defenders' is not subtracted): in a contested auction these are the "
+                  "limits, not targets.")]

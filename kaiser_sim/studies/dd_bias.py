@@ -74,8 +74,37 @@ import pandas as pd
 from .. import config
 from ..cards import FIVE_HEARTS, THREE_SPADES
 from ..pimc import play_deals
+from .blocks import Table, ci, count, frame, num, pct
 from .common import (DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
                      mean_row, new_figure, points_array, proportion_row, run_info, strength, trump_by_rule)
+
+KEY = "dd-bias"
+TITLE = "Beyond double dummy: play without seeing the other hands"
+QUESTION = "How far is real play, where no one sees the other hands, from double dummy?"
+METHOD = (
+    "Each deal gets one contract: the declarer rotates with the deal and names trump by the bid-odds rule "
+    "(every 5th deal no trump). The deal is then played out by four PIMC players: at each turn a player "
+    "deals the cards it cannot see 20 times, consistently with what it knows (its hand, the cards played, "
+    "the suits others have shown out of), scores each of its cards double dummy on every layout and plays "
+    "the best on average. The declaring side's points in that play are compared with the deal's double-"
+    "dummy value. PIMC cannot signal or read the others' choices, so it is a model of good play, not of "
+    "people.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/dd-bias.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "PIMC play (players see only their own hand) against double dummy",
+    "deals": 3_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "samples": 20,
+        "trump_rule": "longest-strength",
+        "nt_every": 5,
+        "min_cell": 30,
+    },
+}
 
 STRAIN_NAMES = ("S", "H", "D", "C", "NT")
 DEFAULT_NT_EVERY = 5
@@ -371,3 +400,52 @@ def plot(tables) -> dict:
     ax.legend(fontsize=9)
     figs["specials_worth"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's section of the printed report: its tables as printed,
+    what the numbers mean (sentences) and the names of the charts shown
+    (:mod:`kaiser_sim.studies.blocks`)."""
+    t, key = tables, KEY
+    d = t["difference"]
+    drows = [{"group": "all deals" if r["by"] == "all" else f"{'strain' if r['by'] == 'strain' else 'DD points'} "
+              f"{r['group']}", "n": count(r["n"]), "PIMC - DD": ci(r["mean"], r["lo"], r["hi"], 2),
+              "worse %": num(100 * r["worse"], 1), "same %": num(100 * r["same"], 1),
+              "better %": num(100 * r["better"], 1)} for _, r in d.iterrows()]
+    m = t["make"]
+    mrows = [{"bid": str(int(r["bid"])), "double dummy %": pct(r["p_dd"], r["dd_lo"], r["dd_hi"]),
+              "PIMC play %": pct(r["p_pimc"], r["pimc_lo"], r["pimc_hi"]),
+              "change, % points": ci(r["difference"], r["diff_lo"], r["diff_hi"], 1, 100)} for _, r in m.iterrows()]
+    sp = t["specials"]
+    srows = [{"card": r["card"].replace("5H", "5♥").replace("3S", "3♠"),
+              "worth, DD": ci(r["worth_dd"], r["worth_dd_lo"], r["worth_dd_hi"], 2),
+              "worth, PIMC": ci(r["worth_pimc"], r["worth_pimc_lo"], r["worth_pimc_hi"], 2),
+              "change": ci(r["change"], r["change_lo"], r["change_hi"], 2),
+              "holder takes it, PIMC %": pct(r["holder_captures_pimc"], r["holder_captures_pimc_lo"],
+                                             r["holder_captures_pimc_hi"]),
+              "holder takes it, DD line %": pct(r.get("holder_captures_dd", np.nan),
+                                                r.get("holder_captures_dd_lo", np.nan),
+                                                r.get("holder_captures_dd_hi", np.nan))}
+             for _, r in sp.iterrows()]
+    blocks = [Table(f"{key}-difference", "PIMC play minus double dummy, declaring side's points", frame(drows),
+                    "DD points = the contract's double-dummy value; grouping by it is partly regression to the mean"),
+              Table(f"{key}-make", "Make probability: double dummy and PIMC play", frame(mrows),
+                    "change: paired on the same deals"),
+              Table(f"{key}-specials", "Worth of being dealt the 5♥ / 3♠ to the declaring side", frame(srows),
+                    "worth: mean points dealt it minus not (observational); change: PIMC minus DD")]
+    text = []
+    n = int(d.iloc[0]["n"]) if len(d) else 0
+    if len(d):
+        r = d.iloc[0]
+        text.append(f"Played by four PIMC players ({n:,} deals), the declaring side takes "
+                    f"{ci(-r['mean'], -r['hi'], -r['lo'], 2)} points fewer than double dummy on average; it does "
+                    f"worse in {num(100 * r['worse'], 0)}% of deals and better in {num(100 * r['better'], 0)}%.")
+    for _, r in m.iterrows():
+        if r["bid"] == 8:
+            text.append(f"A bid of 8 makes {pct(r['p_dd'], r['dd_lo'], r['dd_hi'])}% of the time double dummy "
+                        f"but {pct(r['p_pimc'], r['pimc_lo'], r['pimc_hi'])}% in PIMC play: the double-dummy "
+                        "make-probabilities of the other sections are optimistic for the declarer.")
+    return blocks, text, ["make_dd_vs_pimc", "difference_by_level", "difference_histogram"]

@@ -8,7 +8,41 @@ from __future__ import annotations
 
 from ..cards import FIVE_HEARTS
 from .common import DEFAULT_TRUMP_RULE
-from .specials import DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, plot_card, run_card
+from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
+                       sample_note, section_card)
+
+KEY = "five-hearts"
+TITLE = "The 5♥: what holding it is worth"
+QUESTION = "What is being dealt the 5♥ worth to your side?"
+METHOD = (
+    "Three questions, each on its own rows. (a) What being dealt the 5♥ is worth to your side: on a sample "
+    "of deals solved again, the 5♥ is swapped like for like with the lowest heart of your partner, your "
+    "left-hand opponent (LHO) or your right-hand opponent (RHO) when that heart is the 8♥, the next heart "
+    "up: no card ranks between the two, so only the 5♥'s special status moves (swaps for a 9 or higher "
+    "would also hand you a better card: they are reported apart). The declarer names trump again after the "
+    "swap. Worth = "
+    "your side's points as dealt minus after the swap, when you declare (you lead), when your partner "
+    "declares, and when you defend. 'Any other hand' pools the three: the 5♥ is equally likely to be in "
+    "each when it is not in yours. (b) The same, observed on every deal without any swap: your side's "
+    "average points when you hold the 5♥ minus when another hand does. (c) How much of the 5♥'s own 5 "
+    "points your side keeps: the deal solved with the 5♥ counting 0; 5 = your side takes it whatever "
+    "the others do, 0 = the other side takes it.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/five-hearts.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "The 5H: worth of being dealt it (like-for-like swap, observed), "
+                   "and how much of its +5 its side keeps",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "receivers": ["partner", "LHO", "RHO"],
+        "max_resolve": 10_000,
+        "trump_rule": "longest-strength",
+    },
+}
 
 
 def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
@@ -18,3 +52,23 @@ def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_
 
 def plot(tables):
     return plot_card(tables, "5H")
+
+
+# --- the report -------------------------------------------------------------------------------
+
+#: place of this study's lines on the cheat sheet (smaller first)
+CHEAT_SHEET_ORDER = 30
+
+
+def section(tables):
+    """This study's section of the printed report (:func:`~kaiser_sim.studies.specials.section_card`)."""
+    return section_card(tables, KEY, "5♥", 5)
+
+
+def cheat_sheet(tables) -> list:
+    """This study's lines on the cheat sheet (:func:`~kaiser_sim.studies.specials.cheat_sheet_card`)."""
+    return cheat_sheet_card(tables, "5♥", 5)
+
+
+__all__ = ["run", "plot", "section", "cheat_sheet", "sample_note", "KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION",
+           "CHEAT_SHEET_ORDER"]

@@ -20,8 +20,29 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .blocks import Table, Text, ci, count, frame, num
 from .common import (DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, levels_of, mean_row, new_figure,
                      points_array, run_info, tag)
+
+KEY = "lead"
+TITLE = "The value of the lead"
+QUESTION = "What is it worth to be on lead?"
+METHOD = (
+    "The same deal and strain solved twice: with the declarer on lead and with its left-hand opponent "
+    "on lead. The difference is the value of the lead to the declaring side.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/lead.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "The value of the lead",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "trump_rule": "longest-strength",
+    },
+}
 
 
 def lead_values(results, rules=None, trump_rule: str = DEFAULT_TRUMP_RULE):
@@ -85,3 +106,45 @@ def plot(tables) -> dict:
     ax.legend(fontsize=9)
     figs["lead_make_change"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's section of the printed report: its tables as printed,
+    what the numbers mean (sentences) and the names of the charts shown
+    (:mod:`kaiser_sim.studies.blocks`)."""
+    t, key = tables, KEY
+    s = t["summary"]
+    rows = [{"strain": r["strain"], "n": count(r["n"]), "lead value, points": ci(r["mean"], r["lo"], r["hi"], 2),
+             "gains %": num(100 * r["share_gain"], 1), "loses %": num(100 * r["share_loss"], 1)} for _, r in s.iterrows()]
+    m = t["make_change"]
+    mrows = [{"strain": r["strain"], "bid": str(r["bid"]), "P(make) on lead %": num(100 * r["p_on_lead"], 1),
+              "LHO on lead %": num(100 * r["p_lho_leads"], 1),
+              "change, % points": ci(r["change"], r["lo"], r["hi"], 1, 100)} for _, r in m.iterrows()]
+    blocks = [Table(f"{key}-summary", "The value of the lead to the declaring side", frame(rows)),
+              Table(f"{key}-make-change", "Make probability with and without the lead", frame(mrows))]
+    text = []
+    r = s[s["strain"] == "trump by rule"]
+    if len(r):
+        r = r.iloc[0]
+        text.append(f"Having the lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the declaring side in "
+                    "the trump it names.")
+    return blocks, text, ["lead_value", "lead_make_change"]
+
+
+#: place of this study's lines on the cheat sheet (smaller first)
+CHEAT_SHEET_ORDER = 50
+
+
+def cheat_sheet(tables) -> list:
+    """The cheat sheet's line on the lead: what being on lead is worth."""
+    s = tables["summary"]
+    r = s[s["strain"] == "trump by rule"]
+    if not len(r):
+        return []
+    r = r.iloc[0]
+    return [Text("The lead", "heading"),
+            Text(f"Being on lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the "
+                 "declaring side.", "bullet")]

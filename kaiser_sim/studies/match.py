@@ -68,6 +68,24 @@ import pandas as pd
 
 from .common import footer, mean_row, new_figure, share_row
 
+KEY = "match"
+#: the default definition (deals, seed, rules, parameters): the same as analyses/match.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "How the score should change the bid: policies over whole matches",
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "matches": 400,
+        "policies": ["ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic"],
+        "hands": 2000,
+        "grid_step": 5,
+        "rules_matches": 1000,
+    },
+}
+
 #: this study plays matches: the runner gives it no results dataset
 USES_RESULTS = False
 DEFAULT_POLICIES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
@@ -298,4 +316,4 @@ def plot(tables) -> dict:
     return figs
 
 
-__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS"]
+__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS", "KEY", "DEFINITION"]

@@ -1,6 +1,10 @@
 """Study definitions (TOML), running a study, and writing its outputs.
 
-A definition file (``analyses/NAME.toml``)::
+Every study carries its default definition in its module (``DEFINITION``, a
+dict with the keys of a definition file), so an installed package runs each
+study with the same definitions as the checkout; ``analyses/NAME.toml`` in
+the source tree holds the same definitions as files, for users to read and
+copy (a test keeps the two equal).  A definition file::
 
     study = "bid-odds"          # a name of kaiser_sim.studies.STUDIES
     deals = 100000              # deals to simulate when no results are given
@@ -19,6 +23,7 @@ the results used, the files written).
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import math
@@ -36,7 +41,9 @@ from ..rules import Rules, RulesError, get_preset
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
 
-#: where the shipped definitions live (``analyses/`` beside the package)
+#: the checkout's ``analyses/`` (the published definitions as files); absent in
+#: an installed package and never needed: :func:`definition_for` reads the
+#: definitions from the study modules
 ANALYSES_DIR = Path(__file__).resolve().parents[2] / "analyses"
 DEFAULT_DEALS = 10_000
 DEFAULT_SEED = 1
@@ -107,7 +114,14 @@ def load_definition(path) -> StudyDefinition:
     (an unreadable file, a missing or unknown key, a value of the wrong type or
     out of range)."""
     path = Path(path)
-    data = read_toml(path)
+    return definition_from_dict(read_toml(path), str(path))
+
+
+def definition_from_dict(data: dict, source: str) -> StudyDefinition:
+    """A definition from the keys of a definition file (``study``, ``deals``,
+    ...), checked as :func:`load_definition` checks a file; ``source`` names
+    where it comes from in messages and ``study.json``."""
+    path = source
     unknown = set(data) - _KEYS
     if unknown:
         raise StudyError(f"{path}: unknown key(s) {', '.join(sorted(str(k)[:40] for k in unknown))}; "
@@ -132,7 +146,7 @@ def load_definition(path) -> StudyDefinition:
     d = StudyDefinition(study=data["study"], deals=data.get("deals", DEFAULT_DEALS),
                         seed=data.get("seed", DEFAULT_SEED), rules=data.get("rules", "standard"),
                         rule=list(data.get("rule", [])), params=dict(data.get("params", {})),
-                        description=data.get("description", ""), source=str(path))
+                        description=data.get("description", ""), source=source)
     try:
         get_study(d.study)  # check the name
     except StudyError as e:
@@ -142,8 +156,9 @@ def load_definition(path) -> StudyDefinition:
 
 
 def definition_for(name_or_file) -> StudyDefinition:
-    """A definition from a ``.toml`` path, else the shipped
-    ``analyses/NAME.toml``, else the study's defaults."""
+    """A definition from a ``.toml`` path, else the study's own default
+    definition (its module's ``DEFINITION``: the same as the checkout's
+    ``analyses/NAME.toml``), else the runner's defaults."""
     text = str(name_or_file)
     try:
         is_file = Path(text).is_file()
@@ -151,12 +166,12 @@ def definition_for(name_or_file) -> StudyDefinition:
         is_file = False
     if text.endswith(".toml") or is_file:
         return load_definition(text)
-    get_study(text)
+    module = get_study(text)
     key = text.strip().lower().replace("_", "-")
-    shipped = ANALYSES_DIR / f"{key}.toml"
-    if shipped.is_file():
-        return load_definition(shipped)
-    return StudyDefinition(study=key)
+    default = getattr(module, "DEFINITION", None)
+    if default is None:
+        return StudyDefinition(study=key)
+    return definition_from_dict(copy.deepcopy(default), f"{module.__name__}.DEFINITION")
 
 
 def parse_param(text: str) -> tuple[str, object]:
@@ -497,6 +512,6 @@ def _too_long(e: ValueError) -> str:
     return "a number has more than 4300 digits" if "digits" in text else text[:100]
 
 
-__all__ = ["StudyDefinition", "load_definition", "definition_for", "obtain_results", "run_study",
+__all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "obtain_results", "run_study",
            "write_outputs", "to_markdown", "parse_param", "check_results_path", "check_output_dir", "read_toml",
            "ANALYSES_DIR", "POINTS_NEEDED"]

@@ -60,6 +60,7 @@ import pandas as pd
 
 from .. import solver
 from ..cards import FIVE_HEARTS, THREE_SPADES
+from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, levels_of, mean_row, new_figure,
                      points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model, trump_by_rule)
 
@@ -464,3 +465,156 @@ def plot_card(tables, name: str) -> dict:
         ax.legend(fontsize=8)
     figs["worth_distribution"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+_RECEIVER_WORDS = {"partner": "partner", "LHO": "left-hand opponent", "RHO": "right-hand opponent"}
+
+
+def _by_receiver(df, roles=None, prefix: str = "") -> pd.DataFrame:
+    """Rows role and strain, one column per receiver: ``x [lo, hi]`` (of the
+    columns ``{prefix}mean``, ``{prefix}lo``, ``{prefix}hi``)."""
+    out = []
+    for (role, strain), g in df.groupby(["role", "strain"], sort=False):
+        if roles is not None and role not in roles:
+            continue
+        row = {"your side": role, "strain": strain}
+        for _, r in g.iterrows():
+            lo, hi = r[f"{prefix}lo"], r[f"{prefix}hi"]
+            same_side = role == "you defend" and r["receiver"] == "partner" and abs(hi - lo) < 1e-9
+            row[f"vs {r['receiver']}"] = "0 (the same)" if same_side else ci(r[f"{prefix}mean"], lo, hi, 2)
+        row["deals"] = count(g["deals"].max())
+        out.append(row)
+    return frame(out)
+
+
+def _by_swap(df) -> pd.DataFrame:
+    """The 'you declare' rows of the swaps for a higher card, one row per
+    kind of card given back and strain."""
+    out = []
+    for (swap, strain), g in df[df["role"] == "you declare"].groupby(["swap", "strain"], sort=False):
+        row = {"swapped": swap.replace("for a higher spot card", "for a 9 or 10"), "strain": strain}
+        for _, r in g.iterrows():
+            row[f"vs {r['receiver']}"] = ci(r["mean"], r["lo"], r["hi"], 2)
+        row["deals"] = count(g["deals"].max())
+        out.append(row)
+    return frame(out)
+
+
+def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[str], list[str]]:
+    """The report section of the study of one card (``name`` as printed, ``value``
+    its points): ``(blocks, what the numbers mean, chart names)``, as a study's
+    ``section`` (:mod:`kaiser_sim.studies.blocks`)."""
+    t = tables
+    cf = t["counterfactual"]
+    like, other = cf[cf["swap"] == LIKE], cf[cf["swap"] != LIKE]
+    obs = t["observed"]
+    no_suit = {r["receiver"]: int(r["no_suit"]) for _, r in like.iterrows()}
+    blocks = [Table(f"{key}-worth-swap", f"(a) What being dealt the {name} is worth to your side: points as dealt "
+                    "minus after a like-for-like swap", _by_receiver(like),
+                    f"vs X: the {name} swapped with X's lowest card of its suit when it is the next card up (the 8); "
+                    "deals: re-solved deals "
+                    f"behind the row; deals where X has no card of the suit are left out "
+                    f"({', '.join(f'{k} {v:,}' for k, v in no_suit.items() if k != ANY_OTHER)})"),
+              Table(f"{key}-worth-swap-honour", "(a) The same, swaps for a higher card (you declare)",
+                    _by_swap(other),
+                    "the card given back is a 9 or 10 (spot) or a J or higher (honour): these also hand the holder a "
+                    "better card, so they mix the card's worth with that card's: not the headline"),
+              Table(f"{key}-worth-observed", f"(b) Observed on every deal: your side's points with the {name} in "
+                    "your hand minus in another hand", _by_receiver(obs),
+                    "no swap, all deals of the run; vs partner when you defend: the two defenders are pooled, so the "
+                    "difference is 0 by construction")]
+    tp = "tp_mean" in like and like["tp_mean"].notna().any()
+    if tp:
+        blocks.insert(1, Table(f"{key}-worth-swap-table-play", f"(a) in table play: what being dealt the {name} is "
+                               "worth to your side at the table", _by_receiver(like, prefix="tp_"),
+                               "the same swaps, each side's double-dummy points taken through the table-play model "
+                               "(appendix): what players who see only their own hand take"))
+    ov = t["worth_overall"]
+    sign_word = "takes it" if value > 0 else "is stuck with it"
+    rows = [{"n (deal, leader, strain)": count(r["n"]), "deals": count(r["deals"]),
+             f"points of its {value:+d} kept": ci(r["mean"], r["lo"], r["hi"], 2),
+             f"your side {sign_word} whatever happens %": pct(r["all_of_it"], r["all_of_it_lo"], r["all_of_it_hi"]),
+             "the other side does %": pct(r["none_of_it"], r["none_of_it_lo"], r["none_of_it_hi"]),
+             "depends on the play %": num(100 * r["partly"], 1)} for _, r in ov.iterrows()]
+    role = t["worth_by_role"]
+    rrows = [{"holder": r["role"], "strain": r["strain_kind"], "n": count(r["n"]),
+              f"of its {value:+d} kept": ci(r["mean"], r["lo"], r["hi"], 2),
+              f"{sign_word} %": pct(r["all_of_it"], r["all_of_it_lo"], r["all_of_it_hi"])} for _, r in role.iterrows()]
+    blocks += [Table(f"{key}-kept", f"(c) How much of the {name}'s own {value:+d} points your side keeps", frame(rows),
+                     "the deal solved again with the card counting 0; all leaders and strains of the re-solved deals "
+                     "(20 a deal); 'depends on the play': the card is traded against tricks"),
+               Table(f"{key}-kept-by-role", f"(c) The {name}'s own points kept, by the holder's role and the strain",
+                     frame(rrows))]
+    text = []
+    head = like[(like["role"] == "you declare") & (like["strain"] == "trump by rule")]
+    if len(head):
+        any_r = head[head["receiver"] == ANY_OTHER]
+        r = any_r.iloc[0] if len(any_r) else head.iloc[0]
+        parts = [f"your {_RECEIVER_WORDS.get(x['receiver'], x['receiver'])} {ci(x['mean'], x['lo'], x['hi'], 2)}"
+                 for _, x in head.iterrows() if x["receiver"] != ANY_OTHER]
+        text.append(f"(a) Being dealt the {name} is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to your side "
+                    f"when you declare with trump by rule (double dummy), against the card being in another hand; "
+                    f"against it being with {', '.join(parts)}.")
+        if "tp_mean" in r and ok(r["tp_mean"]):
+            text.append(f"At the table (table play) it is worth {ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 2)}.")
+        dfd = like[(like["role"] == "you defend") & (like["strain"] == "trump by rule") & (like["receiver"] == ANY_OTHER)]
+        if len(dfd):
+            x = dfd.iloc[0]
+            text.append(f"When you defend it is worth {ci(x['mean'], x['lo'], x['hi'], 2)}.")
+    ob = obs[(obs["role"] == "you declare") & (obs["strain"] == "trump by rule") & (obs["receiver"] == ANY_OTHER)]
+    if len(ob):
+        x = ob.iloc[0]
+        text.append(f"(b) Observed without a swap, the declaring side takes {ci(x['mean'], x['lo'], x['hi'], 2)} "
+                    f"points more when the declarer holds the {name} than when another hand does.")
+    if len(ov):
+        r = ov.iloc[0]
+        text.append(f"(c) Of the card's own {value:+d} points, the side dealt it keeps {ci(r['mean'], r['lo'], r['hi'], 2)} "
+                    f"on average; it {sign_word} whatever happens {pct(r['all_of_it'], r['all_of_it_lo'], r['all_of_it_hi'])}% "
+                    "of the time. This is not the card's worth: (a) is.")
+    return blocks, text, ["mean_change", "swing", "worth_distribution"]
+
+
+def cheat_sheet_card(tables, name: str, value: int) -> list:
+    """The cheat sheet's lines on one card (``name`` as printed, ``value`` its
+    points): what holding it is worth, and who takes it in the end."""
+    t = tables
+    cf = t["counterfactual"]
+    like = cf[(cf["swap"] == LIKE) & (cf["strain"] == "trump by rule")]
+    if not len(like):
+        return []
+    blocks = [Text(f"The {name}", "heading")]
+    words = []
+    for role, label in (("you declare", "when you declare"), ("you defend", "when you defend")):
+        g = like[(like["role"] == role) & (like["receiver"] == ANY_OTHER)]
+        if len(g):
+            r = g.iloc[0]
+            words.append(f"{signed_ci(r['mean'], r['lo'], r['hi'], 1)} {label}")
+    if words:
+        blocks.append(Text(f"Holding the {name} is worth {' and '.join(words)} to your side, in points a "
+                           "hand, against it being in another hand (double dummy).", "bullet"))
+    g = like[(like["role"] == "you declare") & (like["receiver"] == ANY_OTHER)]
+    if len(g) and "tp_mean" in g and ok(g.iloc[0]["tp_mean"]):
+        r = g.iloc[0]
+        blocks.append(Text(f"At the table (table play): {signed_ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 1)} "
+                           "when you declare.", "bullet"))
+    g = like[like["role"] == "you declare"]
+    parts = [f"{_RECEIVER_WORDS.get(r['receiver'])} {signed_ci(r['mean'], r['lo'], r['hi'], 1)}"
+             for _, r in g.iterrows() if r["receiver"] != ANY_OTHER]
+    if parts:
+        blocks.append(Text(f"When you declare, against it being with your {'; your '.join(parts)}.", "bullet"))
+    ov = t["worth_overall"]
+    if len(ov):
+        r = ov.iloc[0]
+        blocks.append(Text(f"Who takes it in the end: of its own {value:+d} points, your side keeps "
+                           f"{signed_ci(r['mean'], r['lo'], r['hi'], 1)} on average.", "bullet"))
+    return blocks
+
+
+def sample_note(tables) -> str:
+    """The report's note on the sample: (a) and (c) re-solve only the first
+    deals of the run."""
+    m = tables["counterfactual"].attrs.get("run", {}).get("n")
+    return "" if m is None else f" (a) and (c) re-solve the first {m:,} of them;"

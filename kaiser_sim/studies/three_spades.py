@@ -11,7 +11,36 @@ from __future__ import annotations
 
 from ..cards import THREE_SPADES
 from .common import DEFAULT_TRUMP_RULE
-from .specials import DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, plot_card, run_card
+from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
+                       sample_note, section_card)
+
+KEY = "three-spades"
+TITLE = "The 3♠: what holding it is worth"
+QUESTION = "What is being dealt the 3♠ worth to your side, and who ends up with its −3?"
+METHOD = (
+    "The same three questions as for the 5♥. (a) The 3♠ swapped like for like with another hand's lowest "
+    "spade when that spade is the 8♠, the next one up; the deal solved again: worth = your side's points as "
+    "dealt minus after the swap; positive means holding the 3♠ is an asset. (b) Observed on every deal: your side's average "
+    "points with the 3♠ in your hand minus in another hand. (c) How much of the 3♠'s own −3 ends with "
+    "your side (the deal solved with the 3♠ counting 0): −3 = your side is stuck with it whatever it "
+    "does, 0 = it always gets rid of it. (c) is not the card's worth: the holder decides when and where "
+    "the 3♠ falls, which (a) and (b) measure.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/three-spades.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "The 3S: worth of being dealt it (like-for-like swap, observed), "
+                   "and how much of its -3 its side keeps",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "receivers": ["partner", "LHO", "RHO"],
+        "max_resolve": 10_000,
+        "trump_rule": "longest-strength",
+    },
+}
 
 
 def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
@@ -21,3 +50,23 @@ def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_
 
 def plot(tables):
     return plot_card(tables, "3S")
+
+
+# --- the report -------------------------------------------------------------------------------
+
+#: place of this study's lines on the cheat sheet (smaller first)
+CHEAT_SHEET_ORDER = 40
+
+
+def section(tables):
+    """This study's section of the printed report (:func:`~kaiser_sim.studies.specials.section_card`)."""
+    return section_card(tables, KEY, "3♠", -3)
+
+
+def cheat_sheet(tables) -> list:
+    """This study's lines on the cheat sheet (:func:`~kaiser_sim.studies.specials.cheat_sheet_card`)."""
+    return cheat_sheet_card(tables, "3♠", -3)
+
+
+__all__ = ["run", "plot", "section", "cheat_sheet", "sample_note", "KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION",
+           "CHEAT_SHEET_ORDER"]

@@ -22,8 +22,32 @@ import numpy as np
 import pandas as pd
 
 from ..auction import ladder
+from .blocks import Table, Text, ci, count, frame, num, pct, ranges
 from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, legend, mean_row, new_figure,
                      rows_frame, share_row, run_info, tag, trump_by_rule)
+
+KEY = "trump-and-nt"
+TITLE = "Naming trump, and when no trump pays"
+QUESTION = "Which suit to name as trump, and when does no trump pay?"
+METHOD = (
+    "(1) How often a rule for naming trump from your own hand picks the suit that is best double dummy, "
+    "and how many points it gives away. (2) How often no trump takes strictly more points than the best "
+    "trump suit. (3) The expected score of an NT bid minus a plain bid at the same level (paired on the "
+    "same hands), under the rules' NT scoring.")
+#: the default definition (deals, seed, rules, parameters): the same as analyses/trump-and-nt.toml,
+#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+DEFINITION = {
+    "study": KEY,
+    "description": "Naming trump, and when no trump pays",
+    "deals": 100_000,
+    "seed": 1,
+    "rules": "standard",
+    "rule": [],
+    "params": {
+        "trump_rule": "longest-strength",
+        "min_cell": 30,
+    },
+}
 
 
 def _shape(d):
@@ -119,3 +143,68 @@ def plot(tables) -> dict:
     legend(ax, fontsize=8, ncol=2)
     figs["nt_vs_trump"] = fig
     return figs
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's section of the printed report: its tables as printed,
+    what the numbers mean (sentences) and the names of the charts shown
+    (:mod:`kaiser_sim.studies.blocks`)."""
+    t, key = tables, KEY
+    tr = t["trump_rules"]
+    rows = [{"rule": r["rule"], "picks the best suit %": pct(r["picks_best"], r["picks_lo"], r["picks_hi"]),
+             "points lost": ci(r["loss"], r["loss_lo"], r["loss_hi"], 2), "n": count(r["n"])} for _, r in tr.iterrows()]
+    nb = t["nt_beats_trump"]
+    nb = nb[nb["by"].isin(["all", "aces", "longest"])]
+    nrows = [{"hands": ("all" if r["by"] == "all" else f"{r['value']} {'aces' if r['by'] == 'aces' else 'longest suit'}"),
+              "n": count(r["n"]), "NT beats best trump %": pct(r["p"], r["lo"], r["hi"]),
+              "NT - best trump, points": num(r["mean_nt_minus_best_trump"], 2)} for _, r in nb.iterrows()]
+    c = t["nt_vs_trump"]
+    crows = [{"level": str(r["level"]), "aces": r["aces"], "n": count(r["n"]),
+              "NT - trump, expected score": ci(r["nt_minus_trump"], r["lo"], r["hi"], 2),
+              "verdict": "NT" if r["nt_better"] else ("trump" if r["trump_better"] else "no clear difference")}
+             for _, r in c.iterrows()]
+    blocks = [Table(f"{key}-trump-rules", "Rules for naming trump against the double-dummy best suit", frame(rows)),
+              Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit", frame(nrows)),
+              Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)", frame(crows),
+                    "verdict: the 95% interval of the difference excludes 0")]
+    text = []
+    if len(tr):
+        b = tr.loc[tr["picks_best"].idxmax()]
+        text.append(f"The rule '{b['rule']}' names the best suit most often "
+                    f"({pct(b['picks_best'], b['picks_lo'], b['picks_hi'])}%).")
+    return blocks, text, ["trump_rules", "nt_beats_by_aces", "nt_vs_trump"]
+
+
+#: place of this study's lines on the cheat sheet (smaller first)
+CHEAT_SHEET_ORDER = 20
+
+
+def cheat_sheet(tables) -> list:
+    """The cheat sheet's lines on no trump: how often it beats the best
+    trump suit, and NT against a plain bid by aces."""
+    tt = tables
+    c = tt["nt_vs_trump"]
+    lines = []
+    for label, g in (c.groupby("aces", sort=False) if len(c) else []):
+        nt = [int(lv) for lv, b in zip(g["level"], g["nt_better"]) if b]
+        tr = [int(lv) for lv, b in zip(g["level"], g["trump_better"]) if b]
+        r8 = g.iloc[0]
+        verdict = (f"bid NT at {ranges(nt)}" if nt else "") + ("; " if nt and tr else "") + \
+                  (f"name trump at {ranges(tr)}" if tr else "")
+        label = {"all": "Any hand", "1 aces": "1 ace"}.get(label, label)
+        lines.append(f"{label}: {verdict or 'no clear difference'} (at {r8['level']}: NT minus trump "
+                     f"{ci(r8['nt_minus_trump'], r8['lo'], r8['hi'], 1)} points)")
+    nb = tt["nt_beats_trump"]
+    allr = nb[nb["by"] == "all"]
+    head = "When to bid no trump (double dummy)"
+    blocks = [Text(head, "heading")]
+    if len(allr):
+        a = allr.iloc[0]
+        blocks.append(Text(f"NT takes more points than the best trump suit on {pct(a['p'], a['lo'], a['hi'])}% of "
+                           "hands. NT bid against a plain bid at the same level, by aces in your hand:"))
+    for line in lines:
+        blocks.append(Text(line, "bullet"))
+    return blocks

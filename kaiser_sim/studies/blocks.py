@@ -1,0 +1,108 @@
+"""What a study contributes to the printed report, renderer-neutral.
+
+A study module builds its report section and its cheat-sheet lines from
+three kinds of block, which the report (:mod:`kaiser_sim.report`) renders
+the same way into PDF and Markdown:
+
+- :class:`Text`: a paragraph, a note, a bullet or a heading;
+- :class:`Table`: a table of strings printed as is (and written as
+  ``tables/<name>.csv``);
+- :class:`Chart`: one of the study's charts (PNG and SVG).
+
+The formatting helpers print every estimate with its 95% interval
+(:func:`ci`, :func:`pct`, ...).  This module imports neither the report nor
+any study: the layers run one way (report -> studies -> blocks).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+
+@dataclass
+class Text:
+    text: str
+    style: str = "body"  # body | note | bullet | heading
+
+
+@dataclass
+class Table:
+    name: str  # file stem under tables/
+    title: str
+    df: pd.DataFrame  # strings, printed as is
+    note: str = ""
+    size: float = 8.5  # largest font size in the PDF (pt)
+
+
+@dataclass
+class Chart:
+    path: str  # relative to the report directory, without extension
+    title: str
+
+
+# --- formatting -------------------------------------------------------------------------------
+
+
+def ok(*xs) -> bool:
+    """True when no value is None or NaN."""
+    return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
+
+
+def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
+    """``1.23 [1.10, 1.36]``: an estimate with its 95% interval."""
+    if not ok(x):
+        return "-"
+    def f(v):
+        t = f"{scale * v:.{digits}f}"
+        return t[1:] if t.startswith("-") and not t.strip("-0.") else t  # no "-0.0"
+
+    s = f(x)
+    if ok(lo, hi):
+        s += f" [{f(lo)}, {f(hi)}]"
+    return s
+
+
+def signed_ci(x, lo, hi, digits: int = 2) -> str:
+    """``+1.23 [1.10, 1.36]``: :func:`ci` with the estimate's sign always
+    shown (a worth or a change)."""
+    s = ci(x, lo, hi, digits)
+    zero = not s.split(" ")[0].strip("-0.")  # rounds to 0: no sign
+    return s if not ok(x) or s.startswith("-") or zero else "+" + s
+
+
+def pct(p, lo, hi, digits: int = 1) -> str:
+    """A proportion as a percentage with its interval."""
+    return ci(p, lo, hi, digits, 100.0)
+
+
+def num(x, digits: int = 2) -> str:
+    return "-" if not ok(x) else f"{x:.{digits}f}"
+
+
+def count(n) -> str:
+    return "-" if not ok(n) else f"{int(n):,}"
+
+
+def frame(rows: list[dict]) -> pd.DataFrame:
+    """Rows of printed cells as a table of strings (a placeholder column when empty)."""
+    df = pd.DataFrame(rows)
+    return df.astype(str) if len(df) else pd.DataFrame({"(no rows)": []})
+
+
+def ranges(levels) -> str:
+    """``[6, 7, 8, 10]`` -> ``"6-8, 10"``."""
+    out, run = [], []
+    for lv in sorted(levels):
+        if run and lv != run[-1] + 1:
+            out.append(run)
+            run = []
+        run.append(lv)
+    if run:
+        out.append(run)
+    return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
+
+
+__all__ = ["Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges"]
