@@ -183,7 +183,8 @@ def table_play_blocks(rules) -> list:
         "played points. It was fitted on "
         f"{p.get('deals', 0):,} deals played out (seed {p.get('seed')}; {p.get('contracts')}); kaiser-sim "
         f"{p.get('version')}; rebuild: {p.get('rebuild', 'kaiser-sim table-play-model')}. Intervals of table-play "
-        "estimates count the sampling of this report's deals, not the model's own error (small: see the check)."))
+        "estimates count both the sampling of this report's deals and the model's own error (the model refitted on "
+        "bootstrap resamples of the contracts it was fitted on), added in quadrature."))
     blocks.append(Text(
         "What PIMC is not: it cannot signal or read signals, does not plan to gather information, and once it has "
         "drawn a layout plays as if it knew it (it may count on a finesse in one layout and a drop in another). It "

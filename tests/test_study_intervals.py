@@ -74,9 +74,17 @@ def test_bid_odds_intervals_are_clustered_by_deal(results, frame):
     for _, r in t["make"].iterrows():
         if r["method"] in bid_odds.TABLE_PLAY:  # table play: a clustered mean of model probabilities
             col, nt = bid_odds.TABLE_PLAY[r["method"]]
-            prob = load_model().make_prob(frame[col].to_numpy(), nt, [r["bid"]])[:, 0]
+            model = load_model()
+            dd = frame[col].to_numpy()
+            prob = model.make_prob(dd, nt, [r["bid"]])[:, 0]
             m = cluster_mean_ci(prob, deal)
-            assert (r["p"], r["lo"], r["hi"]) == pytest.approx((m.mean, m.lo, m.hi)), (r["method"], r["bid"])
+            # the deals' error and the model's own (its bootstrap replicates) added in quadrature
+            se_model = np.std([rep.make_prob(dd, nt, [r["bid"]])[:, 0].mean() for rep in model.replicates()], ddof=1)
+            half = m.hi - m.mean
+            q = half / m.se
+            want = np.hypot(m.se, se_model) * q
+            assert (r["p"], r["lo"], r["hi"]) == pytest.approx((m.mean, m.mean - want, m.mean + want)), r["method"]
+            assert r["hi"] - r["lo"] > 2 * half  # wider than the deals' error alone
             continue
         col = bid_odds.METHODS[r["method"]]
         p, lo, hi = _cr1_share(frame[col] >= r["bid"], deal)

@@ -32,7 +32,8 @@ import pandas as pd
 
 from .blocks import Table, count, frame, pct
 from .common import (DEFAULT_TRUMP_RULE, MAKE_COLUMNS, STRENGTH_NAME, declarer_frame,
-                     levels_of, make_rows, legend, mean_row, new_figure, rows_frame, run_info, table_play_model, tag)
+                     levels_of, make_rows, legend, mean_row, new_figure, rows_frame, run_info, table_play_model, tag,
+                     with_model_error)
 
 KEY = "bid-odds"
 TITLE = "Bid odds: how often a bid makes"
@@ -70,12 +71,17 @@ TABLE_PLAY = {"trump by rule, table play": ("trump_pts", False), "NT, table play
 def table_play_rows(model, dd, nt: bool, levels, cluster, **labels) -> list[dict]:
     """:func:`~kaiser_sim.studies.common.make_rows` under table play: per
     bid, the mean over hands of the model's P(table points >= b) given each
-    hand's DD points, with its 95% interval clustered by deal (``k``: NaN,
-    no count of makes)."""
-    probs = model.make_prob(np.asarray(dd), nt, levels)
+    hand's DD points, with its 95% interval clustered by deal and widened by
+    the model's own error (:func:`~kaiser_sim.studies.common.with_model_error`;
+    ``k``: NaN, no count of makes)."""
+    from ..table_play import model_se
+
+    dd = np.asarray(dd)
+    probs = model.make_prob(dd, nt, levels)
+    se_model = model_se(model, lambda m: m.make_prob(dd, nt, levels).mean(axis=0)) if len(dd) else []
     rows = []
     for j, b in enumerate(levels):
-        m = mean_row(probs[:, j], cluster)
+        m = with_model_error(mean_row(probs[:, j], cluster), se_model[j], cluster)
         rows.append({**labels, "bid": int(b), "k": np.nan, "n": m["n"], "p": m["mean"], "lo": m["lo"], "hi": m["hi"]})
     return rows
 

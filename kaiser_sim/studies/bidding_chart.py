@@ -51,7 +51,9 @@ import pandas as pd
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, num
 from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
-                     hand_score, mean_row, legend, new_figure, rows_frame, run_info, share_row, table_play_model, tag)
+                     hand_score, legend, new_figure, rows_frame, run_info, share_row, table_play_model, tag,
+                     with_model_error)
+from .common import mean_row as _mean_row
 
 KEY = "bidding-chart"
 TITLE = "The bidding chart: what to bid"
@@ -112,16 +114,6 @@ def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
     return select, ~select
 
 
-def _p_row(values, cluster) -> dict:
-    """The mean of per-hand make indicators (Wilson, clustered) or of per-hand
-    make probabilities (table play: a clustered mean), as ``{p, lo, hi}``."""
-    v = np.asarray(values)
-    if v.dtype == bool:
-        return share_row(v, cluster)
-    m = mean_row(v, cluster)
-    return {"p": m["mean"], "lo": m["lo"], "hi": m["hi"]}
-
-
 def table_play_scores(d: pd.DataFrame, rules, model) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, make probabilities)``, each (rows, bids): the table-play
     expected hand score and P(make) of every bid for every hand, from its DD
@@ -150,7 +142,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     model, why = table_play_model(rules)
     if model is not None:
         sc_tp, made_tp = table_play_scores(d, rules, model)
-        for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule).items():
+        rep = [table_play_scores(d, rules, r) for r in model.replicates()]
+        reps = (np.stack([r[0] for r in rep]), np.stack([r[1] for r in rep])) if rep else None
+        for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps).items():
             df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
             tables[f"{key}_table_play"] = df
     info = run_info(results, rules)
@@ -162,11 +156,30 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     return tables
 
 
-def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> dict[str, pd.DataFrame]:
+def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None) -> dict[str, pd.DataFrame]:
     """The chart, expected, expected_by_strength and thresholds tables of
     one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
-    make indicators (DD) or probabilities (table play)."""
+    make indicators (DD) or probabilities (table play).  ``reps``: for table
+    play, ``(scores, makes)`` of the model's bootstrap replicates, (B, rows,
+    bids) each: every interval then adds the model's own error."""
     deal = d["deal"].to_numpy()
+
+    def mean_row(values, cluster, col=None, rows=None, minus=None, of="sc"):
+        # the clustered mean of per-hand values; with replicates, widened by the model's error
+        r = _mean_row(values, cluster)
+        if reps is None or col is None:
+            return r
+        v = reps[0 if of == "sc" else 1][:, rows, col]
+        if minus is not None:
+            v = v - reps[0][:, rows, minus]
+        return with_model_error(r, float(v.mean(axis=1).std(ddof=1)), cluster)
+
+    def _p_row(values, cluster, col=None, rows=None):
+        v = np.asarray(values)
+        if v.dtype == bool:
+            return share_row(v, cluster)
+        m = mean_row(v, cluster, col, rows, of="made")
+        return {"p": m["mean"], "lo": m["lo"], "hi": m["hi"]}
     selecting, reporting = split_halves(deal)
     half_min = max(1, (min_cell + 1) // 2)
 
@@ -177,8 +190,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> di
             continue
         # every bid of the cell, on all its rows (no selection)
         for j, name in enumerate(names):
-            m = mean_row(sc[idx, j], deal[idx])
-            p = _p_row(made[idx, j], deal[idx])
+            m = mean_row(sc[idx, j], deal[idx], j, idx)
+            p = _p_row(made[idx, j], deal[idx], j, idx)
             expected.append({"strength": sb, "trump_len": lb, "bid": name, "n": n, "expected": m["mean"],
                              "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
         # the chart: choose on the selecting half, report from the other
@@ -188,8 +201,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> di
         means = sc[sel].mean(axis=0)
         order = np.argsort(-means, kind="stable")
         best, second = order[0], order[1]
-        diff = mean_row(sc[rep, best] - sc[rep, second], deal[rep])
-        m = mean_row(sc[rep, best], deal[rep])
+        diff = mean_row(sc[rep, best] - sc[rep, second], deal[rep], best, rep, minus=second)
+        m = mean_row(sc[rep, best], deal[rep], best, rep)
         limits = {}
         for nt in (False, True):
             cand = [j for j in range(len(names)) if is_nt[j] == nt]
@@ -197,8 +210,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> di
             up_to = pos[-1] if pos else None
             # 'sure': confirmed on the reporting half, at most up to the chosen bid
             sure = [j for j in cand if up_to is not None and levels[j] <= levels[up_to]
-                    and mean_row(sc[rep, j], deal[rep])["lo"] > 0]
-            up = mean_row(sc[rep, up_to], deal[rep]) if up_to is not None else {"mean": np.nan, "lo": np.nan,
+                    and mean_row(sc[rep, j], deal[rep], j, rep)["lo"] > 0]
+            up = mean_row(sc[rep, up_to], deal[rep], up_to, rep) if up_to is not None else {"mean": np.nan, "lo": np.nan,
                                                                                 "hi": np.nan}
             limits[nt] = (names[up_to] if pos else "pass", names[sure[-1]] if sure else "pass",
                           int(levels[up_to]) if pos else 0, up)
@@ -222,7 +235,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> di
         if len(idx) < min_cell:
             continue
         for j, name in enumerate(names):
-            by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j], deal[idx])})
+            by_strength.append({"strength": sb, "bid": name, **mean_row(sc[idx, j], deal[idx], j, idx)})
     by_strength = rows_frame(by_strength, ["strength", "bid", "n", "mean", "lo", "hi", "sd"])
 
     # thresholds along the strength axis (steps of 1/2), all trump lengths together
@@ -233,9 +246,10 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule) -> di
         p, plo, phi, e, elo, ehi = [], [], [], [], [], []
         for x in xs:
             at = strength == x
-            share = _p_row(made[at, j], deal[at])
+            at_rows = np.nonzero(at)[0]
+            share = _p_row(made[at, j], deal[at], j, at_rows)
             p.append(share["p"]), plo.append(share["lo"]), phi.append(share["hi"])
-            m = mean_row(sc[at, j], deal[at])
+            m = mean_row(sc[at, j], deal[at], j, at_rows)
             e.append(m["mean"]), elo.append(m["lo"]), ehi.append(m["hi"])
         thr.append({"bid": name, "strength_50pct": crossing(xs, p, 0.5),
                     "strength_50pct_from": crossing(xs, phi, 0.5), "strength_50pct_to": crossing(xs, plo, 0.5),

@@ -213,6 +213,30 @@ def table_play_model(rules):
     return model, None
 
 
+def with_model_error(row: dict, se_model: float, cluster) -> dict:
+    """``row`` (:func:`mean_row`'s, clustered by ``cluster``) with the
+    table-play model's own standard error ``se_model`` added to the deals'
+    in quadrature: ``se = sqrt(se_deals^2 + se_model^2)``, the same t
+    quantile (:func:`kaiser_sim.table_play.model_se`)."""
+    from ..stats import Z95, t_quantile
+
+    if not np.isfinite(row.get("mean", np.nan)) or not np.isfinite(se_model):
+        return row
+    g = int(np.unique(np.asarray(cluster)).size) if cluster is not None else int(row["n"])
+    q = t_quantile(Z95, g - 1) if cluster is not None else Z95
+    se_deals = (row["hi"] - row["mean"]) / q if np.isfinite(row["hi"]) else 0.0
+    se = float(np.hypot(se_deals, se_model))
+    return {**row, "lo": row["mean"] - q * se, "hi": row["mean"] + q * se}
+
+
+def replicate_means(values, groups) -> np.ndarray:
+    """``values`` (B, rows) of B model replicates; the standard deviation over
+    the replicates of the mean over each group of rows (``groups``: a list
+    of row index arrays) — the model's standard error of each group's mean."""
+    v = np.asarray(values, dtype=np.float64)
+    return np.array([v[:, g].mean(axis=1).std(ddof=1) if len(g) else np.nan for g in groups])
+
+
 # --- footers, metadata ----------------------------------------------------------------------
 
 

@@ -62,7 +62,8 @@ from .. import solver
 from ..cards import FIVE_HEARTS, THREE_SPADES
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, levels_of, mean_row, new_figure,
-                     points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model, trump_by_rule)
+                     points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model, trump_by_rule,
+                     with_model_error)
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
 CARDS = {
@@ -230,11 +231,18 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     if model is not None and len(rec):
         declaring = rec["role"].to_numpy() != "you defend"
         nt = rec["strain"].to_numpy() == "NT"
-        tp = {}
-        for col in ("with_card", "without_card"):
-            tp[col] = np.where(nt, table_play_side(model, rec[col], declaring, True, total),
-                               table_play_side(model, rec[col], declaring, False, total))
-        rec["tp_worth"] = tp["with_card"] - tp["without_card"]
+        def tp_worth(m):
+            tp = {}
+            for col in ("with_card", "without_card"):
+                tp[col] = np.where(nt, table_play_side(m, rec[col], declaring, True, total),
+                                   table_play_side(m, rec[col], declaring, False, total))
+            return tp["with_card"] - tp["without_card"]
+
+        rec["tp_worth"] = tp_worth(model)
+        # the same under the model's bootstrap replicates: its own error (kaiser_sim.table_play.model_se)
+        tp_reps = np.stack([tp_worth(r) for r in model.replicates()]) if model.replicates() else None
+    else:
+        tp_reps = None
     levels = levels_of(rules)
     summary, make, swings = [], [], []
     pooled = rec.assign(receiver=ANY_OTHER) if len(receivers) > 1 else rec.iloc[:0]
@@ -246,6 +254,8 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
         lvr = mean_row(lv, cl)
         tpr = mean_row(g["tp_worth"].to_numpy(), cl) if "tp_worth" in g else {"mean": np.nan, "lo": np.nan,
                                                                               "hi": np.nan}
+        if tp_reps is not None and "tp_worth" in g:
+            tpr = with_model_error(tpr, float(tp_reps[:, g.index.to_numpy()].mean(axis=1).std(ddof=1)), cl)
         summary.append({"receiver": recv, "swap": swap, "role": role_name, "strain": view, **mean_row(w, cl),
                         "deals": int(np.unique(cl).size), "no_suit": no_suit.get(recv, sum(no_suit.values())),
                         "mean_with": a.mean(), "mean_without": b.mean(), "level_change": lvr["mean"],
@@ -299,8 +309,10 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
             x = side[sel]
             where = np.broadcast_to(held[:, :, None], side.shape)[sel]
             c = cl[sel]
-            xt = (table_play_side(model, x, np.full(x.shape, role_name != "you defend"), view == "NT", total)
-                  if model is not None else None)
+            declaring = np.full(x.shape, role_name != "you defend")
+            xt = table_play_side(model, x, declaring, view == "NT", total) if model is not None else None
+            xt_reps = ([table_play_side(r, x, declaring, view == "NT", total) for r in model.replicates()]
+                       if model is not None else [])
             for recv in [*receivers, ANY_OTHER]:
                 other = (where != 0) if recv == ANY_OTHER else (where == RECEIVERS[recv])
                 if recv == "self":
@@ -308,6 +320,11 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
                 d = diff_row(x, where == 0, other, c)
                 t = diff_row(xt, where == 0, other, c) if xt is not None else {"diff": np.nan, "lo": np.nan,
                                                                                "hi": np.nan}
+                if xt_reps and other.any() and (where == 0).any():
+                    se_m = float(np.std([r[where == 0].mean() - r[other].mean() for r in xt_reps], ddof=1))
+                    wide = with_model_error({"n": d["n_a"] + d["n_b"], "mean": t["diff"], "lo": t["lo"],
+                                             "hi": t["hi"]}, se_m, c)
+                    t = {**t, "lo": wide["lo"], "hi": wide["hi"]}
                 rows.append({"receiver": recv, "role": role_name, "strain": view, "n_with": d["n_a"],
                              "n_without": d["n_b"], "mean_with": d["mean_a"], "mean_without": d["mean_b"],
                              "mean": d["diff"], "lo": d["lo"], "hi": d["hi"], "deals": int(np.unique(c).size),
