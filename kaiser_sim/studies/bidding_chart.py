@@ -213,13 +213,19 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                     and mean_row(sc[rep, j], deal[rep], j, rep)["lo"] > 0]
             up = mean_row(sc[rep, up_to], deal[rep], up_to, rep) if up_to is not None else {"mean": np.nan, "lo": np.nan,
                                                                                 "hi": np.nan}
+            # settled: on the reporting half the chosen bid pays (interval above 0) and the next one up
+            # loses (interval below 0); for 'pass', the lowest bid loses
+            above = [j for j in cand if up_to is None or levels[j] > levels[up_to]]
+            pays = up_to is None or up["lo"] > 0
+            loses = not above or mean_row(sc[rep, above[0]], deal[rep], above[0], rep)["hi"] < 0
             limits[nt] = (names[up_to] if pos else "pass", names[sure[-1]] if sure else "pass",
-                          int(levels[up_to]) if pos else 0, up)
+                          int(levels[up_to]) if pos else 0, up, bool(pays and loses))
         chart.append({"strength": sb, "trump_len": lb, "n": len(rep), "n_select": len(sel), "n_report": len(rep),
                       "bid_up_to": limits[False][0], "bid_up_to_sure": limits[False][1], "limit_level": limits[False][2],
                       "up_to_expected": limits[False][3]["mean"], "up_to_lo": limits[False][3]["lo"],
                       "up_to_hi": limits[False][3]["hi"],
                       "nt_up_to": limits[True][0], "nt_up_to_sure": limits[True][1],
+                      "settled": limits[False][4], "nt_settled": limits[True][4],
                       "best_bid": names[best], "expected": m["mean"],
                       "lo": m["lo"], "hi": m["hi"], "p_make": float(np.mean(made[rep, best])),
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
@@ -228,6 +234,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                                      "p_hi"])
     chart = rows_frame(chart, ["strength", "trump_len", "n", "n_select", "n_report", "bid_up_to", "bid_up_to_sure",
                                "limit_level", "up_to_expected", "up_to_lo", "up_to_hi", "nt_up_to", "nt_up_to_sure",
+                               "settled", "nt_settled",
                                "best_bid", "expected", "lo", "hi", "p_make", "runner_up", "margin", "margin_lo",
                                "margin_hi", "clear"])
     by_strength = []
@@ -288,14 +295,16 @@ def _grid_figure(chart, title: str, measure: str):
     for _, r in chart.iterrows():
         i, j = rows.index(str(r["strength"])), cols.index(str(r["trump_len"]))
         grid[i, j] = r["limit_level"]
-        plain = "pass" if r["bid_up_to"] == "pass" else f"up to {r['bid_up_to']}"
-        ax.text(j, i, f"{plain}\nNT: {r['nt_up_to']}\nn={r['n']:,}", ha="center", va="center", fontsize=8)
+        plain = ("pass" if r["bid_up_to"] == "pass" else f"up to {r['bid_up_to']}") + ("" if r["settled"] else " ?")
+        ax.text(j, i, f"{plain}\nNT: {r['nt_up_to']}{'' if r['nt_settled'] else ' ?'}\nn={r['n']:,}", ha="center",
+                va="center", fontsize=8)
     im = ax.imshow(grid, origin="lower", cmap="YlGn", vmin=5, vmax=12, aspect="auto")
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
     fig.colorbar(im, ax=ax, label="highest plain bid with positive expected score (5 = pass)")
     fig.text(0.01, 0.04, f"cell: highest plain bid and highest NT bid whose expected hand score (declaring side, "
-             f"{measure}) is positive; chosen on even deals, n = hands of the odd deals", fontsize=7, color="0.35")
+             f"{measure}) is positive; chosen on even deals, n = hands of the odd deals; ? = not settled (see the "
+             "cheat sheet)", fontsize=7, color="0.35")
     return fig
 
 
@@ -392,7 +401,7 @@ def cheat_sheet(tables) -> list:
             else:
                 plain = "pass" if r["bid_up_to"] == "pass" else r["bid_up_to"]
                 nt = "-" if r["nt_up_to"] == "pass" else r["nt_up_to"].replace("NT", "")
-                row[f"{lb} trumps"] = f"{plain}{'*' if r['bid_up_to_sure'] == r['bid_up_to'] and plain != 'pass' else ''} / {nt}"
+                row[f"{lb} trumps"] = f"{plain}{'' if r['settled'] else '?'} / {nt}{'' if r['nt_settled'] else '?'}"
         rows.append(row)
     grid = frame(rows)
     grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
@@ -402,8 +411,10 @@ def cheat_sheet(tables) -> list:
                    "double dummy, every card visible, reads about a bid higher). " if tp else
                    "Double dummy: every card visible, about a bid optimistic for a real table. ")
                   + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
-                  "(* = sure: confirmed on a separate half of the deals, its 95% interval there is above 0; - = no NT "
-                  "bid pays; · = too few hands). "
+                  "(- = no NT bid pays; · = too few hands). ? = not settled: on a separate half of the deals the "
+                  "95% intervals do not show that bid paying and the next one up losing, so a larger run may move "
+                  "it by a level (a publication-size run: kaiser-sim simulate --deals 100000 --out runs/big, then "
+                  "kaiser-sim report --from runs/big; about 6 minutes on two cores). "
                   "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
                   "counts (the defenders' is not subtracted): in a contested auction these are the "
                   "limits, not targets.")]
