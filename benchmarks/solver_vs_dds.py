@@ -10,7 +10,10 @@ The same seeded random Kaiser deals (``deal.deal_batch``) are solved from
 every leader in every strain: 20 solves per deal, the leader's side value.
 
 * **kaiser-sim**: ``kaiser_sim.solver.dd_table(deals, mode, threads=k)``, in
-  tricks mode and in points mode.  One timed run is one call on all deals;
+  tricks mode, in points mode, and ``mode="both"`` (both tables, by the
+  ladder tricks -> 5H only -> points in one transposition table; its rate
+  counts a deal's 20 points + 20 tricks values as 20 solves, so its ratio
+  compares a deal's two tables with DDS's one).  One timed run is one call on all deals;
   its time includes the wrapper's input checks.  The node counts come from
   the timed calls themselves (``return_nodes=True``; the kernel counts nodes
   whether or not they are returned).
@@ -22,6 +25,13 @@ every leader in every strain: 20 solves per deal, the leader's side value.
   sequence of ``SolveAllBoardsBin`` calls on all deals, at most
   ``MAXNOOFBOARDS`` boards per call, whole deals per call so that DDS can
   reuse work between the 20 boards of a deal.
+* **DDS CalcAllTables**: ``CalcAllTables`` (no par) on the same deals, at
+  most ``MAXNOOFTABLES`` deals a call, the ``ddTableDeals`` structs built
+  before timing.  DDS's tables are its declarer's tricks, out of 13 (the
+  absent cards count as tricks given away): the leader's side takes
+  ``13 - resTable[strain][leader's right-hand opponent]`` of the 8.  The
+  ratios are taken against the faster of the two DDS lines at each thread
+  count.
 * **kaiser-sim with one special card** (one thread): points mode with the
   5H only or the 3S only (the other one an ordinary card), to show what each
   special costs the search against tricks mode.
@@ -42,7 +52,6 @@ number of CPUs this process may use.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import datetime
 import os
@@ -51,7 +60,6 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -61,6 +69,7 @@ import endplay._dds as dds
 from kaiser_sim import solver
 from kaiser_sim.cards import Seat, Strain, format_deal
 from kaiser_sim.deal import deal_batch
+import common
 from machine import cpu_model, physical_cores, loadavg
 
 N_LEADERS = 4
@@ -74,8 +83,6 @@ _DDS_RANK = [[low] + list(range(7, 15)) for low in (3, 5, 2, 2)]
 
 #: a one-thread line whose CPU use (CPU time / wall time) is below this was starved by other programs
 BUSY_CPU_USE = 0.9
-
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "solver_vs_dds.md"
 
 
 # ---------------------------------------------------------------------------
@@ -190,6 +197,39 @@ def run_dds_all(chunks, n_deals: int):
     return elapsed, cpu, values.reshape(shape), nodes.reshape(shape)
 
 
+def build_dds_tables(deals: np.ndarray) -> list[tuple[dds.ddTableDeals, int]]:
+    """``ddTableDeals`` structs of at most MAXNOOFTABLES deals, and the deal count."""
+    chunks = []
+    for start in range(0, len(deals), dds.MAXNOOFTABLES):
+        part = deals[start:start + dds.MAXNOOFTABLES]
+        td = dds.ddTableDeals()
+        td.noOfTables = len(part)
+        for i, hands in enumerate(part):
+            for seat in range(4):
+                for suit in range(4):
+                    td.ddTableDeal[i].cards[seat][suit] = dds_holding(hands[seat], suit)
+        chunks.append((td, len(part)))
+    return chunks
+
+
+def run_dds_tables(tables, n_deals: int):
+    results = [(dds.ddTablesRes(), dds.allParResults()) for _ in tables]
+    c0, t0 = time.process_time(), time.perf_counter()
+    for (td, _), (res, par) in zip(tables, results):
+        dds.CalcAllTables(td, -1, [0] * 5, res, par)
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    values = np.empty((n_deals, N_LEADERS, N_STRAINS), dtype=np.int64)
+    i = 0
+    for (_, count), (res, _) in zip(tables, results):
+        for b in range(count):
+            rt = res.results[b].resTable
+            for leader in range(N_LEADERS):
+                for strain in range(N_STRAINS):
+                    values[i, leader, strain] = 13 - rt[strain][(leader + 3) % 4]
+            i += 1
+    return elapsed, cpu, values, np.zeros_like(values)
+
+
 def run_dds_single(deal_structs, n_deals: int):
     fut = dds.futureTricks()
     solve_board = dds.SolveBoard
@@ -210,7 +250,17 @@ def run_dds_single(deal_structs, n_deals: int):
 ONE_SPECIAL = {"points, 5H only": dict(three=0), "points, 3S only": dict(five=0)}
 
 
+BOTH = "both (points + tricks tables)"
+
+
 def run_kaiser(deals: np.ndarray, mode: str, threads: int):
+    """(wall s, CPU s, values, nodes); for ``BOTH`` the values are the
+    (points, tricks) pair and the nodes the three passes' sum per solve."""
+    if mode == BOTH:
+        c0, t0 = time.process_time(), time.perf_counter()
+        points, tricks, nodes = solver.dd_table(deals, "both", threads=threads, return_nodes=True)
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+        return elapsed, cpu, (points, tricks), nodes.sum(axis=1)
     specials = ONE_SPECIAL.get(mode)
     c0, t0 = time.process_time(), time.perf_counter()
     values, nodes = solver.dd_table(deals, "points" if specials else mode, threads=threads, return_nodes=True,
@@ -227,15 +277,22 @@ def _where(deals, i, leader, strain) -> str:
     return f"deal {i} {format_deal(deals[i])}, {Seat(leader).name} leads, strain {Strain(strain).name}"
 
 
-def validate(deals: np.ndarray, chunks, threads: int) -> np.ndarray:
-    """kaiser-sim tricks == DDS tricks on every solve; points within
-    ``tricks - 3 .. tricks + 5``.  Returns the DDS tricks.  Exits on a mismatch."""
+def validate(deals: np.ndarray, chunks, tables, threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """kaiser-sim tricks == DDS tricks (both DDS calls) on every solve;
+    points within ``tricks - 3 .. tricks + 5``; ``mode="both"`` equal to
+    the two separate tables.  Returns the DDS tricks and the points.
+    Exits on a mismatch."""
     n = len(deals)
     dds_set_threads(threads)
     dds_tricks = run_dds_all(chunks, n)[2]
     ks_tricks = run_kaiser(deals, "tricks", threads)[2]
     ks_points = run_kaiser(deals, "points", threads)[2]
+    both_points, both_tricks = run_kaiser(deals, BOTH, threads)[2]
     problems = []
+    if not np.array_equal(run_dds_tables(tables, n)[2], dds_tricks):
+        problems.append("DDS CalcAllTables differs from DDS SolveAllBoards")
+    if not (np.array_equal(both_points, ks_points) and np.array_equal(both_tricks, ks_tricks)):
+        problems.append("dd_table(mode='both') differs from the separate points and tricks tables")
     for i, leader, strain in zip(*np.nonzero(ks_tricks != dds_tricks)):
         problems.append(f"tricks: kaiser-sim {ks_tricks[i, leader, strain]}, DDS {dds_tricks[i, leader, strain]}; "
                         + _where(deals, i, leader, strain))
@@ -248,7 +305,7 @@ def validate(deals: np.ndarray, chunks, threads: int) -> np.ndarray:
         for p in problems[:20]:
             print("  " + p, file=sys.stderr)
         raise SystemExit(1)
-    return dds_tricks
+    return dds_tricks, ks_points
 
 
 # ---------------------------------------------------------------------------
@@ -275,12 +332,17 @@ class Row:
 
 
 DDS_ALL = "DDS SolveAllBoards"
+DDS_TABLES = "DDS CalcAllTables"
 DDS_ONE = "DDS SolveBoard, one call per board from Python"
 KAISER = "kaiser-sim dd_table"
 
 
 def _fmt_rate(x: float) -> str:
     return f"{x:,.0f}"
+
+
+def _fmt_nodes(r: Row) -> str:
+    return "-" if r.engine == DDS_TABLES else f"{statistics.mean(r.nodes):,.0f}"
 
 
 def _specials_summary(rows: list[Row]) -> list[str]:
@@ -299,7 +361,7 @@ def _specials_summary(rows: list[Row]) -> list[str]:
                        f"time ×{base.median / r.median:.2f}")
     top = max(r.threads for r in rows)
     deals = 1_000_000
-    at_top = [r for r in rows if r.engine == KAISER and r.threads == top and r.mode in ("tricks", "points")]
+    at_top = [r for r in rows if r.engine == KAISER and r.threads == top and r.mode in ("tricks", "points", BOTH)]
     if at_top:
         out += ["", f"A table of {deals:,} deals ({deals * SOLVES_PER_DEAL:,} solves) at the {top}-thread "
                 "medians: " + ", ".join(f"{r.mode} {deals * SOLVES_PER_DEAL / r.median / 60:.0f} min"
@@ -309,7 +371,10 @@ def _specials_summary(rows: list[Row]) -> list[str]:
 
 
 def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> str:
-    ref = {r.threads: r.median for r in rows if r.engine == DDS_ALL}
+    ref = {}
+    for r in rows:
+        if r.engine in (DDS_ALL, DDS_TABLES):
+            ref[r.threads] = max(ref.get(r.threads, 0.0), r.median)
     lines = [
         "# kaiser-sim solver vs DDS",
         "",
@@ -320,7 +385,7 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         "Validated before timing: kaiser-sim tricks equal DDS tricks on all "
         f"{info['solves']:,} solves, and every points value lies within tricks -3..+5.",
         "",
-        "| engine | mode | threads | solves/s (median) | min..max over repeats | ratio to DDS same threads "
+        "| engine | mode | threads | solves/s (median) | min..max over repeats | ratio to the faster DDS, same threads "
         "| mean nodes/solve | CPU use |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
@@ -329,7 +394,7 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         ratio = r.median / ref[r.threads] if r.threads in ref else float("nan")
         lines.append(
             f"| {r.engine} | {r.mode} | {r.threads} | {_fmt_rate(r.median)} | "
-            f"{_fmt_rate(min(rates))}..{_fmt_rate(max(rates))} | {ratio:.3f} | {statistics.mean(r.nodes):,.0f} "
+            f"{_fmt_rate(min(rates))}..{_fmt_rate(max(rates))} | {ratio:.3f} | {_fmt_nodes(r)} "
             f"| {statistics.median(r.cpu_use):.0%} |"
         )
     # judged on the one-thread lines: with more threads, workers that run out of work also lower CPU use
@@ -357,6 +422,13 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         "- kaiser-sim, points with one special (1 thread): the same call with the other special "
         "passed as no card (`three=0` or `five=0`), to show what each special costs; not checked against "
         "anything, as no other engine plays these games.",
+        f"- {DDS_TABLES}: the `CalcAllTables` calls only (no par, all five strains, "
+        f"{dds.MAXNOOFTABLES} deals per call); the `ddTableDeals` structs are built before timing. "
+        "The ratio column divides by the faster of the two DDS lines at the same thread count.",
+        f"- kaiser-sim {BOTH}: one `dd_table(deals, \"both\", threads=k, return_nodes=True)` call; "
+        "solves/s counts 20 per deal (a deal's 20 points and 20 tricks values as one table), so its "
+        "ratio is the rate of both tables against DDS's rate for the tricks table alone; its nodes "
+        "are the three passes' (tricks, 5H only, points) per solve.",
         "- Nodes: kaiser-sim counts its search nodes; DDS reports `futureTricks.nodes`. "
         "The two count different things, so compare them loosely. Values are means over the timed runs.",
         "- CPU use: the process's CPU time divided by wall time × threads, median over the runs; "
@@ -385,12 +457,9 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = common.parser(__doc__, "solver_vs_dds")
     parser.add_argument("--deals", type=int, default=500, help="random deals (20 solves each)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per engine, mode and thread count")
-    parser.add_argument("--seed", type=int, default=2024, help="seed of the deals")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
     parser.add_argument("--threads", type=int, default=None,
                         help="the 'all cores' thread count (default: the CPUs this process may use)")
     args = parser.parse_args(argv)
@@ -399,40 +468,45 @@ def main(argv=None) -> int:
 
     wall0 = time.perf_counter()
     load_start = loadavg()
-    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ncpu = common.usable_cpus()
     all_threads = min(args.threads or ncpu, numba.config.NUMBA_NUM_THREADS)
     thread_counts = sorted({1, all_threads})
 
-    def log(msg):
-        print(f"[{time.perf_counter() - wall0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+    log = common.logger(wall0)
 
     deals = deal_batch(args.deals, args.seed)
     n = len(deals)
     solves = n * SOLVES_PER_DEAL
     chunks = build_dds_chunks(deals)
+    tables = build_dds_tables(deals)
     single = [dds_deal(deals[i], leader, strain) for i, leader, strain in board_order(n)]
 
     log(f"validating {solves:,} solves against DDS (compiles kaiser-sim's kernels)")
-    dds_tricks = validate(deals, chunks, all_threads)
+    dds_tricks, ks_points = validate(deals, chunks, tables, all_threads)
     log("valid")
 
     rows: list[Row] = []
     for k in thread_counts:
         dds_set_threads(k)
-        at_k = [Row(DDS_ALL, "tricks", k, solves), Row(KAISER, "tricks", k, solves), Row(KAISER, "points", k, solves)]
+        at_k = [Row(DDS_ALL, "tricks", k, solves), Row(DDS_TABLES, "tricks", k, solves),
+                Row(KAISER, "tricks", k, solves), Row(KAISER, "points", k, solves), Row(KAISER, BOTH, k, solves)]
         if k == 1:
             at_k.append(Row(DDS_ONE, "tricks", 1, solves))
             at_k += [Row(KAISER, mode, 1, solves) for mode in ONE_SPECIAL]
+
+        warm = deals[:DEALS_PER_DDS_CALL]  # untimed: thread pools and DDS memory for this thread count
+        warm_tables = build_dds_tables(warm)
 
         def run(row: Row, data=deals):
             m = len(data)
             if row.engine == DDS_ALL:
                 return run_dds_all(chunks if m == n else chunks[:1], m)
+            if row.engine == DDS_TABLES:
+                return run_dds_tables(tables if m == n else warm_tables, m)
             if row.engine == DDS_ONE:
                 return run_dds_single(single[:m * SOLVES_PER_DEAL], m)
             return run_kaiser(data, row.mode, k)
 
-        warm = deals[:DEALS_PER_DDS_CALL]  # untimed: thread pools and DDS memory for this thread count
         for row in at_k:
             run(row, warm)
         for rep in range(args.repeats):
@@ -440,6 +514,9 @@ def main(argv=None) -> int:
                 elapsed, cpu, values, nodes = run(row)
                 if row.mode == "tricks" and not np.array_equal(values, dds_tricks):
                     raise SystemExit(f"{row.engine} gave different tricks on a timed run ({k} threads)")
+                if row.mode == BOTH and not (np.array_equal(values[0], ks_points)
+                                             and np.array_equal(values[1], dds_tricks)):
+                    raise SystemExit(f"{row.engine} {BOTH} gave different values on a timed run ({k} threads)")
                 row.times.append(elapsed)
                 row.cpu_use.append(cpu / (elapsed * k))
                 row.nodes.append(float(nodes.mean()))
@@ -451,7 +528,8 @@ def main(argv=None) -> int:
 
     speedups = []
     if all_threads > 1:
-        for engine, mode in ((KAISER, "tricks"), (KAISER, "points"), (DDS_ALL, "tricks")):
+        for engine, mode in ((KAISER, "tricks"), (KAISER, "points"), (KAISER, BOTH), (DDS_ALL, "tricks"),
+                             (DDS_TABLES, "tricks")):
             speedups.append((f"{engine}, {mode}, 1 → {all_threads} threads",
                              med(engine, mode, all_threads) / med(engine, mode, 1)))
 
@@ -466,13 +544,10 @@ def main(argv=None) -> int:
         dds_threading=_DDS_THREADING.get(dds_info().threading, "?"),
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         wall=time.perf_counter() - wall0,
-        command="python benchmarks/solver_vs_dds.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        command=common.command("solver_vs_dds", argv),
     )
     text = render(rows, info, speedups)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text)
-    log(f"wrote {args.out}")
+    common.write_result(args.out, text, log)
     return 0
 
 
