@@ -15,19 +15,23 @@ import os
 import json
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
-import numpy as np
 
+# Only light modules at the top: ``kaiser-sim --help`` and every command's
+# ``--help`` import neither numpy nor numba, pyarrow, pandas, matplotlib or
+# distributed (tests/test_layers.py checks).  Each command imports what it uses.
 from . import config
-from .cards import NotationError, format_deal, parse_deal
-from .dd_format import MODES, deal_record, format_deal_text
-from .deal import deal_batch
-from .deal_io import FORMATS as DEAL_FORMATS
-from .deal_io import DealInputError, deal_lines, read_deals
 from .cli_rules import rules as rules_command
 from .cli_rules import rules_options
-from .policies import POLICIES
+
+#: the formats of ``kaiser-sim deal`` (= ``kaiser_sim.deal_io.FORMATS``, checked by
+#: tests/test_layers.py; deal_io imports numba)
+DEAL_FORMATS = ("pbn", "jsonl")
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: lines handed to one ``click.echo`` call (one flush per chunk, not per line)
 _ECHO_CHUNK = 1000
@@ -218,6 +222,8 @@ def _solve(deals: np.ndarray, modes: tuple[str, ...], rules) -> dict[str, np.nda
     progress bar on stderr can move; the results are the same either way.
     """
     # imported here: the solver compiles on first use, --help stays fast
+    import numpy as np
+
     from .deal import kitty_of
     from .variants import dd_table_for_rules, strain_keys
 
@@ -252,6 +258,8 @@ def _check_rules_deals(deals: np.ndarray, rules, line_numbers) -> None:
 
 def _read_input(stream, rules) -> tuple[np.ndarray, np.ndarray]:
     """All deals of ``--input``, or :class:`InputError` naming every bad line."""
+    from .deal_io import DealInputError, read_deals
+
     name = getattr(stream, "name", "input")
     try:
         return read_deals(stream, source=name, deck34=rules.deck34, max_cards=rules.hand_size)
@@ -263,6 +271,9 @@ def _read_input(stream, rules) -> tuple[np.ndarray, np.ndarray]:
 
 def _solve_output(deals, line_numbers, tables, fmt: str, single: bool) -> Iterable[str]:
     """The lines ``solve`` prints, in format ``fmt``."""
+    from .cards import format_deal
+    from .dd_format import deal_record, format_deal_text
+
     texts = [format_deal(hands) for hands in deals]
     per_deal = [{mode: t[i] for mode, t in tables.items()} for i in range(len(texts))]
     if fmt == "jsonl":
@@ -328,6 +339,9 @@ def deal(count, seed, fmt, rules):
         kaiser-sim deal -n 1000 --seed 42 --format jsonl > deals.jsonl
         kaiser-sim deal -n 3 --rules kitty-34
     """
+    from .deal import deal_batch
+    from .deal_io import deal_lines
+
     for lo in range(0, count, config.DEAL_PRINT_CHUNK):
         deals = deal_batch(min(config.DEAL_PRINT_CHUNK, count - lo), seed, start=lo,
                            hand_size=rules.hand_size, deck34=rules.deck34)
@@ -378,6 +392,11 @@ def solve(deal_text, stream, fmt, mode, rules):
         kaiser-sim deal -n 100 --seed 1 | kaiser-sim solve --input - > solved.jsonl
         kaiser-sim deal -n 2 --rules kitty-4 | kaiser-sim solve --input - --rules kitty-4 --mode points
     """
+    import numpy as np
+
+    from .cards import NotationError, parse_deal
+    from .dd_format import MODES
+
     if deal_text is not None and stream is not None:
         raise click.UsageError("give a DEAL or --input FILE, not both")
     if deal_text is None and stream is None:
@@ -413,8 +432,9 @@ def _given(ctx, *names) -> bool:
 @seed_option
 @click.option("--out", "-o", required=True, type=click.Path(), help="Results directory (a Parquet dataset, one part a chunk).")
 @rules_options
-@click.option("--mode", type=click.Choice(["points", "tricks", "both"]), default="points", show_default=True,
-              help="Tables to store: points (pts_* columns), tricks (trk_*) or both.")
+@click.option("--mode", type=click.Choice(["points", "tricks", "both"]), default="both", show_default=True,
+              help="Tables to store: points (pts_* columns), tricks (trk_*) or both (solved together: the tricks "
+                   "values bound the points search, about 1.2x the cost of points alone).")
 @click.option("--workers", "-w", type=click.IntRange(min=1),
               help=f"Worker processes, one core each (with --scheduler local: Dask workers; at most "
               f"{config.SIMULATE_MAX_WORKERS_PER_CORE} a core).  [default: all cores]")
@@ -447,6 +467,12 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
     Solving takes nearly all the time: about 140 deals a second a core in
     points mode (the 2-core benchmark machine: 100,000 deals in 6 minutes,
     benchmarks/results/simulate.md); --mode tricks is about 2.4 times faster.
+
+    Under rules with the weak-hand redeal (weak_redeal weak or weak+quads:
+    standard) a deal with a weak hand is redealt, as if its player always
+    demanded it; deal i stays a function of (seed, rules, i), the metadata
+    records the rule and the parts the number of redeals (kaiser-sim info
+    shows them).  With weak_redeal=off the deals are exactly as before.
 
     --play K also plays one contract a deal out with four PIMC players (each
     sees only its own hand and the cards played): the declarer rotates with
@@ -510,8 +536,10 @@ _SEATS = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
 @click.option("--dealer", type=_SEATS,
               help="The dealer; decides only the legal calls (matching, the forced bid).  "
               "[default: the seat on your right, so you speak first]")
-@click.option("--deals", "-n", type=click.IntRange(1, config.HAND_MAX_DEALS), default=config.HAND_ADVISOR_DEALS,
-              show_default=True, help=f"Random deals of the other cards to solve (at most {config.HAND_MAX_DEALS:,}).")
+@click.option("--deals", "-n", type=click.IntRange(1, config.HAND_MAX_DEALS), default=None,
+              help=f"Random deals of the other cards to solve (at most {config.HAND_MAX_DEALS:,}).  [default: "
+              f"{config.HAND_ADVISOR_DEALS:,}; 500 with a kitty, where each deal is a search over the discards: "
+              "about 66 ms a deal with kitty-4, 25 ms with kitty-34]")
 @seed_option
 @click.option("--current-bid", metavar="BID", help="The highest bid so far (8, 8NT): only calls after it are "
               "considered, and a dealer is told whether to match it.")
@@ -535,6 +563,14 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, play, fmt, plot, sp
     dealt at random --deals times and each deal is solved double dummy in
     every strain with your hand on lead; the table-play model turns each
     value into what players who see only their own hand take (--play).
+
+    Every rules preset and option works (README: Rule variants): with a
+    kitty HAND is the hand as dealt (7 cards with kitty-4, 8 from the
+    34-card deck with kitty-34), the kitty is dealt at random and you take
+    it and discard best; low no trump is its own column (NTlo) and bid;
+    cover 3 is approximate and the solo Kaiser's 12NT is left out (the
+    notes say how); under the weak-hand redeal the other hands are never
+    weak.  Table play applies to the standard game only (else dd, noted).
     Printed: per strain the chance of taking at least each bid and the
     mean points; per bid the expected hand score under the rules (trump
     chosen once for the hand); the recommended call; with --current-bid
@@ -548,6 +584,8 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, play, fmt, plot, sp
         kaiser-sim hand "AS KS 9S 3S 5H AD KD 8C" --seat S --dealer S --current-bid 8
         kaiser-sim hand AKQJ.A.AK.A --format json --plot odds.png
         kaiser-sim hand AK93.5.AK.8 --play dd
+        kaiser-sim hand AK93.5.AK.- --rules kitty-4
+        kaiser-sim hand 98.5.T9.987 --rules low-nt
     """
     from .advisor import AdvisorInputError, advise, plot_format
 
@@ -712,7 +750,28 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
 
 # --- match (library: kaiser_sim.match, kaiser_sim.policies) ---------------------------------------
 
-_POLICY_CHOICE = click.Choice(list(POLICIES), case_sensitive=False)
+class _PolicyChoice(click.Choice):
+    """The policy names (``kaiser_sim.policies.POLICIES``), read when a value is
+    checked or completed, not for ``--help`` (the policies import numba)."""
+
+    def __init__(self):
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self):
+        from .policies import POLICIES
+
+        return tuple(POLICIES)
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ sets it
+        pass
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "POLICY"
+
+
+_POLICY_CHOICE = _PolicyChoice()
 
 
 @main.command()
@@ -724,33 +783,43 @@ _POLICY_CHOICE = click.Choice(list(POLICIES), case_sensitive=False)
 @seed_option
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table", show_default=True,
               help="What the policies' make-probabilities expect: table play (the double-dummy make model "
-                   "through the table-play model: about a bid lower) or dd (double dummy). The contracts are "
-                   "played double dummy either way. Rules table play does not cover fall back to dd, with a "
-                   "warning.")
+                   "through the table-play model: about a bid lower) or dd (double dummy). How the contracts are "
+                   "scored is --engine. Rules table play does not cover fall back to dd, with a warning.")
+@click.option("--engine", type=click.Choice(["table", "dd"], case_sensitive=False), default=None,
+              help="How each contract is scored: table (the declaring side's points drawn from the table-play "
+                   "model given the contract's double-dummy points, so bidders are judged by table play) or dd "
+                   "(the double-dummy points).  [default: table where the table-play model holds for the "
+                   "rules (the standard game), else dd with a note]")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
               help="What to print: a readable table, one CSV summary row, or a JSON document.")
 @click.option("--out", "-o", type=click.Path(file_okay=False),
               help="Also write summary.csv, summary.json, matches.csv and hands.csv into this directory.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
-def match(policy_a, policy_b, matches, seed, play, fmt, out, quiet, rules):
+def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rules):
     """Play whole matches of policy A against policy B; A's win rate.
 
-    Each hand is dealt, bid by the two policies (each seat sees only its
-    own hand and the public auction and scores), played double dummy in
-    the contract and scored by the rules, until a side wins.  The policies
-    bid expecting table play (--play table, the default) or double dummy
-    (--play dd); the output records which.  Printed: A's
-    win rate with its 95% interval, hands per match, the score margin, how
-    each side went out (bidding or defending) and skunks.  Policies: ev,
-    cautious, aggressive, score-aware, rank-squared, trump-heuristic
-    (README: Matches).  Rules the engine does not model (kitty, low NT,
-    cover 3, passing cards, solo Kaiser): exit 2.
+    Each hand is dealt (redealt when a hand is weak, under rules with the
+    weak-hand redeal), bid by the two policies (each seat sees only its
+    own hand and the public auction and scores), played in the contract
+    (--engine: table play drawn from the table-play model, or double
+    dummy) and scored by the rules, until a side wins.  The policies bid
+    expecting table play (--play table, the default) or double dummy
+    (--play dd); the output records both.  Printed: A's win rate with its
+    95% interval, hands per match, the score margin, how each side went
+    out (bidding or defending) and skunks.  Policies: ev, cautious,
+    aggressive, score-aware, rank-squared, trump-heuristic (README:
+    Matches).  Every preset works: a kitty (the declarer takes it and
+    discards best, double dummy; slower), low no trump (its own bid),
+    cover 3 (approximate), the solo Kaiser (no policy bids 12NT); the
+    output notes what the policies' make model does not know of the
+    rules.  Passing cards (pass_cards) is not modelled: exit 2.
 
     \b
     Examples:
         kaiser-sim match --policy score-aware --vs ev --matches 2000 --seed 1
         kaiser-sim match -a ev -b rank-squared --rule target=32 --rule bid_out=25 --format json
+        kaiser-sim match -a ev -b cautious --rules low-nt --matches 200
     """
     from .match import MatchError, play_matches
     from .progress import make_progress
@@ -760,11 +829,13 @@ def match(policy_a, policy_b, matches, seed, play, fmt, out, quiet, rules):
         _output_dir(out, f"--out {out}")
     try:
         result = play_matches(policy_a, policy_b, matches, seed, rules, play=play.lower(),
-                              progress=make_progress(quiet))
+                              engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet))
     except MatchError as e:
         raise InputError(str(e)) from None
     if result.play.get("play_note"):
         click.echo(f"warning: {result.play['play_note']}", err=True)
+    if result.play.get("engine_note"):  # table play asked for, or the default falling back to dd
+        click.echo(f"{'warning' if engine else 'note'}: {result.play['engine_note']}", err=True)
     if out:
         from .output_dir import removed_on_failure, staged
 
@@ -810,7 +881,7 @@ def play_command(deal_text, strain, leader, samples, seed, declarer_player, defe
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain H --leader N
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain N --leader E -k 40 --seed 3
     """
-    from .cards import Seat, Strain
+    from .cards import NotationError, Seat, Strain, parse_deal
     from .pimc import play_deal
 
     try:
@@ -870,3 +941,40 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
         raise InputError(f"cannot write {out}: {e.strerror or e}") from None
     if not quiet:
         click.echo(f"{model.describe()} -> {out}", err=True)
+
+
+# --- make-model (library: kaiser_sim.make_model) --------------------------------------------------
+
+
+@main.command("make-model")
+@click.argument("results_path", metavar="RESULTS", type=click.Path(file_okay=False))
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
+              help="Counts table to write.  [default: the shipped kaiser_sim/data/make_model.csv]")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Coefficients and provenance to write.  [default: the shipped kaiser_sim/data/make_model.json]")
+def make_model_command(results_path, csv_path, json_path):
+    """Rebuild the make-probability model of the bidding policies.
+
+    Fits, on a points-mode results dataset of the standard deck (kaiser-sim
+    simulate --out RESULTS, at least 100 deals), a linear hand count per
+    strain kind (trump, no trump) and the distribution of the declaring
+    side's double-dummy points in equal-count bins of that count; writes the
+    counts (CSV) and the coefficients with their provenance (JSON).  The
+    shipped model was fitted on 20,000 deals of seed 1.
+
+    \b
+    Example:
+        kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
+        kaiser-sim make-model runs/model
+    """
+    from .make_model import MakeModelError, rebuild
+    from .results import ResultsError
+
+    _not_empty(csv=csv_path, json=json_path)
+    try:
+        line = rebuild(results_path, csv_path, json_path)
+    except (MakeModelError, ResultsError) as e:
+        raise InputError(str(e)) from None
+    except KeyError as e:
+        raise InputError(f"{results_path}: not a points-mode results dataset (no column {e})") from None
+    click.echo(line)

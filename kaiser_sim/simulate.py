@@ -9,7 +9,14 @@ pure function of (run, chunk index): it deals with
 the rules' deck and hand size, the fixed cards and ``i``) and solves with
 :func:`kaiser_sim.solver.dd_table` (exact, so independent of threads).
 Hence the rows never depend on the number of workers, the chunk size or
-the engine that ran them.  Under rules that change the play (a kitty, low
+the engine that ran them.  Under rules with the weak-hand redeal
+(``weak_redeal`` ``weak`` or ``weak+quads``) a deal in which some hand is
+weak is redealt, as if the player always demanded it
+(:func:`kaiser_sim.variants.deal_for_rules`): deal ``i`` is the first
+acceptable one of attempt 0 (the plain deal ``i``), attempt 1, 2, ... (deal
+``i`` of a run seeded from (seed, attempt)), so it still depends only on
+(seed, i); the metadata records the rule (``redeal``) and each part the
+number of redeals it took (when not 0).  Rules without the redeal deal exactly as before.  Under rules that change the play (a kitty, low
 no trump) a chunk is solved with
 :func:`kaiser_sim.variants.dd_table_for_rules`, so the values are those
 ``kaiser-sim solve --rules`` prints.
@@ -81,6 +88,13 @@ CONTRACTS = ("declarer: seat deal % 4 (rotating with the deal); strain: the decl
 NT_EVERY = 3
 
 
+#: how the weak-hand redeal is applied (stored in the run's metadata, ``redeal``)
+REDEAL_METHOD = ("a deal in which some hand may demand a redeal under the rules' weak_redeal is redealt, as if the "
+                 "player always demanded it: deal i is the first acceptable deal of attempt 0 (deal i of the seed), "
+                 "1, 2, ... (deal i of a seed derived from (seed, attempt)); a part whose deals took redeals records "
+                 "how many ('redeals' in its part metadata)")
+
+
 def play_contracts(hands, deal_ids) -> tuple[np.ndarray, np.ndarray]:
     """``(declarer seat, strain 0..4)`` of each deal of a ``--play`` run
     (:data:`CONTRACTS`): ``hands`` (n, 4) bitboards, ``deal_ids`` the deals'
@@ -139,6 +153,8 @@ class RunSpec:
     fixed: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: K of a ``--play`` run (each deal's contract also played out by PIMC players); 0: no play
     play: int = 0
+    #: redeal deals with a weak hand (the rules' ``weak_redeal``; False for runs made before it was applied)
+    redeal: bool = False
 
     @property
     def chunks(self) -> int:
@@ -185,6 +201,7 @@ class RunSpec:
             "columns": res.columns_for(self.mode, self.strains, bool(self.play)),
             "version": __version__,
             **({"play": {"samples": self.play, "players": "pimc", "contracts": CONTRACTS}} if self.play else {}),
+            **({"redeal": {"rule": self.rules.weak_redeal, "method": REDEAL_METHOD}} if self.redeal else {}),
         }
 
     @classmethod
@@ -195,7 +212,7 @@ class RunSpec:
             fixed[Seat[seat]] = int(parse_hand(text, deck34=rules.deck34))
         play = int(meta["play"]["samples"]) if meta.get("play") else 0
         return cls(int(meta["seed"]), int(meta["deals"]), int(meta["chunk_size"]), meta["mode"], rules, tuple(fixed),
-                   play)
+                   play, bool(meta.get("redeal")))
 
 
 def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
@@ -285,12 +302,20 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
             raise SimulateError(f"--play plays the standard 32-card game; rules '{rules.label}' have "
                                 f"{', '.join(bad)}")
     masks = parse_fixed(fixed, deck34=rules.deck34)
+    from .variants import certainly_weak
+
+    always = certainly_weak(rules, masks)
+    if always:
+        raise SimulateError(f"the fixed cards of {', '.join(Seat(s).name for s in always)} make a hand the rules "
+                            f"redeal (weak_redeal={rules.weak_redeal}: no A, K, Q, J, 5H or 3S"
+                            + (", or all four 10s, 9s or 8s" if rules.weak_redeal == "weak+quads" else "")
+                            + "), so no deal would be played; add --rule weak_redeal=off to study it")
     try:  # the deck and hand-size checks of the generator, without dealing
         deal_batch(0, int(seed), fixed=np.array(masks, dtype=np.uint64), hand_size=rules.hand_size,
                    deck34=rules.deck34)
     except NotationError as e:
         raise SimulateError(f"impossible fixed cards: {e}") from None
-    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks, int(play))
+    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks, int(play), rules.weak_redeal != "off")
 
 
 # --- one chunk (runs on a worker) ---------------------------------------------------------
@@ -327,10 +352,22 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
     first, count = spec.bounds(chunk)
     out = {"chunk": chunk, "deal": np.arange(first, first + count, dtype=np.int64), "version": __version__}
     with _numba_threads(threads):
-        hands = deal_batch(count, spec.seed, start=first, fixed=spec.fixed_array,
-                           hand_size=spec.rules.hand_size, deck34=spec.rules.deck34)
+        if spec.redeal:
+            from .variants import RedealError, deal_for_rules
+
+            try:
+                hands, _, redeals = deal_for_rules(count, spec.seed, spec.rules, start=first, fixed=spec.fixed_array,
+                                                   redeal_weak=True, return_redeals=True)
+            except RedealError as e:
+                raise SimulateError(str(e)) from None
+            out["redeals"] = int(redeals.sum())
+        else:
+            hands = deal_batch(count, spec.seed, start=first, fixed=spec.fixed_array,
+                               hand_size=spec.rules.hand_size, deck34=spec.rules.deck34)
         out["hands"] = hands
-        for mode in res.RUN_MODES[spec.mode]:
+        if spec.plain and spec.mode == "both":  # one ladder solve: the tricks table bounds the points search
+            out["points"], out["tricks"] = solver.dd_table(hands, mode="both", threads=threads)
+        for mode in (() if spec.plain and spec.mode == "both" else res.RUN_MODES[spec.mode]):
             if spec.plain:
                 out[mode] = solver.dd_table(hands, mode=mode, threads=threads)
             else:
@@ -450,7 +487,7 @@ def _dask_connect(scheduler, workers: int, stack: ExitStack):
     try:
         import distributed
     except ImportError:
-        raise SimulateError("--scheduler needs the 'distributed' package: pip install distributed") from None
+        raise SimulateError("--scheduler needs the 'distributed' package: pip install 'kaiser-sim[dask]'") from None
     if isinstance(scheduler, distributed.Client):
         return scheduler, None
     if scheduler == "local":  # single-threaded worker processes: one chunk per core, like the local engine
@@ -624,6 +661,8 @@ class RunSummary:
     chunks_found: int
     deals_written: int
     seconds: float
+    #: deals redealt for a weak hand by this call (rules with the weak-hand redeal)
+    redeals: int = 0
 
     @property
     def rate(self) -> float:
@@ -642,7 +681,9 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     out : results directory (created; see :mod:`kaiser_sim.results`).
     deals : number of deals (required for a new run; at most ``config.SIMULATE_MAX_DEALS``).
     seed : seed of the run (default 0).
-    mode : ``"points"`` (default), ``"tricks"`` or ``"both"``: which tables to store.
+    mode : ``"both"`` (default: the points and the tricks tables, solved
+        together by the ladder at about 1.2x the points table's cost),
+        ``"points"`` or ``"tricks"``: which tables to store.
     rules : a :class:`~kaiser_sim.rules.Rules` (default ``standard``); its hand
         size and deck decide the dealing, the whole value is recorded.
     fixed : cards every deal gives a seat: ``["N=AKQ.5.-.-"]`` or ``{"N": "AKQ.5.-.-"}``.
@@ -719,7 +760,7 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
             chunk_size = config.PLAY_CHUNK_SIZE
         elif chunk_size is None:
             chunk_size = auto_chunk_size(deals, workers)
-        spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "points", rules, fixed,
+        spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "both", rules, fixed,
                          chunk_size, play or 0)
     created = None  # the outermost directory this run creates, if any
     if not path.exists():
@@ -830,9 +871,10 @@ def _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progre
          f"in {spec.chunks} parts of {spec.chunk_size:,} -> {path}") + f"; on {engine}")
     progress.start(spec.deals, sum(spec.bounds(c)[1] for c in found))
     t0 = time.perf_counter()
-    written = deals_written = 0
+    written = deals_written = redeals = 0
     try:
         for chunk, arrays in stream:
+            redeals += int(arrays.get("redeals", 0))
             try:
                 res.write_part(path, res.chunk_table(meta, chunk, arrays))
             except OSError as e:
@@ -847,10 +889,12 @@ def _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progre
         raise
     res.fsync_dir(path)
     seconds = time.perf_counter() - t0
-    summary = RunSummary(path, spec, written, len(found), deals_written, seconds)
+    summary = RunSummary(path, spec, written, len(found), deals_written, seconds, redeals)
     progress.finish(f"done: {spec.deals:,} deals in {spec.chunks} parts in {path}"
                     + (f" ({deals_written:,} this run in {format_duration(seconds)}, {summary.rate:,.1f} deals/s)"
-                       if written else " (nothing left to do)"))
+                       if written else " (nothing left to do)")
+                    + (f"; weak-hand redeal ({spec.rules.weak_redeal}): {redeals:,} redeals this run"
+                       if spec.redeal and written else ""))
     return summary
 
 

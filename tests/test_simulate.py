@@ -159,9 +159,9 @@ def test_kitty_34_deck(tmp_path):
 def test_schema_and_metadata(run_one):
     meta = res.read_metadata(run_one)
     assert {k: meta[k] for k in ("seed", "deals", "chunk_size", "chunks", "mode", "version")} == {
-        "seed": SEED, "deals": N, "chunk_size": 5, "chunks": 5, "mode": "points", "version": __version__}
+        "seed": SEED, "deals": N, "chunk_size": 5, "chunks": 5, "mode": "both", "version": __version__}
     assert Rules.from_dict(meta["rules"]) == Rules.preset("standard") and meta["rules"]["label"] == "standard"
-    assert meta["columns"] == res.columns_for("points")
+    assert meta["columns"] == res.columns_for("both")  # the default: points and tricks, solved by the ladder
     assert sorted(p.name for p in run_one.iterdir() if not p.name.startswith(".")) == [
         "_common_metadata"] + [f"part-{i:06d}.parquet" for i in range(5)]
     # any Parquet reader: the directory is one dataset, the metadata in the schema
@@ -197,7 +197,7 @@ def test_incomplete_run_is_refused_unless_asked(run_one, tmp_path):
 def test_info_command(run_one, tmp_path):
     result = cli("info", run_one)
     assert result.exit_code == 0
-    for text in ("complete: 5 of 5 parts", "24 of 24 deals", "seed      1", "standard", "pts_W_NT", __version__):
+    for text in ("complete: 5 of 5 parts", "24 of 24 deals", "seed      1", "standard", "trk_W_NT", __version__):
         assert text in result.output
     d = json.loads(cli("info", run_one, "--format", "json").output)
     assert d["rows"] == N and d["complete"] and d["metadata"]["seed"] == SEED
