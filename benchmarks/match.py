@@ -30,8 +30,10 @@ Table play against double dummy (``--play both``)
 --------------------------------------------------
 The policies bid from make-probabilities of table play by default
 (:mod:`kaiser_sim.policies`: the double-dummy make model composed with the
-table-play model) or of double dummy (``play="dd"``); the engine plays
-every contract double dummy either way.  With ``--play both`` the script
+table-play model) or of double dummy (``play="dd"``); the engine scores
+every contract in table play (``--engine table``, the default: the
+declaring side's points drawn from the table-play model given the DD
+points) or double dummy (``--engine dd``) either way.  With ``--play both`` the script
 plays, on the same seeds, under each play:
 
 - the timed pair (A vs B, ``--matches``): A's win rate;
@@ -48,12 +50,11 @@ plays, on the same seeds, under each play:
   pass over a bid just below ``i``);
 - head to head, each of ``ev`` and ``score-aware`` expecting table play
   against itself expecting double dummy (``--head-to-head`` matches):
-  which expectation does better in the double-dummy engine.
+  which expectation does better, in each engine.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import platform
@@ -69,10 +70,10 @@ from kaiser_sim import __version__, solver
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.match import play_matches, round_seed
 from kaiser_sim.rules import get_preset
+import common
 from machine import cpu_model, loadavg
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "match.md"
-DEFAULT_COMPARE_OUT = Path(__file__).resolve().parent / "results" / "match_play.md"
+DEFAULT_COMPARE_OUT = common.RESULTS / "match_play.md"
 ROUND_ROBIN = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
 PLAY_NAMES = {"table": "table play", "dd": "double dummy"}
 TARGET_S = 600.0
@@ -80,11 +81,14 @@ BUSY_CPU_USE = 0.9
 
 
 def validate(policy_a, policy_b, n, seed, rules, play="table") -> None:
-    r = play_matches(policy_a, policy_b, n, seed, rules, play=play)
+    from kaiser_sim.variants import deal_for_rules
+
+    r = play_matches(policy_a, policy_b, n, seed, rules, play=play, engine="dd")
     if (r.matches["winner"] < 0).any():
         raise SystemExit("a match did not end")
     h = r.hands[r.hands["declarer"] >= 0]
-    deals = np.array([deal_batch(1, round_seed(seed, row.hand), start=row.match // 2)[0] for row in h.itertuples()])
+    deals = np.array([deal_for_rules(1, round_seed(seed, row.hand), rules, start=row.match // 2,
+                                     redeal_weak=True)[0][0] for row in h.itertuples()])
     ref = solver.dd_table(deals, "points")
     got = ref[np.arange(len(h)), h["declarer"].to_numpy(), h["strain"].to_numpy()]
     if not np.array_equal(got, h["raw"].to_numpy()):
@@ -169,8 +173,9 @@ def compare(args, rules, timed: dict, log) -> str:
     out = ["# Table play against double dummy in the match engine", "",
            "The policies bid from make-probabilities of **table play** (the default: the double-dummy make model "
            "composed with the table-play model, `kaiser_sim.policies`) or of **double dummy** (`--play dd`). "
-           "**The contracts are played double dummy either way** (the engine's model of the play), so under "
-           "table play the policies expect about a bid less than the engine then gives them.", "",
+           f"**The contracts are scored in {PLAY_NAMES[args.engine]} either way** (`--engine {args.engine}`: "
+           + ("each declaring side's points drawn from the table-play model given the contract's DD points"
+              if args.engine == "table" else "the contracts' double-dummy points") + ").", "",
            f"- {load_model().describe()}", f"- standard rules; kaiser-sim {__version__}", ""]
     # 1. the timed pair
     out += [f"## {args.policy} vs {args.vs}: {args.matches:,} matches, seed {args.seed}", "",
@@ -190,7 +195,7 @@ def compare(args, rules, timed: dict, log) -> str:
             won = {p: [] for p in ROUND_ROBIN}
             rows = {p: [] for p in ROUND_ROBIN}
             for a, b in itertools.combinations(ROUND_ROBIN, 2):
-                r = play_matches(a, b, n, args.seed, rules, play=play)
+                r = play_matches(a, b, n, args.seed, rules, play=play, engine=args.engine)
                 m = r.matches
                 cards = m["match"].to_numpy() // 2
                 aw = m["a_won"].to_numpy(bool)
@@ -226,7 +231,7 @@ def compare(args, rules, timed: dict, log) -> str:
                        f"{_pct(d['a_win_rate'], d['a_win_lo'], d['a_win_hi'])} |")
         out.append("")
         out += ["## How they bid", "",
-                f"Over each policy's round-robin matches (every call of its seats; every hand). Means with 95% "
+                "Over each policy's round-robin matches (every call of its seats; every hand). Means with 95% "
                 "intervals clustered by card set.", "",
                 "| policy | expects | calls that bid | mean level of its bids | hands its side declares | "
                 "contract level | NT contracts | made | raw points declaring |",
@@ -264,14 +269,17 @@ def compare(args, rules, timed: dict, log) -> str:
         n = args.head_to_head
         out += [f"## Head to head: table play against double dummy, {n:,} matches each (seed {args.seed})", "",
                 "The same policy expecting table play (A) against itself expecting double dummy (B), "
-                "in the double-dummy engine.", "",
-                "| policy | win rate of the table-play version (95%) | margin (95%) |", "|---|---:|---:|"]
+                "with the contracts scored by each engine (`--engine table`: table play drawn from the "
+                "table-play model; `dd`: double dummy).", "",
+                "| policy | engine | win rate of the table-play version (95%) | margin (95%) |",
+                "|---|---|---:|---:|"]
         for name, make in (("ev", lambda play: EVPolicy(0.0, f"ev ({play})", play=play)),
                            ("score-aware",
                             lambda play: _renamed(ScoreAwarePolicy(play=play), f"score-aware ({play})"))):
-            s = play_matches(make("table"), make("dd"), n, args.seed, rules).summary()
-            out.append(f"| {name} | {_pct(s['a_win_rate'], s['a_win_lo'], s['a_win_hi'])} | "
-                       f"{s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, {s['margin_hi']:+.2f}] |")
+            for engine in ("table", "dd"):
+                s = play_matches(make("table"), make("dd"), n, args.seed, rules, engine=engine).summary()
+                out.append(f"| {name} | {engine} | {_pct(s['a_win_rate'], s['a_win_lo'], s['a_win_hi'])} | "
+                           f"{s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, {s['margin_hi']:+.2f}] |")
         out.append("")
     out += [f"Comparison run {time.perf_counter() - t0:.0f} s (beyond the timed runs); "
             f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; load average at end "
@@ -285,15 +293,12 @@ def _renamed(policy, name):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = common.parser(__doc__, "match", seed_help="seed of the matches")
     parser.add_argument("--policy", default="score-aware", help="policy A")
     parser.add_argument("--vs", default="ev", help="policy B")
     parser.add_argument("--matches", type=int, default=10_000, help="matches per timed run")
-    parser.add_argument("--seed", type=int, default=2024, help="seed of the matches")
     parser.add_argument("--repeats", type=int, default=1, help="timed runs")
     parser.add_argument("--check", type=int, default=40, help="matches validated against dd_table before timing")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
     parser.add_argument("--play", choices=("table", "dd", "both"), default="both",
                         help="what the policies' make-probabilities expect (the contracts are played double dummy "
                              "either way); both: time table play, play double dummy too and compare")
@@ -301,6 +306,9 @@ def main(argv=None) -> int:
                         help="with --play both: matches per pair of the six policies' round robin (0: none)")
     parser.add_argument("--hands", type=int, default=2000,
                         help="with --play both: random first-speaker hands for the bid profile (0: none)")
+    parser.add_argument("--engine", choices=("table", "dd"), default="table",
+                        help="how the contracts are scored (kaiser-sim match --engine): table play drawn from the "
+                             "table-play model, or double dummy (the engine before it had table play)")
     parser.add_argument("--head-to-head", type=int, default=2000,
                         help="with --play both: matches of each policy expecting table play vs itself expecting "
                              "double dummy (0: none)")
@@ -315,8 +323,7 @@ def main(argv=None) -> int:
     wall0 = time.perf_counter()
     load_start = loadavg()
 
-    def log(msg):
-        print(f"[{time.perf_counter() - wall0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+    log = common.logger(wall0)
 
     rules = get_preset("standard")
     log(f"validating {args.check} matches against dd_table (compiles the kernels)")
@@ -326,7 +333,7 @@ def main(argv=None) -> int:
     runs = []
     for i in range(args.repeats):
         c0, t0 = time.process_time(), time.perf_counter()
-        r = play_matches(args.policy, args.vs, args.matches, args.seed, rules, play=timed_play)
+        r = play_matches(args.policy, args.vs, args.matches, args.seed, rules, play=timed_play, engine=args.engine)
         wall = time.perf_counter() - t0
         use = (time.process_time() - c0) / (wall * threads)
         runs.append((wall, use, r))
@@ -342,12 +349,13 @@ def main(argv=None) -> int:
         verdict = f"target <= {TARGET_S / 60:.0f} min {'met' if med <= TARGET_S else 'NOT met'}"
     else:
         verdict = f"{args.matches:,} matches; projected to 10,000: {med * 10_000 / args.matches:.0f} s"
-    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ncpu = common.usable_cpus()
     out = [
         "# Match engine benchmark",
         "",
         f"{args.matches:,} matches of {args.policy} vs {args.vs}, standard rules, seed {args.seed}, the policies "
-        f"expecting {PLAY_NAMES[timed_play]} (contracts played double dummy): **{med:.1f} s** median warm "
+        f"expecting {PLAY_NAMES[timed_play]} (contracts scored in {PLAY_NAMES[args.engine]}, `--engine "
+        f"{args.engine}`): **{med:.1f} s** median warm "
         f"({verdict}).",
         "",
         "| line | median s | min..max s | runs | per second |",
@@ -376,13 +384,13 @@ def main(argv=None) -> int:
         f"numpy {np.__version__}, Python {platform.python_version()}, kaiser-sim {__version__}",
         f"- {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; "
         f"whole run {time.perf_counter() - wall0:.0f} s",
-        f"- command: `python benchmarks/match.py {' '.join(sys.argv[1:] if argv is None else argv)}`",
+        f"- command: `{common.command('match', argv)}`",
         "",
     ]
     if args.play == "both":
         log("the same matches with the policies expecting double dummy")
         t0 = time.perf_counter()
-        dd = play_matches(args.policy, args.vs, args.matches, args.seed, rules, play="dd")
+        dd = play_matches(args.policy, args.vs, args.matches, args.seed, rules, play="dd", engine=args.engine)
         sd = dd.summary()
         log(f"double dummy: {time.perf_counter() - t0:.1f} s")
         at = next(i for i, line in enumerate(out) if line.startswith("CPU use"))
@@ -391,15 +399,10 @@ def main(argv=None) -> int:
                     f"{100 * sd['a_win_rate']:.1f}% [{100 * sd['a_win_lo']:.1f}, {100 * sd['a_win_hi']:.1f}] "
                     f"(comparison: `{args.compare_out.name}`).", ""]
     text = "\n".join(out)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text)
-    log(f"wrote {args.out}")
+    common.write_result(args.out, text, log)
     if args.play == "both":
         comp = compare(args, rules, {"table": r, "dd": dd}, log)
-        args.compare_out.write_text(comp)
-        print(comp)
-        log(f"wrote {args.compare_out}")
+        common.write_result(args.compare_out, comp, log)
     return 0
 
 

@@ -41,6 +41,21 @@ or cannot be read, the advisor falls back to DD and says why
 - the 5H and 3S: where they are dealt, and what each is worth to the
   declaring side double dummy (:class:`Specials`, method below).
 
+Rules variants
+--------------
+Every preset and option is advised on (:func:`rules_notes` writes how into
+the notes): with a kitty the hand is the hand as dealt (7 cards, or 8 from
+the 34-card deck), the other hands *and* the kitty are dealt at random and
+each value is the declarer's after taking the kitty and discarding best
+(:func:`kaiser_sim.variants.kitty_dd_value`; slow, so :data:`KITTY_DEALS`
+deals by default); low no trump is a sixth column ``L`` and its bids are
+played in it (with ``low_nt="choice"`` every NT bid is played in N or L,
+:func:`choose_nt`); cover 3 is approximated from a second solve in tricks
+(:func:`kaiser_sim.variants.cover3_points`); under the weak-hand redeal the
+other hands are never weak (and a weak hand is told it may demand a
+redeal); under the solo Kaiser 12NT is left out; passing cards is not
+modelled (a note).  Table play applies to the standard game only.
+
 One trump and one call, chosen on half the deals
 -------------------------------------------------
 Picking the best of several noisy means and reporting the winner's mean on
@@ -121,7 +136,6 @@ from .cards import (
     parse_hand,
     popcount,
 )
-from .deal import deal_batch
 from .rules import MAX_BID, Rules, get_preset
 from .scoring import score_hands
 from .stats import MeanCI, mean_ci, wilson_interval
@@ -135,8 +149,22 @@ PLAY_CHOICES = ("table", "dd")
 
 #: strain keys, in the solver's column order (N is no trump)
 STRAIN_KEYS = ("S", "H", "D", "C", "N")
-STRAIN_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "no trump"}
-_STRAIN_SHORT = {"S": "S", "H": "H", "D": "D", "C": "C", "N": "NT"}
+#: with the sixth column, low no trump (rules ``low_nt``), as in :func:`kaiser_sim.variants.strain_keys`
+ALL_STRAIN_KEYS = STRAIN_KEYS + ("L",)
+STRAIN_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "no trump", "L": "low no trump"}
+_STRAIN_SHORT = {"S": "S", "H": "H", "D": "D", "C": "C", "N": "NT", "L": "NTlo"}
+#: the column of low no trump in the values (rules ``low_nt``)
+LOW = 5
+#: deals solved by default: the standard game, and rules with a kitty (each value is a search over
+#: the declarer's discards, a Python loop: kaiser-sim hand -n 2000 took 63 s with kitty-4 and 32 s
+#: with kitty-34 on the 2-core machine, against 4.6 s without a kitty; -n 500: 20 s and 8 s)
+DEFAULT_DEALS = 2000
+KITTY_DEALS = 500
+
+
+def keys_of(values) -> tuple[str, ...]:
+    """The strain keys of a values array's columns: S H D C N, and L when it has a sixth."""
+    return ALL_STRAIN_KEYS[: np.asarray(values).shape[1]]
 
 #: holders of a special card, as seen from the hand's seat
 HOLDERS = ("declarer", "partner", "opponents")
@@ -236,15 +264,61 @@ def _p_interval(per_deal: np.ndarray) -> tuple:
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse rules whose play the advisor does not model yet
-    (:class:`AdvisorInputError` naming the option)."""
+    """Every rules set is advised on (:func:`rules_notes` says how the
+    variants are modelled and what is approximate); kept so that callers
+    checking rules first still work."""
+    if not isinstance(rules, Rules):
+        raise AdvisorInputError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
+
+
+def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
+    """How the advice treats the rules' variants (the notes of the report)."""
+    notes = []
     if rules.kitty != "none":
-        raise AdvisorInputError(f"the hand advisor does not handle a kitty yet (rules kitty={rules.kitty})")
-    if rules.low_nt != "off":
-        raise AdvisorInputError(f"the hand advisor does not handle low no trump yet (rules low_nt={rules.low_nt})")
+        notes.append(
+            f"Kitty ({rules.kitty}): your {rules.hand_size} cards are the hand as dealt; the other hands and the "
+            f"{rules.kitty_size}-card kitty are dealt at random, and each value is for your side when you take the "
+            f"kitty and discard the best {rules.kitty_size} cards (chosen double dummy, every hand seen" + (
+                ""  if rules.may_discard_specials else "; the 5H and 3S may not be discarded")
+            + ").  A value is a search over the discards, so the advisor solves "
+            f"{KITTY_DEALS:,} deals by default with a kitty (--deals to change it; about 30 ms a deal with the "
+            "4-card kitty, 15 ms with the 2-card one, against 2 ms without).  Table play is not modelled with "
+            "a kitty.")
+    if rules.low_nt == "bid":
+        notes.append("Low no trump is its own bid (7NT-low, just above 7NT) and column (NTlo): the ranks reversed, "
+                     "the lowest card of the led suit wins" + ("; the 5H and 3S stay the lowest of their suits"
+                                                                 if rules.low_specials_lowest else "") + ".")
+    elif rules.low_nt == "choice":
+        notes.append("Low no trump (NTlo): an NT declarer may play the contract low; the advice plays every NT bid "
+                     "high or low, whichever has the higher mean points on the selection deals.")
     if rules.cover3:
-        raise AdvisorInputError("the hand advisor does not handle 'cover 3' (rules cover3=true): "
-                                "its points are not the solver's")
+        notes.append("Cover 3: a side with fewer than 3 tricks scores its tricks only (-3 with the 3S).  The solver "
+                     "plays for the standard count, so each deal is also solved in tricks: your side covers when "
+                     "it can take 3 tricks double dummy, and its points are scored with cover 3 from the two "
+                     "values.  Exact for every failed bid and for a made bid of 8 or more; a bid of 6 or 7 made "
+                     "on the points line with 1 or 2 tricks and the 5H is counted made when your side could "
+                     "take 3 tricks on another line.  The 5H/3S worth ignores cover 3.")
+    if rules.kaiser_outright == "solo":
+        notes.append("Solo Kaiser: 12NT is played by the bidder alone against three, which the double-dummy "
+                     "solver (two partnerships) does not play: 12NT is left out of the bids.")
+    if rules.pass_cards:
+        notes.append(f"Passing cards ({rules.pass_cards} a partner) is not modelled: give the hand you hold after "
+                     "the pass; the other hands are dealt at random as if no cards had been passed.")
+    if rules.weak_redeal != "off":
+        what = "no A, K, Q, J, 5H or 3S" + (", or all four 10s, 9s or 8s" if rules.weak_redeal == "weak+quads"
+                                              else "")
+        if hand is not None and _weak(rules, hand):
+            notes.insert(0, f"This hand may demand a redeal under these rules (weak_redeal={rules.weak_redeal}: "
+                            f"{what}); the advice below is for playing it anyway.")
+        notes.append(f"Weak-hand redeal (weak_redeal={rules.weak_redeal}): a deal in which another player's hand "
+                     f"has {what} is redealt (the player is taken to demand it), so the other hands are never weak.")
+    return notes
+
+
+def _weak(rules: Rules, hand: int) -> bool:
+    from .variants import weak_hands
+
+    return bool(weak_hands(rules, np.array([[hand, 0, 0, 0]], dtype=np.uint64))[0, 0]) and popcount(hand) > 0
 
 
 def read_hand(hand, rules: Rules) -> int:
@@ -279,12 +353,19 @@ def _seat(value, what: str) -> int:
     return s
 
 
-def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules) -> np.ndarray:
+def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules, *, kitties: bool = False):
     """The ``n`` deals the advisor solves: ``deal_batch(n, seed, fixed={seat:
     hand})``, so the same deals as ``kaiser-sim simulate --fix SEAT=HAND``
-    with the same seed."""
-    return deal_batch(int(n), int(seed), fixed={int(seat): int(hand)}, hand_size=rules.hand_size,
-                      deck34=rules.deck34)
+    with the same seed.  Under rules with the weak-hand redeal a deal in
+    which another seat's hand is weak is redealt
+    (:func:`kaiser_sim.variants.deal_for_rules`; this hand is not checked).
+    ``kitties``: return ``(deals, kitties)`` (the cards no hand holds)."""
+    from .variants import deal_for_rules
+
+    others = [s for s in range(4) if s != int(seat)]
+    deals, kits = deal_for_rules(int(n), int(seed), rules, fixed={int(seat): int(hand)}, redeal_weak=True,
+                                 seats=others)
+    return (deals, kits) if kitties else deals
 
 
 # --- the auction ------------------------------------------------------------------------
@@ -549,7 +630,7 @@ def _score(rules: Rules, bid: Bid, seat: int, raw: np.ndarray) -> np.ndarray:
 
 
 def _strain_key(strain: int) -> str:
-    return STRAIN_KEYS[int(strain)]
+    return ALL_STRAIN_KEYS[int(strain)]
 
 
 def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
@@ -568,7 +649,7 @@ def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
         for s in range(v.shape[1]):
             tp[:, s] = _p_interval(model.make_prob(v[:, s], s == int(Strain.N), lv))
     rows = []
-    for s, key in enumerate(STRAIN_KEYS):
+    for s, key in enumerate(keys_of(v)):
         for j, level in enumerate(lv):
             rows.append((key, int(level), int(k[s, j]), n, k[s, j] / n, float(lo[s, j]), float(hi[s, j]),
                          *(float(x) for x in tp[:, s, j])))
@@ -586,7 +667,7 @@ def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
     m = mean_ci(v, axis=0)
     out = pd.DataFrame(
         {"mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd, "min": v.min(axis=0), "max": v.max(axis=0)},
-        index=pd.Index(STRAIN_KEYS, name="strain"),
+        index=pd.Index(keys_of(v), name="strain"),
     )
     t = np.full((4, v.shape[1]), np.nan)
     if _is_table(model):
@@ -626,7 +707,18 @@ def trump_candidates(rules: Rules) -> list[int]:
 
 
 def _key(strain) -> int:
-    return STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
+    return ALL_STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
+
+
+def choose_nt(values: np.ndarray, rules: Rules, rows=None, model=None) -> int:
+    """The column NT bids are played in: N, or with ``low_nt="choice"`` N or
+    L (low), whichever has the higher mean points on ``rows`` (the
+    selection deals; ties: N).  Low NT bids (``low_nt="bid"``) are always L."""
+    if rules.low_nt != "choice" or np.asarray(values).shape[1] <= LOW:
+        return int(Strain.N)
+    pts = point_values(values, model)
+    rows = _rows(rows, pts.shape[0])
+    return LOW if pts[rows, LOW].mean() > pts[rows, int(Strain.N)].mean() else int(Strain.N)
 
 
 def choose_trump(values: np.ndarray, rules: Rules, rows=None, model=None) -> TrumpChoice:
@@ -684,7 +776,7 @@ class DealScores(dict):
 
 
 def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
-              rows=None, model=None) -> tuple[pd.DataFrame, DealScores]:
+              rows=None, model=None, nt_strain=None) -> tuple[pd.DataFrame, DealScores]:
     """Expected hand score of every bid of the ladder, and the per-deal
     scores (:class:`DealScores`) of the strain each bid is played in.
 
@@ -698,6 +790,9 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
         ``model.expected_score(v, nt, score of the bid)``; means over the
         rows with iid 95% intervals) and the per-deal scores are table play.
         Without it the ``table_`` columns are NaN and the scores DD.
+    nt_strain : the column NT bids are played in (:func:`choose_nt`; default
+        N); low NT bids are played in L.  Under the solo Kaiser 12NT is left
+        out (the solver does not play one against three).
     """
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
@@ -705,13 +800,17 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
     nr = len(rows)
     table = _is_table(model)
     trump = _key(choose_trump(v, rules, model=model).strain if trump is None else trump)
+    nt_played = int(Strain.N) if nt_strain is None else _key(nt_strain)
+    keys = keys_of(v)
     rows_out, per_deal = [], DealScores(_play_name(model))
     if table:
         from .table_play import POINTS
     nan = np.nan
     for bid in ladder(rules):
-        choices = [s for s, low in strain_choices(rules, bid) if not low]
-        played = int(Strain.N) if bid.nt else trump
+        if bid.is_kaiser and rules.kaiser_outright == "solo":
+            continue
+        choices = [LOW if low else s for s, low in strain_choices(rules, bid) if not low or v.shape[1] > LOW]
+        played = LOW if bid.low else (nt_played if bid.nt else trump)
         if played not in choices:
             raise AdvisorInputError(f"{bid} cannot be played in {STRAIN_NAMES[_strain_key(played)]} "
                                     "under these rules")
@@ -727,8 +826,8 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
             mean = lo = hi = p = plo = phi = nan
         row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(played),
                "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi}
-        for s in range(len(STRAIN_KEYS)):
-            row[f"exp_{STRAIN_KEYS[s]}"] = means.get(s, nan)
+        for s in range(len(keys)):
+            row[f"exp_{keys[s]}"] = means.get(s, nan)
         t = dict.fromkeys(("table_p", "table_p_lo", "table_p_hi", "table_expected", "table_lo", "table_hi"), nan)
         t_means = {}
         if table:
@@ -744,8 +843,8 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
                 t_means = {s: float(model.expected_score(v[rows, s], s == int(Strain.N), score).mean())
                            for s in choices}
         row.update(t)
-        for s in range(len(STRAIN_KEYS)):
-            row[f"table_exp_{STRAIN_KEYS[s]}"] = t_means.get(s, nan)
+        for s in range(len(keys)):
+            row[f"table_exp_{keys[s]}"] = t_means.get(s, nan)
         rows_out.append(row)
     return pd.DataFrame(rows_out), per_deal
 
@@ -759,8 +858,10 @@ def _ci_text(m: MeanCI, digits: int = 2) -> str:
 
 
 def _bid_label(bid: str, strain: str | None) -> str:
-    if strain is None or bid.endswith("NT"):
+    if strain is None or bid.endswith("NT-low") or (bid.endswith("NT") and strain == "N"):
         return bid
+    if bid.endswith("NT") and strain == "L":
+        return f"{bid} played low"
     if strain == "N":
         return f"{bid} played in no trump"
     return f"{bid} in {STRAIN_NAMES[strain]}"
@@ -910,10 +1011,13 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
                        expected_dd=m_dd, p_make_dd=p_dd, play=play)
 
 
-def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None) -> Specials:
+def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None,
+                   rules: Rules | None = None) -> Specials:
     """Where the 5H and 3S are dealt (all deals), and their DD worth in
     ``strain`` on ``rows`` (default all; two extra single-strain solves of
-    each of those deals; see the module doc)."""
+    each of those deals; see the module doc).  ``strain`` :data:`LOW` (low
+    no trump) is solved on the rank-reversed deals (``rules`` gives
+    ``low_specials_lowest``)."""
     n = deals.shape[0]
     partner = (seat + 2) % 4
     dealt = {}
@@ -929,9 +1033,14 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     v = np.asarray(values[rows, strain], dtype=np.int64)
     # only the one strain is needed: one solve a deal for each special
     leaders = np.full(len(rows), seat, dtype=np.int64)
-    strains = np.full(len(rows), strain, dtype=np.int64)
-    no5 = solver.dd_contracts(sub, leaders, strains, "points", five=np.uint64(0)).astype(np.int64)
-    no3 = solver.dd_contracts(sub, leaders, strains, "points", three=np.uint64(0)).astype(np.int64)
+    five, three = FIVE_HEARTS_BIT, THREE_SPADES_BIT
+    if int(strain) == LOW:
+        from .variants import play_view
+
+        sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
+    strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
+    no5 = solver.dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
+    no3 = solver.dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
     return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
 
 
@@ -981,8 +1090,9 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         notes.append(f"Table play is not available, so every number is double dummy and the choices are made "
                      f"on it: {play.reason}.")
     notes += [
-        "The other 24 cards are dealt uniformly at random: the deals are not conditioned on "
-        "the other players' calls.",
+        (f"The other {4 * rules.hand_size + rules.kitty_size - rules.hand_size} cards are dealt uniformly at random"
+         + (" (the other hands and the kitty)" if rules.kitty != "none" else "")
+         + ": the deals are not conditioned on the other players' calls."),
         f"Values are double dummy (all hands visible, best play by both sides) with {Seat(ctx.seat).name} "
         f"on lead, i.e. declaring"
         + (", and table play is estimated from them" if table else "")
@@ -1014,7 +1124,7 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
     return tuple(notes)
 
 
-def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rules | None = None,
+def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
            current_bid=None, specials: bool = True, play: str = "table", model=None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
@@ -1026,9 +1136,16 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
         seat speaks first).  Changes only the legal calls.
     n : random deals of the other cards (at least 2: the even ones choose
         the trump and the call, the odd ones report when a choice is not
-        clear).
+        clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
+        rules with a kitty (each value a search over the discards).
     seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``.
-    rules : the rules (default ``standard``).
+    rules : the rules (default ``standard``).  Every option is handled
+        (:func:`rules_notes`): a kitty (``hand`` is the hand as dealt, the
+        kitty is dealt at random with the other hands and taken up by this
+        seat, discarding best), low no trump (its own column L and bids),
+        cover 3 (approximate, see the note), the weak-hand redeal (the other
+        hands are never weak), the solo Kaiser (12NT left out), passing
+        cards (not modelled: a note).
     current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None.
     specials : also measure the 5H and 3S (two more solves of each reporting deal).
     play : ``"table"`` (default): the choices on table play (the table-play
@@ -1045,6 +1162,8 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     """
     rules = get_preset("standard") if rules is None else rules
     check_rules(rules)
+    if n is None:
+        n = KITTY_DEALS if rules.kitty != "none" else DEFAULT_DEALS
     if play not in PLAY_CHOICES:
         raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
@@ -1054,9 +1173,28 @@ def advise(hand, seat="N", dealer=None, n: int = 2000, seed: int = 0, rules: Rul
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")
     ctx = auction_context(rules, seat, dealer, current_bid)
-    deals = advisor_deals(mask, ctx.seat, n, seed, rules)
-    values = _dd_strains(deals, ctx.seat, "points")
+    deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
+    values = advisor_values(deals, kitties, ctx.seat, rules)
     return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model)
+
+
+def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
+    """``(n, k)`` int8: the declaring side's DD points in every strain with
+    ``seat`` on lead, under ``rules`` (k = 5, or 6 with low no trump):
+    :func:`_dd_strains` in the standard game; with a kitty the declarer's
+    best discard, low NT on reversed ranks
+    (:func:`kaiser_sim.variants.strain_values`); with cover 3 scored by
+    :func:`kaiser_sim.variants.cover3_points` from a second solve in tricks."""
+    from .variants import cover3_points, strain_values
+
+    if rules.kitty == "none" and rules.low_nt == "off":
+        values = _dd_strains(deals, seat, "points")
+    else:
+        values = strain_values(deals, kitties, seat, rules, "points")
+    if rules.cover3:
+        tricks = strain_values(deals, kitties, seat, rules, "tricks")
+        values = cover3_points(values, tricks).astype(np.int8)
+    return values
 
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
@@ -1068,23 +1206,32 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     # the choices, on the selection deals, in the measure of ``info.used``
     select = selection_rows(n)
     trump = choose_trump(values, rules, select, model=tp)
-    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select, model=tp)
+    nt = choose_nt(values, rules, select, model=tp)
+    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select, model=tp, nt_strain=nt)
     call_clear = choose_call(bids_sel, per_deal, ctx, select)[3]
     # everything that depends on them, on the reporting deals
     reported_on, report = report_rows(n, trump.clear and call_clear)
     trump = report_trump(trump, values, reported_on, report, model=tp)
-    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp)
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp, nt_strain=nt)
     rec = recommend(bids, per_deal, ctx, rules, select=select, report=report)
     pts = points_table(values, model=tp)
     spec = None
-    if specials:
+    notes = list(_notes(rules, ctx, specials, trump, int(n), info))
+    if specials and rules.kitty != "none":
+        notes.append("The 5H/3S worth is not measured with a kitty (each special card's count changes the "
+                     "declarer's best discard: two more searches over the discards a deal); where they are dealt "
+                     "is not shown either.")
+    elif specials:
         strain = _key(rec.strain if rec.strain is not None else trump.strain)
-        spec = specials_table(deals, values, ctx.seat, strain, report)
+        spec = specials_table(deals, values, ctx.seat, strain, report, rules)
+    extra = rules_notes(rules, mask, n)
+    weak = [t for t in extra if t.startswith("This hand may demand a redeal")]
+    notes = notes[:1] + weak + notes[1:] + [t for t in extra if t not in weak]  # a weak hand: said early
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
         values=values, points=pts, make=make_table(values, levels, model=tp), bids=bids, recommendation=rec,
         match=match_advice(bids, per_deal, ctx, rules, rec, report), specials=spec,
-        notes=_notes(rules, ctx, specials, trump, int(n), info), trump=trump, play=info,
+        notes=tuple(notes), trump=trump, play=info,
     )
 
 
@@ -1144,7 +1291,7 @@ def _play_obj(a: HandAdvice) -> dict:
 def _to_dict(a: HandAdvice) -> dict:
     table = a.table
     strains = {}
-    for key in STRAIN_KEYS:
+    for key in a.points.index:
         pr = a.points.loc[key]
         mk = a.make[a.make["strain"] == key]
         tp = ({"mean": _num(pr["table_mean"]), "lo": _num(pr["table_lo"]), "hi": _num(pr["table_hi"]),
@@ -1158,7 +1305,7 @@ def _to_dict(a: HandAdvice) -> dict:
     bids = []
     for r in a.bids.itertuples():
         by = {k: _pair(_num(getattr(r, f"table_exp_{k}")) if table else None, _num(getattr(r, f"exp_{k}")))
-              for k in STRAIN_KEYS if not math.isnan(getattr(r, f"exp_{k}"))}
+              for k in a.points.index if not math.isnan(getattr(r, f"exp_{k}"))}
         bids.append({"bid": r.bid, "nt": bool(r.nt), "legal": bool(r.legal), "strain": r.strain,
                      "make": _pair(_p_obj(r.table_p, r.table_p_lo, r.table_p_hi) if table else None,
                                    _p_obj(r.p, r.p_lo, r.p_hi)),
@@ -1268,11 +1415,12 @@ def _rows_text(t: TrumpChoice, n: int, call_clear: bool) -> str:
 def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
     """The per-strain table of one measure (``prefix`` "" for DD, "table_")."""
     w = 20
-    lines = [title, "bid   " + "".join(f"{_STRAIN_SHORT[k]:<{w}}" for k in STRAIN_KEYS).rstrip()]
+    keys = list(a.points.index)
+    lines = [title, "bid   " + "".join(f"{_STRAIN_SHORT[k]:<{w}}" for k in keys).rstrip()]
     mk = a.make.set_index(["strain", "bid"])
     cols = [f"{prefix}p", f"{prefix}lo", f"{prefix}hi"]
     for level in a.levels:
-        cells = [_p_cell(*mk.loc[(k, level), cols]) for k in STRAIN_KEYS]
+        cells = [_p_cell(*mk.loc[(k, level), cols]) for k in keys]
         lines.append(f"{level:<6}" + "".join(f"{c:<{w}}" for c in cells).rstrip())
     pts = a.points
     mean, lo, hi, sd = (pts[f"{prefix}mean"], pts[f"{prefix}lo"], pts[f"{prefix}hi"], pts[f"{prefix}sd"])
@@ -1300,6 +1448,8 @@ def format_text(a: HandAdvice) -> str:
         f"Hand advisor: {seat} holds {a.hand_text}, {dealer} deals"
         + ("" if a.auction.current is None else f", current bid {a.auction.current}"),
         second,
+        *(["This hand may demand a redeal under these rules (see the notes)."]
+          if any(t.startswith("This hand may demand a redeal") for t in a.notes) else []),
         "",
     ]
     if table:
@@ -1312,23 +1462,24 @@ def format_text(a: HandAdvice) -> str:
     if t is not None:
         lines += ["", _trump_text(t), _rows_text(t, a.n, a.recommendation.clear)]
     trump_name = STRAIN_NAMES[t.strain] if t is not None else "the hand's trump"
+    bw = max([6] + [len(b) + 1 for b in a.bids["bid"]])  # "7NT-low" needs a wider column
     on = "" if t is None else (f", all {a.n:,} deals" if t.reported_on == "all" else f", the {t.n_report:,} odd deals")
     if table:
         lines += ["", f"Expected hand score of each bid in table play (double dummy beside it), plain bids in "
                   f"{trump_name}, NT bids in no trump (95% interval{on})",
-                  f"{'bid':<6}{'strain':<8}{'makes %':<20}{'DD %':<8}{'expected score':<28}{'DD':<9}legal"]
+                  f"{'bid':<{bw}}{'strain':<8}{'makes %':<20}{'DD %':<8}{'expected score':<28}{'DD':<9}legal"]
         for r in a.bids.itertuples():
             exp = f"{_signed(r.table_expected)} ({_signed(r.table_lo)} to {_signed(r.table_hi)})"
-            lines.append(f"{r.bid:<6}{_STRAIN_SHORT[r.strain]:<8}"
+            lines.append(f"{r.bid:<{bw}}{_STRAIN_SHORT[r.strain]:<8}"
                          f"{_p_cell(r.table_p, r.table_p_lo, r.table_p_hi):<20}{_pct(r.p):<8}{exp:<28}"
                          f"{_signed(r.expected):<9}" + ("yes" if r.legal else "no"))
     else:
         lines += ["", f"Expected hand score of each bid, plain bids in {trump_name}, NT bids in no trump "
                   f"(95% interval{on})",
-                  f"{'bid':<6}{'strain':<8}{'makes %':<20}{'expected score':<28}legal"]
+                  f"{'bid':<{bw}}{'strain':<8}{'makes %':<20}{'expected score':<28}legal"]
         for r in a.bids.itertuples():
             exp = f"{_signed(r.expected)} ({_signed(r.lo)} to {_signed(r.hi)})"
-            lines.append(f"{r.bid:<6}{_STRAIN_SHORT[r.strain]:<8}{_p_cell(r.p, r.p_lo, r.p_hi):<20}{exp:<28}"
+            lines.append(f"{r.bid:<{bw}}{_STRAIN_SHORT[r.strain]:<8}{_p_cell(r.p, r.p_lo, r.p_hi):<20}{exp:<28}"
                          + ("yes" if r.legal else "no"))
     rec = a.recommendation
     lines.append("")
@@ -1388,7 +1539,7 @@ def plot_make_probability(a: HandAdvice, ax=None):
     else:
         fig = ax.figure
     pre = "table_" if a.table else ""
-    for key in STRAIN_KEYS:
+    for key in a.points.index:
         d = a.make[a.make["strain"] == key]
         line, = ax.plot(d["bid"], 100 * d[f"{pre}p"], marker="o",
                         label=f"{_STRAIN_SHORT[key]} ({STRAIN_NAMES[key]})")

@@ -8,36 +8,58 @@ solver call for all the contracts (:func:`kaiser_sim.solver.dd_contracts`,
 the declarer on lead, in the contract's strain: the declaring side's raw
 points) and one scoring call (:func:`kaiser_sim.scoring.score_hands`).
 
-A hand: the deal passes clockwise; the auction follows the rules (one call
-each from the dealer's left, the dealer's match, the forced dealer bid, the
-NT order and minimum); the winner of a plain bid names trump by its policy;
-the contract is played double dummy; the hand is scored with the rules (the
-45 rule, NT doubling, the target and ties, ``lose_at``, a made Kaiser with
-``kaiser_outright = team``).  With ``forced_dealer_bid = false`` a hand all
-pass is thrown in and the deal moves on.
+A hand: the deal passes clockwise; under rules with the weak-hand redeal
+(``weak_redeal``) a deal with a weak hand is redealt, as if the player
+always demanded it (:func:`kaiser_sim.variants.deal_for_rules`); the
+auction follows the rules (one call each from the dealer's left, the
+dealer's match, the forced dealer bid, the NT order and minimum, low no
+trump as its own bid); the winner of a plain bid names trump by its
+policy, and with ``low_nt = choice`` the winner of an NT bid chooses high
+or low; the contract is scored (``engine``, below) and the hand with the
+rules (the 45 rule, NT doubling, the target and ties, ``lose_at``, a made
+Kaiser with ``kaiser_outright = team``).  With ``forced_dealer_bid =
+false`` a hand all pass is thrown in and the deal moves on.
+
+Variants (:func:`kaiser_sim.variants.contract_values`): with a kitty the
+declarer takes it up and discards best double dummy (the defenders' points
+are what is left in play: a discarded 5H or 3S counts for nobody, or for
+the declaring side with ``kitty_discard_points = declarer``); low no trump
+is solved on rank-reversed deals; cover 3 scores each side from a second
+solve in tricks (approximate: the two solves may follow different lines).
+The policies' make-probabilities are the standard game's; what they do not
+know of the rules is said in ``play["rules_note"]``
+(:func:`kaiser_sim.policies.rules_note`; under the solo Kaiser no policy
+bids 12NT).  Not modelled: passing cards (``pass_cards``: no policy passes
+cards; refused with :class:`MatchError`).
 
 Design of the runs (fair and reproducible):
 
 - matches come in pairs with the same cards: in match ``2k`` policy A sits
   N-S, in ``2k+1`` E-W, and hand ``h`` of both is deal ``k`` of round ``h``
-  (``deal_batch`` with a seed derived from (seed, h)), so each policy holds
-  the other's cards once (duplicate style); the first dealer is ``k % 4``;
+  (a seed derived from (seed, h); redeals from it), so each policy holds the
+  other's cards once (duplicate style); the first dealer is ``k % 4``;
 - a match's hands depend only on (seed, match number, hand number): the
   results do not depend on how many matches run together.
 
-What the bidders expect and how the hand is played are two things: the
-policies' make-probabilities model table play by default (``play="table"``:
-the double-dummy make model composed with the table-play model,
-:mod:`kaiser_sim.policies`; ``play="dd"``: double dummy), but the engine
-plays every contract double dummy whatever they expect.  The results record
-the play each policy's make-probabilities used (``play_a``, ``play_b``; DD
-where table play does not apply to the rules, with ``play_note`` saying
-why).
+The engine (``engine``): ``"dd"`` scores each contract with its
+double-dummy points (the declarer on lead, in the contract's strain);
+``"table"`` draws the declaring side's points from the table-play model
+given those DD points (:meth:`kaiser_sim.table_play.TablePlayModel.dist`),
+the defenders taking the rest, so bidders who expect table play are judged
+by table play.  The draw of hand ``h`` of the pair of matches ``k`` is the
+inverse CDF of that distribution at a uniform number fixed by (seed, k, h)
+(:func:`table_uniform`): reproducible, independent of batching, and the
+same number for both matches of a pair (common random numbers, as the
+cards are).  ``"auto"`` (the default): table where the model holds for the
+rules, else dd with ``engine_note`` saying why.  Table play holds only for
+the standard 32-card game (no kitty, low NT or cover 3).
 
-Not modelled: the weak-hand redeal (deals are kept as they fall), passing
-cards, kitties, low no trump, cover 3 and the solo Kaiser (refused with
-:class:`MatchError`); the play of the contracts is double dummy, not table
-play.
+What the bidders expect is a separate option (``play``): the policies'
+make-probabilities model table play by default (``play="table"``: the
+double-dummy make model composed with the table-play model,
+:mod:`kaiser_sim.policies`; ``play="dd"``: double dummy).  The results
+record both (``play_a``, ``play_b``, ``engine``; ``play_note`` and
+``engine_note`` say why table play fell back to DD).
 """
 
 from __future__ import annotations
@@ -60,21 +82,63 @@ class MatchError(ValueError):
     """Rules the match engine does not model, or a bad number of matches."""
 
 
+#: how a contract is scored (module doc); "auto": table where the table-play model holds
+ENGINES = ("auto", "table", "dd")
+
+
 def check_rules(rules: Rules) -> None:
-    """Refuse rules whose play the engine does not model (:class:`MatchError`)."""
-    bad = []
-    if rules.kitty != "none":
-        bad.append(f"kitty={rules.kitty}")
-    if rules.low_nt != "off":
-        bad.append(f"low_nt={rules.low_nt}")
-    if rules.cover3:
-        bad.append("cover3=true")
+    """Refuse rules whose play the engine cannot model (:class:`MatchError`
+    saying which and why): passing cards."""
     if rules.pass_cards:
-        bad.append(f"pass_cards={rules.pass_cards}")
-    if rules.kaiser_outright == "solo":
-        bad.append("kaiser_outright=solo")
-    if bad:
-        raise MatchError(f"the match engine does not model {', '.join(bad)} yet")
+        raise MatchError(f"the match engine does not model pass_cards={rules.pass_cards}: the partners' pass "
+                         "needs a strategy for choosing the cards, which no policy has, and the make model "
+                         "the policies bid on knows only dealt hands")
+
+
+def engine_for(engine: str, rules: Rules, model=None):
+    """``(engine used, note, model or None)``: ``"table"`` where the table-play
+    model holds for ``rules`` (asked for, or ``"auto"``), else ``"dd"``
+    with the reason when table play was asked for or defaulted to."""
+    key = str(engine).strip().lower()
+    if key not in ENGINES:
+        raise MatchError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
+    if key == "dd":
+        return "dd", "", None
+    from .table_play import TablePlayError, load_model
+
+    try:
+        m = load_model() if model is None else model
+        m.check_rules(rules)
+    except TablePlayError as e:
+        return "dd", f"contracts scored double dummy: table play does not apply ({e})", None
+    return "table", "", m
+
+
+def table_uniform(seed: int, pair, hand: int) -> np.ndarray:
+    """The uniform numbers in (0, 1) of the table engine's draws for the
+    pairs of matches ``pair`` at hand ``hand`` (module doc)."""
+    pair = np.asarray(pair, dtype=np.int64).reshape(-1)
+    out = np.empty(pair.size)
+    for i, k in enumerate(pair):
+        x = np.random.SeedSequence([int(seed), int(k), int(hand), 0x5441]).generate_state(1, dtype=np.uint64)[0]
+        out[i] = (float(x >> np.uint64(11)) + 0.5) / 2.0 ** 53
+    return out
+
+
+def table_points(model, dd, nt, u) -> np.ndarray:
+    """Table points drawn from ``model.dist(dd, nt)`` by the inverse CDF at ``u`` (arrays)."""
+    from .table_play import POINTS
+
+    dd = np.asarray(dd, dtype=np.int64)
+    nt = np.asarray(nt, dtype=bool)
+    out = np.empty(dd.size, dtype=np.int64)
+    for kind in (False, True):
+        sel = np.flatnonzero(nt == kind)
+        if sel.size:
+            cdf = np.cumsum(model.dist(dd[sel], kind), axis=1)
+            j = (cdf < np.asarray(u)[sel, None] * cdf[:, -1:]).sum(axis=1)
+            out[sel] = POINTS[np.minimum(j, len(POINTS) - 1)]
+    return out
 
 
 def round_seed(seed: int, hand: int) -> int:
@@ -95,12 +159,18 @@ class MatchResults:
     hands : one row per hand: ``match``, ``hand``, ``dealer``, ``call_1`` ..
         ``call_4`` (ladder ranks from the dealer's left, -1 pass),
         ``declarer`` (-1 thrown in), ``bid`` (text), ``level``, ``nt``,
-        ``strain`` (0..3 suit, 4 NT), ``raw`` (declaring side), ``made``,
-        ``ns_before``, ``ew_before``, ``ns``, ``ew``, ``target``, ``winner``.
+        ``strain`` (0..3 suit, 4 NT, 5 low NT), ``raw`` (declaring side's
+        points as scored), ``made``, ``ns_before``, ``ew_before``, ``ns``,
+        ``ew``, ``target``, ``winner``; with the table engine also ``dd``
+        (the contract's DD points); where the defenders' points are not
+        ``rules.raw_total - raw`` (a kitty, cover 3) also ``def_raw``.
     play : what the make-probabilities of the policies modelled (module doc):
         ``{"play_a", "play_b"}`` ("table", "dd", or None for a policy
         without make-probabilities), ``"requested"`` and ``"play_note"`` (why
-        table play fell back to DD; "" if it did not).
+        table play fell back to DD; "" if it did not); ``"engine"`` (how the
+        contracts were scored: "table" or "dd"), ``"engine_requested"``,
+        ``"engine_note"`` (why not table) and ``"rules_note"`` (what the
+        policies do not know of the rules, :func:`kaiser_sim.policies.rules_note`).
     """
 
     policy_a: str
@@ -144,6 +214,9 @@ class MatchResults:
                     "version": __version__})
         out.update({k: self.play.get(k) for k in ("play_a", "play_b")})
         out["play_note"] = self.play.get("play_note", "")
+        out["engine"] = self.play.get("engine", "dd")
+        out["engine_note"] = self.play.get("engine_note", "")
+        out["rules_note"] = self.play.get("rules_note", "")
         return out
 
     def summary_frame(self) -> pd.DataFrame:
@@ -166,7 +239,7 @@ class MatchResults:
                  f"score margin ({a} - {b}): {s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, "
                  f"{s['margin_hi']:+.2f}]",
                  f"bidders expect: {_play_text(s['play_a'])} ({a}), {_play_text(s['play_b'])} ({b}); "
-                 "contracts played double dummy", "",
+                 f"contracts scored in {_play_text(s['engine'])} (engine {s['engine']})", "",
                  f"{'side':<{w}}  {'wins':>6}  {'bidding':>8}  {'defending':>9}  {'kaiser':>6}  {'lose_at':>7}  "
                  f"{'skunks':>6}"]
         for who, name in (("a", a), ("b", b)):
@@ -175,8 +248,9 @@ class MatchResults:
                          f"{s[f'{who}_out_kaiser']:>6,}  {s[f'{who}_out_lose_at']:>7,}  {s[f'{who}_skunks']:>6,}")
         if s["unfinished"]:
             lines.append(f"unfinished after {MAX_HANDS} hands: {s['unfinished']}")
-        if s["play_note"]:
-            lines.append(f"warning: {s['play_note']}")
+        for key in ("play_note", "engine_note", "rules_note"):
+            if s[key]:
+                lines.append(f"{'note' if key == 'rules_note' else 'warning'}: {s[key]}")
         lines.append("")
         lines.append("intervals: 95% (Wilson for the win rate, t for means), clustered by pair of matches on "
                      "the same cards; went out by bidding = the winner declared the last hand")
@@ -197,25 +271,29 @@ class MatchResults:
 
 
 def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None = None, *, play: str = "table",
-                 threads=None, progress=None, max_hands: int = MAX_HANDS) -> MatchResults:
+                 engine: str = "auto", threads=None, progress=None, max_hands: int = MAX_HANDS,
+                 table_model=None) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or
     :class:`~kaiser_sim.policies.Policy`), module doc.  ``play``: what the
     make-probabilities of policies given by name model, ``"table"`` (table
     play, the default) or ``"dd"`` (double dummy); a Policy keeps its own.
-    The contracts are played double dummy either way.  ``threads``: solver
-    threads (default all); ``progress``: a :class:`kaiser_sim.progress.Progress`
-    counting finished matches."""
+    ``engine``: how the contracts are scored, ``"auto"`` (table play where
+    the model holds for the rules, else DD), ``"table"`` (falls back to DD
+    with a note where it does not hold) or ``"dd"`` (:data:`ENGINES`);
+    ``table_model``: the table-play model (default the shipped one).
+    ``threads``: solver threads (default all); ``progress``: a
+    :class:`kaiser_sim.progress.Progress` counting finished matches."""
     import time
 
-    from .deal import deal_batch
     from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
-        run_auction
+        rules_note, run_auction
     from .progress import Progress
     from .scoring import score_hands
-    from .solver import dd_contracts
+    from .variants import LOW_NT, contract_values, deal_for_rules
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)
+    used_engine, engine_note, tmodel = engine_for(engine, rules, table_model)
     if n < 1:
         raise MatchError("at least one match")
     try:
@@ -226,7 +304,10 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
     policies = [pa, pb]
     notes = {play_note(rules, p.play) for p in policies if p.play is not None} - {""}
     play_info = {"requested": play, "play_a": pa.effective_play(rules), "play_b": pb.effective_play(rules),
-                 "play_note": "; ".join(sorted(notes))}
+                 "play_note": "; ".join(sorted(notes)), "engine_requested": str(engine).strip().lower(),
+                 "engine": used_engine, "engine_note": engine_note, "rules_note": rules_note(rules)}
+    redeal = rules.weak_redeal != "off"
+    split = rules.kitty != "none" or rules.cover3  # the defenders' points are not raw_total - raw
     progress = progress or Progress()
     progress.start(n, unit="matches")
     t0 = time.perf_counter()
@@ -250,7 +331,9 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
     while active.size and h < max_hands:
         prs = pair[active]
         lo_p = int(prs.min())
-        deals = deal_batch(int(prs.max()) - lo_p + 1, round_seed(seed, h), start=lo_p)[prs - lo_p]
+        dealt, kits = deal_for_rules(int(prs.max()) - lo_p + 1, round_seed(seed, h), rules, start=lo_p,
+                                     redeal_weak=redeal)
+        deals, kitties = dealt[prs - lo_p], kits[prs - lo_p]
         dl = dealer[active]
         before = scores[active].copy()
         tgt = target[active].copy()
@@ -260,8 +343,9 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
         rows = np.nonzero(has)[0]
         r = rank[rows]
         strain = np.full(active.size, -1, dtype=np.int64)
-        strain[rows] = np.where(lad.nt[r], 4, -1)
+        strain[rows] = np.where(lad.low[r], LOW_NT, np.where(lad.nt[r], 4, -1))
         plain = rows[~lad.nt[r]]
+        choice = rows[lad.nt[r] & ~lad.low[r]] if rules.low_nt == "choice" else rows[:0]
         if plain.size:
             dside = declarer[plain] & 1
             pol = side_policy[active[plain], dside]
@@ -271,17 +355,34 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
                 view = BidView(deals[sel, declarer[sel]], calls[sel].copy(), declarer[sel], dl[sel],
                                np.stack([before[sel, s], before[sel, 1 - s]], axis=1), tgt[sel], rules)
                 strain[sel] = np.asarray(policies[p].trump(view, rank[sel]), dtype=np.int64)
+        if choice.size:  # low_nt=choice: the declarer of an NT bid plays it high or low
+            pol = side_policy[active[choice], declarer[choice] & 1]
+            for p in np.unique(pol):
+                sel = choice[pol == p]
+                s = declarer[sel] & 1
+                view = BidView(deals[sel, declarer[sel]], calls[sel].copy(), declarer[sel], dl[sel],
+                               np.stack([before[sel, s], before[sel, 1 - s]], axis=1), tgt[sel], rules)
+                low = np.asarray(policies[p].nt_low(view, rank[sel]), dtype=bool)
+                strain[sel] = np.where(low, LOW_NT, 4)
         raw = np.zeros(active.size, dtype=np.int64)
+        draw = np.zeros(active.size, dtype=np.int64)
+        dd = np.zeros(active.size, dtype=np.int64)
         if rows.size:
             ts = time.perf_counter()
-            raw[rows] = dd_contracts(deals[rows], declarer[rows], strain[rows], threads=threads)
+            dd[rows], draw[rows] = contract_values(deals[rows], kitties[rows], declarer[rows], strain[rows], rules,
+                                                   threads=threads)
             solver_s += time.perf_counter() - ts
+            raw[rows] = dd[rows]
+            if used_engine == "table":
+                u = table_uniform(seed, pair[active[rows]], h)
+                raw[rows] = table_points(tmodel, dd[rows], strain[rows] == 4, u)
+                draw[rows] = rules.raw_total - raw[rows]
         after = before.copy()
         won_now = np.full(active.size, -1, dtype=np.int64)
         made = np.zeros(active.size, dtype=bool)
         if rows.size:
             res = score_hands(rules, lad.levels[r], lad.nt[r], declarer[rows], raw[rows], before[rows],
-                              target=tgt[rows])
+                              defender_raw=draw[rows], target=tgt[rows])
             after[rows] = res.scores
             won_now[rows] = res.winner
             made[rows] = res.made
@@ -297,7 +398,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
                                               OUTCOMES.index("bidding"), OUTCOMES.index("defending"))))
             outcome[gi] = code
         log.append((active.copy(), np.full(active.size, h), dl.copy(), calls, declarer, rank, strain, raw, made,
-                    before, after, tgt, won_now))
+                    before, after, tgt, won_now, dd, draw))
         scores[active] = after
         played[active] += 1
         dealer[active] = (dl + 1) % 4
@@ -307,7 +408,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None 
         active = active[~done]
         h += 1
     progress.finish(f"{n:,} matches, {int(played.sum()):,} hands")
-    hands = _hands_frame(log, lad)
+    hands = _hands_frame(log, lad, dd=used_engine == "table", split=split)
     a_won = (winner >= 0) & (winner == a_side)
     sa = scores[ids, a_side]
     sb = scores[ids, 1 - a_side]
@@ -322,12 +423,12 @@ def _play_text(play) -> str:
     return {"table": "table play", "dd": "double dummy", None: "n/a"}.get(play, str(play))
 
 
-def _hands_frame(log, lad) -> pd.DataFrame:
+def _hands_frame(log, lad, dd: bool = False, split: bool = False) -> pd.DataFrame:
     if not log:
         return pd.DataFrame()
     cols = list(zip(*log))
     cat = [np.concatenate(c) for c in cols]
-    match, hand, dealer, calls, declarer, rank, strain, raw, made, before, after, target, won = cat
+    match, hand, dealer, calls, declarer, rank, strain, raw, made, before, after, target, won, dd_pts, def_raw = cat
     has = rank >= 0
     rk = np.where(has, rank, 0)
     df = pd.DataFrame({"match": match, "hand": hand, "dealer": dealer})
@@ -340,6 +441,10 @@ def _hands_frame(log, lad) -> pd.DataFrame:
     df["nt"] = has & lad.nt[rk]
     df["strain"] = strain
     df["raw"] = raw
+    if dd:
+        df["dd"] = np.where(has, dd_pts, 0)
+    if split:
+        df["def_raw"] = np.where(has, def_raw, 0)
     df["made"] = made
     df["ns_before"], df["ew_before"] = before[:, 0], before[:, 1]
     df["ns"], df["ew"] = after[:, 0], after[:, 1]
@@ -348,4 +453,5 @@ def _hands_frame(log, lad) -> pd.DataFrame:
     return df.sort_values(["match", "hand"], kind="stable").reset_index(drop=True)
 
 
-__all__ = ["play_matches", "MatchResults", "MatchError", "check_rules", "round_seed", "MAX_HANDS", "OUTCOMES"]
+__all__ = ["play_matches", "MatchResults", "MatchError", "check_rules", "round_seed", "MAX_HANDS", "OUTCOMES",
+           "ENGINES", "engine_for", "table_uniform", "table_points"]

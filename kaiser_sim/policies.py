@@ -57,8 +57,14 @@ cover 3: ``TablePlayModel.applies_to``) or the model cannot be read, the
 policies fall back to double dummy: :func:`play_used` says which was used
 and :func:`play_note` why.
 
-This is only what a bidder *expects*: the match engine
-(:mod:`kaiser_sim.match`) still plays every contract double dummy.
+This is only what a bidder *expects*; how the match engine scores the
+contracts is its own option (:mod:`kaiser_sim.match`, ``engine``).
+
+Rules beyond the make model's game (:func:`rules_note`): with a kitty the
+bidders value the cards they hold (the kitty is unseen, as at the table)
+with the 8-card game's model; low no trump is valued by the NT model on the
+rank-reversed hand (:func:`low_nt_dist`); cover 3 is not in the model; under
+the solo Kaiser no policy bids 12NT (``LadderArrays.playable``).
 """
 
 from __future__ import annotations
@@ -99,6 +105,10 @@ class LadderArrays:
     levels: np.ndarray
     nt: np.ndarray
     gain: np.ndarray
+    #: low no-trump bids (rules ``low_nt="bid"``)
+    low: np.ndarray | None = None
+    #: bids a policy may make: all but 12NT under the solo Kaiser (:func:`rules_note`)
+    playable: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.bids)
@@ -116,7 +126,9 @@ def ladder_arrays(rules: Rules) -> LadderArrays:
     nt = np.array([b.nt for b in bids], dtype=bool)
     gain = np.array([[declarer_gain(rules, b.level, b.nt, int(r))[1] for r in RAW_VALUES] for b in bids],
                     dtype=np.float64)
-    return LadderArrays(bids, levels, nt, gain)
+    low = np.array([b.low for b in bids], dtype=bool)
+    playable = np.array([not (b.is_kaiser and rules.kaiser_outright == "solo") for b in bids], dtype=bool)
+    return LadderArrays(bids, levels, nt, gain, low, playable)
 
 
 def auction_limits(calls: np.ndarray, rules: Rules):
@@ -170,7 +182,7 @@ def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
     (``pass_value``, scalar or (n,))."""
     _, min_rank, can_pass = view.limits
     n, L = values.shape
-    legal = np.arange(L)[None, :] >= min_rank[:, None]
+    legal = (np.arange(L)[None, :] >= min_rank[:, None]) & ladder_arrays(view.rules).playable[None, :]
     v = np.where(legal, values, -np.inf)
     best = np.argmax(v, axis=1)
     bestv = v[np.arange(n), best]
@@ -253,6 +265,11 @@ class Policy:
 
         return trump_by_rule(view.hands, "longest-strength")
 
+    def nt_low(self, view: BidView, rank: np.ndarray) -> np.ndarray:
+        """(n,) bool: play the NT contract ``rank`` low (rules
+        ``low_nt="choice"``; :func:`nt_low`: the make model's expected points)."""
+        return nt_low(view.hands, view.rules, getattr(self, "model", None), self.play or DEFAULT_PLAY)
+
     def call(self, hand, calls=(), seat=0, dealer=3, scores=(0, 0), rules: Rules | None = None,
              target: int | None = None) -> Bid | None:
         """One call for one hand: ``hand`` a bitboard or notation, ``calls``
@@ -290,8 +307,64 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     dn = compose_play(model.dist(hands, None), True, rules, play)
     ev_s = ds @ lad.gain.T  # (4, n, L)
     trump = np.argmax(ev_s, axis=0)
-    ev = np.where(lad.nt[None, :], dn @ lad.gain.T, np.max(ev_s, axis=0))
+    ev_nt = dn @ lad.gain.T
+    if rules.low_nt != "off":
+        ev_low = low_nt_dist(hands, rules, model, play) @ lad.gain.T
+        if rules.low_nt == "choice":  # an NT declarer plays it high or low, whichever it expects more of
+            ev_nt = np.maximum(ev_nt, ev_low)
+        ev_nt = np.where(lad.low[None, :], ev_low, ev_nt)
+    ev = np.where(lad.nt[None, :], ev_nt, np.max(ev_s, axis=0))
     return ev, trump, ds, dn
+
+
+def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+    """``(n, 15)`` the raw points a hand expects in low no trump: the make
+    model has no low NT, so its NT distribution of the rank-reversed hand
+    (:func:`kaiser_sim.cards.reverse_ranks` with the 5H and 3S kept lowest,
+    so the model still sees them as the special cards) stands for it: exact
+    in kind when ``low_specials_lowest`` (low NT is then high NT of the
+    reversed hand), an approximation otherwise (the 5H and 3S reverse with
+    the rest and become their suits' top cards).  Composed like the others
+    (:func:`compose_play`; table play never applies to low NT)."""
+    from .cards import reverse_ranks
+    from .make_model import load_make_model
+
+    model = model or load_make_model()
+    rev = reverse_ranks(np.asarray(hands, dtype=np.uint64), True)
+    return compose_play(model.dist(rev, None), True, rules, play)
+
+
+def nt_low(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+    """``(n,)`` bool: with ``low_nt="choice"``, does the declarer of an NT
+    bid play it low (its expected points higher in low NT)?  All False
+    otherwise."""
+    hands = np.asarray(hands, dtype=np.uint64)
+    if rules.low_nt != "choice":
+        return np.zeros(hands.shape[0], dtype=bool)
+    from .make_model import RAW_VALUES, load_make_model
+
+    model = model or load_make_model()
+    dn = compose_play(model.dist(hands, None), True, rules, play)
+    dl = low_nt_dist(hands, rules, model, play)
+    return dl @ RAW_VALUES > dn @ RAW_VALUES
+
+
+def rules_note(rules: Rules) -> str:
+    """What the policies' make-probabilities do not know of ``rules`` ("" for
+    rules of the game they were fitted on; the match results carry it)."""
+    notes = []
+    if rules.kitty != "none":
+        notes.append(f"kitty={rules.kitty}: the make model is the 8-card game's without a kitty; the bidders value "
+                     f"the {rules.hand_size} cards they hold (the kitty is unseen when bidding, as at the table), "
+                     "not what the kitty adds")
+    if rules.low_nt != "off":
+        notes.append("low no trump: valued by the NT make model on the rank-reversed hand (the model has no low NT)")
+    if rules.cover3:
+        notes.append("cover3: the make model counts points without cover 3")
+    if rules.kaiser_outright == "solo":
+        notes.append("kaiser_outright=solo: no policy bids 12NT (the solo Kaiser is one player against three, a "
+                     "game the double-dummy solver does not play)")
+    return "; ".join(notes)
 
 
 class EVPolicy(Policy):
@@ -373,6 +446,11 @@ class ScoreAwarePolicy(Policy):
         vs = np.einsum("snr,nlr->snl", ds, after)
         vn = np.einsum("nr,nlr->nl", dn, after)
         lad = ladder_arrays(view.rules)
+        if view.rules.low_nt != "off":
+            vl = np.einsum("nr,nlr->nl", low_nt_dist(view.hands, view.rules, self.model, self.play), after)
+            if view.rules.low_nt == "choice":
+                vn = np.maximum(vn, vl)
+            vn = np.where(lad.low[None, :], vl, vn)
         values = np.where(lad.nt[None, :], vn, vs.max(axis=0))
         return values, vs, table.after_pass[idx]
 
@@ -443,7 +521,8 @@ def run_auction(deals, dealers, scores, targets, rules: Rules, policies, side_po
             view = BidView(deals[r, seat[r]], calls[r, :k].copy(), seat[r], dealers[r],
                            np.stack([scores[r, s], scores[r, 1 - s]], axis=1), targets[r], rules)
             c = np.asarray(policies[p].bid(view), dtype=np.int16)
-            ok = np.where(c == PASS, can_pass[r], (c >= min_rank[r]) & (c < L))
+            playable = ladder_arrays(rules).playable[np.clip(c, 0, L - 1)]
+            ok = np.where(c == PASS, can_pass[r], (c >= min_rank[r]) & (c < L) & playable)
             if not ok.all():
                 i = int(np.nonzero(~ok)[0][0])
                 raise PolicyError(f"policy {policies[p].name} made an illegal call (rank {int(c[i])}) as call "
@@ -468,4 +547,4 @@ def contracts_of(calls: np.ndarray, dealers: np.ndarray):
 
 __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", "POLICIES", "PolicyError",
            "BidView", "get_policy", "run_auction", "contracts_of", "ladder_arrays", "auction_limits", "choose",
-           "hand_values", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play"]
+           "hand_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play"]

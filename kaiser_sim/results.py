@@ -50,9 +50,14 @@ Under the key ``kaiser_sim`` of the Parquet schema metadata (in
 ``deck``, ``dealer``, ``columns`` and ``version`` (the package version that
 started the run), and for a ``--play`` run ``play``: ``{"samples": K,
 "players": "pimc", "contracts": ...}``.  Each part also carries ``kaiser_sim.part``:
-``{"chunk": i, "first": i*C, "count": n}``.  :func:`read_metadata` returns
-the run object, checked field by field (:func:`validate_metadata`): metadata
-edited or damaged is a :class:`ResultsError` naming the field.
+``{"chunk": i, "first": i*C, "count": n}``.  Under rules with the
+weak-hand redeal the run metadata has ``redeal``: ``{"rule": weak_redeal,
+"method": ...}`` and each part whose deals took redeals has ``redeals`` (how
+many) in its ``kaiser_sim.part``; :func:`redeal_count` sums them.  Runs made
+before the redeal was applied have no ``redeal`` and were dealt without it.
+:func:`read_metadata` returns the run object, checked field by field
+(:func:`validate_metadata`): metadata edited or damaged is a
+:class:`ResultsError` naming the field.
 """
 
 from __future__ import annotations
@@ -174,6 +179,8 @@ def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
         for name in PLAY_COLUMNS:
             cols[name] = np.asarray(arrays[name], dtype=np.int8)
     part = {"chunk": int(chunk), "first": int(deal[0]) if len(deal) else 0, "count": int(len(deal))}
+    if metadata.get("redeal") and int(arrays.get("redeals", 0)):  # written only when some deal was redealt
+        part["redeals"] = int(arrays.get("redeals", 0))
     schema = schema_of(metadata).with_metadata(
         {META_KEY: _dump(metadata), PART_KEY: _dump(part)}
     )
@@ -297,6 +304,13 @@ def validate_metadata(meta, where: str = "run metadata") -> dict:
                                f"from 1 to {limit} (got {_shown(play)})")
         if "points" not in RUN_MODES[mode]:
             raise ResultsError(f"{where}: run metadata 'play' needs mode points or both (got {_shown(mode)})")
+    redeal = meta.get("redeal")
+    if redeal is not None:
+        if rules.weak_redeal == "off":
+            raise ResultsError(f"{where}: run metadata 'redeal' is given but its rules have weak_redeal=off")
+        if not isinstance(redeal, dict) or redeal.get("rule") != rules.weak_redeal:
+            raise ResultsError(f"{where}: run metadata 'redeal' must be an object whose 'rule' is its rules' "
+                               f"weak_redeal {rules.weak_redeal!r} (got {_shown(redeal)})")
     columns = columns_for(mode, strains, play=bool(play))
     field_("columns", lambda v: v == columns, f"the {len(columns)} columns of mode {mode}")
     return meta
@@ -450,7 +464,13 @@ def check_part(file: Path, meta: dict, chunk: int, deep: bool = True) -> str | N
             text = ", ".join(diff)
             return "belongs to another run (differs in " + (text if len(text) <= 200 else text[:197] + "...") + ")"
         first, count = chunk_bounds(meta, chunk)
-        if part != {"chunk": chunk, "first": first, "count": count}:
+        expected = {"chunk": chunk, "first": first, "count": count}
+        if meta.get("redeal") and "redeals" in part:
+            redeals = part["redeals"]
+            if not _is_int(redeals) or redeals < 1:
+                return f"its metadata's number of redeals is not a positive integer (got {_shown(redeals)})"
+            expected["redeals"] = redeals
+        if part != expected:
             return (f"its metadata says chunk {_shown(part.get('chunk'))}, first deal {_shown(part.get('first'))}, "
                     f"{_shown(part.get('count'))} deals")
         if pf.metadata.num_rows != count:
@@ -518,7 +538,7 @@ def info(path) -> dict:
     ``parts``, ``missing_parts``, ``bad_parts`` (``{name: reason}``) and
     ``complete``.  Parts are checked from their footers (rows are not read)."""
     state = scan(path)
-    return {
+    out = {
         "path": str(path),
         "metadata": state.metadata,
         "rows": state.rows,
@@ -527,6 +547,21 @@ def info(path) -> dict:
         "bad_parts": {f.name: why for f, why in state.bad},
         "complete": state.complete,
     }
+    if state.metadata.get("redeal"):
+        out["redeals"] = redeal_count(state)
+    return out
+
+
+def redeal_count(state: DatasetState) -> int:
+    """Deals redealt for a weak hand in the valid parts of a run with the
+    weak-hand redeal (the sum of the parts' ``redeals``; 0 without it)."""
+    if not state.metadata.get("redeal"):
+        return 0
+    total = 0
+    for file in state.parts.values():
+        part = _load_meta(pq.read_schema(file).metadata, PART_KEY)
+        total += int(part.get("redeals", 0))
+    return total
 
 
 def info_text(d: dict) -> str:
@@ -551,6 +586,9 @@ def info_text(d: dict) -> str:
         f"rules     {rules.get('label', 'custom')} ({m['hand_size']} cards a hand, {m['deck']}-card deck)",
         f"fixed     {fixed}",
         f"dealer    {m['dealer']}",
+        *([f"redeal    weak-hand redeal ({m['redeal']['rule']}): {d.get('redeals', 0):,} redeals behind the "
+           f"{d['rows']:,} rows (a deal with a weak hand is replaced by the next acceptable one)"]
+          if isinstance(m.get("redeal"), dict) else []),
         f"columns   {len(cols)}: {', '.join(cols[:6])}, {cols[6]} .. {cols[-1]}",
         f"version   kaiser-sim {m['version']}",
     ]

@@ -1,4 +1,4 @@
-"""The rules a table plays: every option of RULES.md §1-§7, and named presets.
+"""The rules a table plays: every option of docs/rules.md §1-§7, and named presets.
 
 Players do not agree on the rules, so every number kaiser-sim produces is
 for a :class:`Rules` value.  A ``Rules`` is frozen, hashable and
@@ -11,8 +11,8 @@ Every option is documented once, in :data:`OPTIONS` (name, type, default,
 one-line explanation); ``kaiser-sim rules PRESET`` and the docs
 (:func:`options_markdown`) are generated from that table.
 
-Where the sources disagree (the five documents in ``shared/seeds`` win over
-RULES.md), the choice made is stated in the option's explanation; the
+Where the sources disagree (the five documents of docs/rules.md "Sources"
+win over the digest), the choice made is stated in the option's explanation; the
 ``standard`` preset is the consensus of the sources.
 
 Example

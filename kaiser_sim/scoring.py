@@ -8,7 +8,7 @@ Two twins that must agree (the tests check it with hypothesis):
   simulations), returns a :class:`HandResults` of arrays.
 
 Raw points of a side = tricks + 5 if it captured the 5H - 3 if it captured
-the 3S (:func:`raw_points`; ``cover3`` changes this).  Scoring a hand (RULES.md
+the 3S (:func:`raw_points`; ``cover3`` changes this).  Scoring a hand (docs/rules.md
 §4): the declaring side scores its raw points if they reach the bid (exactly
 the bid with ``made_scores="bid"``), else loses the bid; no trump doubles
 per ``nt_scoring``; the defenders score their raw points, except that a side

@@ -16,8 +16,9 @@ weak is redealt, as if the player always demanded it
 acceptable one of attempt 0 (the plain deal ``i``), attempt 1, 2, ... (deal
 ``i`` of a run seeded from (seed, attempt)), so it still depends only on
 (seed, i); the metadata records the rule (``redeal``) and each part the
-number of redeals it took (when not 0).  Rules without the redeal deal exactly as before.  Under rules that change the play (a kitty, low
-no trump) a chunk is solved with
+number of redeals it took (when not 0).  Rules without the redeal deal
+exactly as before.  Under rules that change the play (a kitty, low no
+trump) a chunk is solved with
 :func:`kaiser_sim.variants.dd_table_for_rules`, so the values are those
 ``kaiser-sim solve --rules`` prints.
 

@@ -57,7 +57,7 @@ STRAIN_KEYS = ("S", "H", "D", "C", "N", "L")
 
 
 def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
-                   redeal_weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   redeal_weak: bool = False, *, return_redeals: bool = False, seats=None):
     """Deals ``start .. start+n-1`` of the run ``seed`` under ``rules``.
 
     Returns ``(deals, kitties)``: ``(n, 4)`` uint64 hands (7 cards each with
@@ -68,25 +68,72 @@ def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
     ``redeal_weak``: a deal in which some player may demand a redeal
     (:func:`weak_hands`; never with ``weak_redeal="off"``) is replaced by a
     redeal, as if the player always demanded it.  Redeal ``a`` of deal ``i``
-    is deal ``i`` of a run whose seed is derived from ``(seed, a)``, so the
-    result still depends only on (seed, index).
+    is deal ``i`` of a run whose seed is derived from ``(seed, a)``
+    (:func:`redeal_seed`), so deal ``i`` is the first acceptable one of
+    attempts 0, 1, 2, ... and still depends only on (seed, index); a deal
+    without a weak hand is the plain ``deal_batch`` deal.  ``seats``: only
+    these seats' hands are checked (default all four; the hand advisor
+    checks the other three).  ``return_redeals``: also return ``(n,)``
+    int64, how many times each deal was redealt.  :class:`RedealError` after
+    :data:`MAX_REDEALS` attempts (fixed cards that are always weak).
     """
     deals = deal_batch(n, seed, start=start, fixed=fixed, hand_size=rules.hand_size, deck34=rules.deck34)
+    redeals = np.zeros(deals.shape[0], dtype=np.int64)
     if redeal_weak and rules.weak_redeal != "off":
+        cols = list(range(4)) if seats is None else [int(s) for s in seats]
+
+        def weak(d):
+            return weak_hands(rules, d)[:, cols].any(axis=1)
+
         attempt = 0
-        todo = np.flatnonzero(weak_hands(rules, deals).any(axis=1))
+        todo = np.flatnonzero(weak(deals))
         while todo.size:
             attempt += 1
-            if attempt > 1000:
-                raise RuntimeError("no deal without a weak hand after 1000 redeals (are the fixed cards weak?)")
-            sub_seed = int(np.random.SeedSequence([int(seed), attempt]).generate_state(1, dtype=np.uint64)[0] >> 1)
+            if attempt > MAX_REDEALS:
+                raise RedealError(f"no deal without a weak hand after {MAX_REDEALS} redeals (rules "
+                                  f"weak_redeal={rules.weak_redeal}): are the fixed cards always weak?")
+            sub_seed = redeal_seed(seed, attempt)
             for i in todo:
                 deals[i] = deal_batch(1, sub_seed, start=start + int(i), fixed=fixed,
                                       hand_size=rules.hand_size, deck34=rules.deck34)[0]
-            todo = todo[weak_hands(rules, deals[todo]).any(axis=1)]
-    if rules.kitty == "none":
-        return deals, np.zeros(deals.shape[0], dtype=np.uint64)
-    return deals, kitty_of(deals, deck34=rules.deck34)
+            redeals[todo] += 1
+            todo = todo[weak(deals[todo])]
+    kitties = (np.zeros(deals.shape[0], dtype=np.uint64) if rules.kitty == "none"
+               else kitty_of(deals, deck34=rules.deck34))
+    if return_redeals:
+        return deals, kitties, redeals
+    return deals, kitties
+
+
+#: the most redeals of one deal before :func:`deal_for_rules` gives up
+MAX_REDEALS = 1000
+
+
+class RedealError(RuntimeError):
+    """No acceptable deal after :data:`MAX_REDEALS` redeals."""
+
+
+def redeal_seed(seed: int, attempt: int) -> int:
+    """The ``deal_batch`` seed of redeal ``attempt`` (1, 2, ...) of the run ``seed``."""
+    return int(np.random.SeedSequence([int(seed), int(attempt)]).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def certainly_weak(rules: Rules, fixed) -> list[int]:
+    """The seats whose fixed cards (four bitboards, or None) make a hand the
+    rules always redeal: a whole hand with no A, K, Q, J, 5H or 3S, or (with
+    ``weak+quads``) all four 10s, 9s or 8s.  Empty with ``weak_redeal="off"``."""
+    if rules.weak_redeal == "off" or fixed is None:
+        return []
+    out = []
+    for seat, m in enumerate(np.asarray(fixed, dtype=np.uint64).reshape(-1)[:4]):
+        m = np.uint64(m)
+        full = popcount(m) == rules.hand_size
+        weak = full and (m & _HONOURS) == 0
+        if rules.weak_redeal == "weak+quads":
+            weak = weak or any((m & q) == q for q in _QUADS)
+        if weak:
+            out.append(seat)
+    return out
 
 
 def _rank_mask(ranks) -> np.uint64:
@@ -331,6 +378,121 @@ def dd_value(hands, declarer, strain, rules: Rules, mode: str = "points", kitty=
     return solver.solve(h, seat_of(declarer), trump, mode, five=five, three=three)
 
 
+def cover3_points(points, tricks):
+    """A side's raw points under cover 3 (rules ``cover3``) from its raw
+    points in the standard count (tricks + 5H - 3S) and its tricks: a side
+    with 3 tricks or more keeps its points; one with fewer scores its
+    tricks, or -3 if it took the 3S (:func:`kaiser_sim.scoring.raw_points`).
+    Whether it took the 3S is read from ``points - tricks`` (-3: the 3S; 2:
+    the 5H and the 3S; when the two do not come from one line of play, a
+    negative difference counts as the 3S).  Arrays or scalars."""
+    p = np.asarray(points, dtype=np.int64)
+    t = np.asarray(tricks, dtype=np.int64)
+    d = p - t
+    took_3s = (d == 2) | (d < 0)
+    out = np.where(t >= 3, p, np.where(took_3s, -3, t))
+    return int(out) if out.ndim == 0 else out
+
+
+def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=None):
+    """Double-dummy raw points of single contracts under ``rules``:
+    ``(declaring side, defenders)``, two ``(n,)`` int64 arrays.
+
+    Row ``i``: deal ``deals[i]`` (kitty ``kitties[i]``, ignored without a
+    kitty rule) declared by ``declarer[i]`` (who leads) in ``strain[i]``
+    (0..3 trump, 4 no trump, :data:`LOW_NT` low no trump).
+
+    - Without a kitty: :func:`kaiser_sim.solver.dd_contracts` (parallel), on
+      rank-reversed deals for low NT.  The defenders take
+      ``rules.raw_total`` minus the declaring side's points.
+    - With a kitty: :func:`kitty_dd_value` (the declarer takes the kitty and
+      discards best; a Python loop).  A 5H or 3S discarded counts for
+      nobody (the defenders' points are what is left in play minus the
+      declaring side's), or for the declaring side with
+      ``kitty_discard_points="declarer"``.
+    - Cover 3 (``rules.cover3``): the solver plays for the standard count;
+      a second solve in tricks gives each side's tricks (the declaring side
+      its double-dummy tricks, the defenders the rest) and
+      :func:`cover3_points` scores both sides.  An approximation: the
+      points and the tricks come from two optimal lines that may differ;
+      exact for a side that takes 3 tricks on both.
+    """
+    deals = np.asarray(deals, dtype=np.uint64)
+    n = deals.shape[0]
+    dec = np.broadcast_to(np.asarray(declarer, dtype=np.int64), (n,)).copy()
+    st = np.broadcast_to(np.asarray(strain, dtype=np.int64), (n,)).copy()
+    if n and (st.min() < 0 or st.max() > LOW_NT or (st.max() == LOW_NT and rules.low_nt == "off")):
+        raise ValueError("strains must be 0..4, or 5 (low NT) under rules that play it")
+    decl = np.zeros(n, dtype=np.int64)
+    total = np.full(n, rules.raw_total, dtype=np.int64)
+    ntricks = rules.tricks
+    trk = None
+    if rules.kitty == "none":
+        from . import solver
+
+        def solve(mode):
+            out = np.zeros(n, dtype=np.int64)
+            for low in (False, True):
+                sel = np.flatnonzero((st == LOW_NT) == low)
+                if sel.size:
+                    h, five, three = play_view(deals[sel], rules, low)
+                    kw = {"five": five, "three": three} if mode == "points" else {}
+                    out[sel] = solver.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
+                                                   mode, threads=threads, **kw)
+            return out
+
+        decl = solve("points")
+        if rules.cover3:
+            trk = solve("tricks")
+    else:
+        kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
+        counts = rules.kitty_discard_points == "declarer"
+        five, three = int(FIVE_HEARTS_BIT), int(THREE_SPADES_BIT)
+        if rules.cover3:
+            trk = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            v, d = kitty_dd_value(deals[i], kit[i], int(dec[i]), int(st[i]), rules, "points", return_discard=True)
+            gone = (5 if d & five else 0) - (3 if d & three else 0)  # the discarded specials' points
+            total[i] = ntricks + 2 - gone
+            decl[i] = v
+            if counts:  # the discarded specials are already in v: the defenders get the rest of the play
+                total[i] += gone
+            if trk is not None:
+                trk[i] = kitty_dd_value(deals[i], kit[i], int(dec[i]), int(st[i]), rules, "tricks")
+    defenders = total - decl
+    if trk is not None:
+        decl, defenders = cover3_points(decl, trk), cover3_points(defenders, ntricks - trk)
+    return decl, defenders
+
+
+def strain_values(deals, kitties, leader: int, rules: Rules, mode: str = "points", *, threads=None) -> np.ndarray:
+    """``(n, k)`` double-dummy values of every strain of :func:`strain_keys`
+    (S H D C N, and L with low NT) with ``leader`` on lead (declaring), for
+    the leader's side: :func:`kaiser_sim.solver.dd_strains` without a
+    kitty (plus a rank-reversed solve for L), :func:`kitty_dd_value` per
+    deal and strain with one (slow: a Python loop).  Cover 3 is not applied
+    here (see :func:`cover3_points`)."""
+    from . import solver
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    keys = strain_keys(rules)
+    n = deals.shape[0]
+    if rules.kitty == "none":
+        base = np.asarray(solver.dd_strains(deals, int(leader), mode, threads=threads), dtype=np.int8)
+        if len(keys) == 5:
+            return base
+        rev, five, three = play_view(deals, rules, True)
+        kw = {"five": five, "three": three} if mode == "points" else {}
+        low = np.asarray(solver.dd_strains(rev, int(leader), mode, threads=threads, **kw))[:, NO_TRUMP]
+        return np.concatenate([base, low[:, None].astype(np.int8)], axis=1)
+    kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
+    out = np.empty((n, len(keys)), dtype=np.int8)
+    for i in range(n):
+        for s in range(len(keys)):
+            out[i, s] = kitty_dd_value(deals[i], kit[i], int(leader), s, rules, mode)
+    return out
+
+
 def strain_keys(rules: Rules) -> tuple[str, ...]:
     """Column keys of :func:`dd_table_for_rules`: S H D C N, plus L (low NT)
     when the rules play low no trump."""
@@ -379,6 +541,13 @@ __all__ = [
     "STRAIN_KEYS",
     "deal_for_rules",
     "weak_hands",
+    "certainly_weak",
+    "redeal_seed",
+    "RedealError",
+    "MAX_REDEALS",
+    "cover3_points",
+    "contract_values",
+    "strain_values",
     "play_view",
     "discard_classes",
     "kitty_dd_value",

@@ -75,10 +75,10 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     given that there is a contract, ``(L, 15)``, and the share of hands
     thrown in, from ``ev`` bidding on random deals (module doc; ``play``:
     the policies' ``"table"`` or ``"dd"``)."""
-    from .deal import deal_batch
-    from .policies import EVPolicy, PASS, contracts_of, hand_values, ladder_arrays, run_auction
+    from .policies import EVPolicy, PASS, contracts_of, hand_values, ladder_arrays, low_nt_dist, nt_low, run_auction
+    from .variants import deal_for_rules
 
-    d = deal_batch(deals, seed)
+    d = deal_for_rules(deals, seed, rules)[0]  # the rules' hand size and deck (the 8-card game: deal_batch)
     dealers = np.arange(deals) % 4
     scores = np.zeros((deals, 2), dtype=np.int64)
     targets = np.full(deals, rules.target)
@@ -92,7 +92,12 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     _, trump, ds, dn = hand_values(hands, rules, model, play)
     r = rank[rows]
     i = np.arange(rows.size)
-    dist = np.where(lad.nt[r][:, None], dn, ds[trump[i, r], i])
+    nt = dn
+    if rules.low_nt != "off":  # a low bid is played low; with low_nt=choice the declarer picks per hand
+        dl = low_nt_dist(hands, rules, model, play)
+        low = lad.low[r] | nt_low(hands, rules, model, play)
+        nt = np.where(low[:, None], dl, dn)
+    dist = np.where(lad.nt[r][:, None], nt, ds[trump[i, r], i])
     events = np.zeros((len(lad), dist.shape[1]))
     np.add.at(events, r, dist)
     total = events.sum()

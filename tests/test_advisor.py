@@ -577,12 +577,26 @@ def test_auction_context_refusals():
     assert auction_context(STANDARD, "N", dealer="N", current_bid="pass").forced
 
 
-@pytest.mark.parametrize("preset", ["kitty-4", "kitty-34", "low-nt"])
-def test_unsupported_rules_are_refused(preset):
-    with pytest.raises(AdvisorInputError, match="does not handle"):
+def test_every_rules_set_is_accepted():
+    """No rules option is refused any more: the variants are modelled (tests/test_variants_commands.py)."""
+    for preset in ("kitty-4", "kitty-34", "low-nt"):
         check_rules(get_preset(preset))
-    with pytest.raises(AdvisorInputError, match="cover 3"):
-        check_rules(STANDARD.replace(cover3=True))
+    check_rules(STANDARD.replace(cover3=True, pass_cards=2, kaiser_outright="solo"))
+    with pytest.raises(AdvisorInputError, match="Rules"):
+        check_rules("standard")
+
+
+def test_a_weak_hand_is_told_it_may_demand_a_redeal(weak):
+    """WEAK has no A, K, Q, J, 5H or 3S: under the standard redeal rule it may
+    demand a redeal; the advice says so early, and the other hands are never weak."""
+    assert weak.notes[1].startswith("This hand may demand a redeal")
+    assert "This hand may demand a redeal" in "\n".join(weak.to_text().splitlines()[:4])
+    from kaiser_sim.variants import weak_hands
+
+    deals = advisor_deals(int(parse_hand(WEAK)), 1, 100, 2, STANDARD)
+    assert not weak_hands(STANDARD, deals)[:, [0, 2, 3]].any()
+    off = advise(WEAK, seat="E", n=20, seed=2, specials=False, rules=STANDARD.replace(weak_redeal="off"))
+    assert not any("redeal" in t for t in off.notes)
 
 
 # --- output: JSON schema, text, chart, command line ------------------------------------------
@@ -740,7 +754,7 @@ def test_cli_table_and_plot(tmp_path):
     (["AK93.5.AK.8", "--current-bid", "8"], "speaks first"),
     (["AK93.5.AK.8", "--current-bid", "6NT", "--dealer", "N", "--rules", "tournament"], "start at 7"),
     (["AK93.5.AK.8", "--plot", "odds.jpg"], "--plot odds.jpg"),
-    (["AK93.5.AK.8", "--rules", "kitty-34"], "kitty"),
+    (["AK93.5.AK.8", "--rules", "kitty-4"], "a Kaiser hand has 7"),
     (["AK93.5.AK.8", "-n", "1"], "at least 2"),  # half the deals choose the trump, half report
 ])
 def test_cli_bad_input(args, fragment):

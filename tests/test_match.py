@@ -25,6 +25,7 @@ from kaiser_sim.policies import (PASS, POLICIES, BidView, EVPolicy, Policy, Poli
 from kaiser_sim.rules import Rules
 from kaiser_sim.scoring import score_hand
 from kaiser_sim.solver import dd_table
+from kaiser_sim.variants import deal_for_rules
 
 STANDARD = Rules.preset("standard")
 CHEAP = ["ev", "cautious", "aggressive", "rank-squared", "trump-heuristic"]
@@ -57,11 +58,13 @@ def replay(result):
                 assert (row["ns"], row["ew"]) == scores
                 continue
             assert contract.declarer == row["declarer"] and str(contract.bid) == row["bid"]
-            assert RAW_VALUES[0] <= row["raw"] <= RAW_VALUES[-1]
+            assert RAW_VALUES[0] - rules.cover3 <= row["raw"] <= RAW_VALUES[-1]
             strain = row["strain"]
-            assert (strain == 4) == contract.bid.nt and 0 <= strain <= 4
-            c = make_contract(rules, contract.bid, contract.declarer, strain)
-            res = score_hand(rules, c, row["raw"], scores, target=target)
+            low = strain == 5  # low no trump
+            assert (strain in (4, 5)) == contract.bid.nt and 0 <= strain <= 5 and (not low or rules.low_nt != "off")
+            assert contract.bid.low <= low
+            c = make_contract(rules, contract.bid, contract.declarer, min(strain, 4), low)
+            res = score_hand(rules, c, row["raw"], scores, target=target, defender_raw=row.get("def_raw"))
             assert res.scores == (row["ns"], row["ew"])
             assert res.made == row["made"]
             assert (res.winner if res.winner is not None else -1) == row["winner"]
@@ -84,7 +87,7 @@ def test_a_short_run_ends_and_replays():
 
 
 def test_contract_values_are_the_solvers():
-    r = play_matches("aggressive", "cautious", 2, seed=5)
+    r = play_matches("aggressive", "cautious", 2, seed=5, engine="dd")
     h = r.hands[r.hands["declarer"] >= 0].head(6)
     deals = []
     for row in h.itertuples():
@@ -173,7 +176,8 @@ def test_a_policy_sees_its_own_cards_only():
     r = play_matches(rec, "ev", 2, seed=seed)
     hands_dealt = {}
     for row in r.hands.itertuples():
-        deal = deal_batch(1, round_seed(seed, row.hand), start=row.match // 2)[0]
+        # the standard rules redeal a deal with a weak hand (one of these is)
+        deal = deal_for_rules(1, round_seed(seed, row.hand), STANDARD, start=row.match // 2, redeal_weak=True)[0][0]
         hands_dealt[row.match, row.hand] = deal
     all_hands = {int(h) for d in hands_dealt.values() for h in d}
     seen = 0
@@ -235,10 +239,11 @@ def test_an_illegal_call_is_an_error():
         play_matches(Cheater(), "ev", 2, seed=1)
 
 
-def test_unsupported_rules_are_refused():
-    for preset in ("kitty-4", "kitty-34", "low-nt"):
-        with pytest.raises(MatchError):
-            play_matches("ev", "ev", 2, rules=Rules.preset(preset))
+def test_passing_cards_is_refused_saying_why():
+    with pytest.raises(MatchError, match="pass_cards=2.*strategy"):
+        play_matches("ev", "ev", 2, rules=STANDARD.replace(pass_cards=2))
+    with pytest.raises(MatchError, match="unknown engine"):
+        play_matches("ev", "ev", 2, engine="pimc")
 
 
 def test_score_aware_bids_more_when_the_opponents_are_near_the_target():
@@ -306,7 +311,8 @@ def test_cli_match_table_json_csv(tmp_path):
     ["--policy", "ev", "--vs", "ev", "--seed", "-1"],
     ["--policy", "ev", "--vs", "ev", "--rules", "nonsense"],
     ["--policy", "ev", "--vs", "ev", "--rule", "target=banana"],
-    ["--policy", "ev", "--vs", "ev", "--rules", "kitty-4"],
+    ["--policy", "ev", "--vs", "ev", "--rule", "pass_cards=2"],
+    ["--policy", "ev", "--vs", "ev", "--engine", "pimc"],
     ["--policy", "ev", "--vs", "ev", "--format", "xml"],
 ])
 def test_cli_match_bad_input_exits_2(args):
@@ -336,3 +342,90 @@ def test_match_study_small(tmp_path):
     assert json.loads((tmp_path / "m" / "study.json").read_text())["unit"] == "matches"
     with pytest.raises(StudyError, match="plays matches"):
         run_study(d, tmp_path / "x", from_path=str(tmp_path))
+
+
+# --- the engine: double dummy or table play ---------------------------------------------------
+
+#: sha256 of hands.csv and matches.csv of play_matches("ev", "score-aware", 24, seed=5, rules=preset, play=play)
+#: as the engine wrote them before it had a table-play engine (every contract double dummy)
+GOLDEN_DD = {
+    ("standard", "table"): ("7de4417b1376850cd944ce2986bc33297c0affad04f4fdef2f58d69702cffa8c",
+                            "2b5282a2b4e5fc8b5489822c722cc6b379f15772f03c7f3ea7f6690d4699797f"),
+    ("tournament", "dd"): ("04f3df1335db0d7a1c69a28b645f4b2c344b3ac43a1f368661fae9ed609105bb",
+                           "d893ee20fe932ea8e9d7e3e4591ff8e08f21c371016c369ca5491cddf0d64833"),
+}
+
+
+@pytest.mark.parametrize("preset, play", list(GOLDEN_DD))
+def test_engine_dd_is_the_old_engine(preset, play):
+    import hashlib
+
+    r = play_matches("ev", "score-aware", 24, seed=5, rules=Rules.preset(preset), play=play, engine="dd")
+    got = tuple(hashlib.sha256(f.to_csv(index=False).encode()).hexdigest() for f in (r.hands, r.matches))
+    assert got == GOLDEN_DD[preset, play]
+    assert r.summary()["engine"] == "dd" and "dd" not in r.hands.columns
+
+
+def test_engine_table_draws_table_play_from_the_dd_points():
+    from kaiser_sim.match import table_uniform
+    from kaiser_sim.table_play import load_model
+
+    t = play_matches("ev", "cautious", 6, seed=7)  # auto: table play holds for the standard game
+    d = play_matches("ev", "cautious", 6, seed=7, engine="dd")
+    s = t.summary()
+    assert (s["engine"], s["engine_note"]) == ("table", "") and "scored in table play" in t.to_text()
+    assert t.play["engine_requested"] == "auto" and d.play["engine"] == "dd"
+    # hand 0 is the same deal and auction in both: its DD value is the dd engine's raw
+    h0t, h0d = (x.hands[x.hands["hand"] == 0].set_index("match") for x in (t, d))
+    assert (h0t["dd"] == h0d["raw"]).all() and (h0t["bid"] == h0d["bid"]).all()
+    # each raw is the model's inverse CDF at the pair's uniform
+    m = load_model()
+    for row in t.hands[t.hands["declarer"] >= 0].itertuples():
+        u = table_uniform(7, [row.match // 2], row.hand)[0]
+        cdf = np.cumsum(m.dist(np.array([row.dd]), bool(row.nt))[0])
+        assert row.raw == int(POINTS_AXIS[np.searchsorted(cdf / cdf[-1], u)])
+    replay(t)
+
+
+POINTS_AXIS = np.arange(-2, 13)
+
+
+def test_engine_table_is_reproducible_and_batch_free():
+    a = play_matches("ev", "rank-squared", 6, seed=9, engine="table")
+    b = play_matches("ev", "rank-squared", 10, seed=9, engine="table")
+    assert a.hands.equals(b.hands[b.hands["match"] < 6].reset_index(drop=True))
+    # common random numbers: the same policy on both sides plays both matches of a pair identically
+    r = play_matches("ev", "ev", 2, seed=4, engine="table")
+    h0, h1 = (r.hands[r.hands["match"] == k].reset_index(drop=True) for k in (0, 1))
+    cols = ["declarer", "raw", "dd", "ns", "ew"]
+    assert h0[cols].equals(h1[cols])
+
+
+def test_table_points_follow_the_model():
+    """Over many draws the table points have the model's mean given the DD points."""
+    from kaiser_sim.match import table_points, table_uniform
+    from kaiser_sim.table_play import load_model
+
+    m = load_model()
+    dd = np.full(4000, 8)
+    u = table_uniform(1, np.arange(4000), 0)
+    for nt in (False, True):
+        pts = table_points(m, dd, np.full(4000, nt), u)
+        assert abs(pts.mean() - m.expected(np.array([8]), nt)[0]) < 0.1
+        assert set(np.unique(pts)) <= set(POINTS_AXIS)
+
+
+def test_engine_falls_back_to_dd_where_table_play_does_not_hold():
+    r = play_matches("ev", "cautious", 2, seed=3, rules=Rules.preset("low-nt"), engine="table")
+    s = r.summary()
+    assert s["engine"] == "dd" and "table play does not apply" in s["engine_note"]
+    assert "warning: contracts scored double dummy" in r.to_text()
+    res = CliRunner().invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "2", "--seed", "3", "-q",
+                                    "--rules", "low-nt", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert "note: contracts scored double dummy" in res.stderr
+    assert json.loads(res.stdout)["summary"]["engine"] == "dd"
+    res = CliRunner().invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "2", "--seed", "3", "-q",
+                                    "--engine", "dd", "--format", "csv"])
+    assert res.exit_code == 0 and res.stderr == ""
+    assert ",engine," in res.stdout.splitlines()[0] and ",dd," in res.stdout.splitlines()[1]

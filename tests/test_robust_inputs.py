@@ -446,7 +446,7 @@ def test_refusals_leave_no_new_directories(datasets, tmp_path):
         ["report", "--out", new / "r", "--studies", "nope"],
         ["report", "--out", new / "r" / "deep", "--from", datasets["tricks"]],
         ["report", "--out", new / "r", "--deals", "5"],
-        ["match", "-a", "ev", "-b", "ev", "--out", new / "m", "--rule", "kitty=k1"],
+        ["match", "-a", "ev", "-b", "ev", "--out", new / "m", "--rule", "pass_cards=2"],
         ["hand", "AK93.5.AK.8", "--plot", new / "h" / "x.png", "--current-bid", "99"],
         ["hand", "ZZ", "--plot", new / "h" / "x.png"],
         ["study", "lead", "--out", new / "s", "--from", datasets["points"], "--param", "bogus=1"],

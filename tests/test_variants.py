@@ -299,7 +299,7 @@ def test_kitty_input_checks():
 @pytest.mark.slow
 @pytest.mark.parametrize("stay", [False, True])
 def test_low_nt_full_deals_against_naive_slow(stay):
-    # full 8-card deals (SOLVER_NOTES pitfall 5: some errors show only there);
+    # full 8-card deals (docs/solver.md pitfall 5: some errors show only there);
     # the naive search takes up to ~20 s on one of them
     r = LOW.replace(low_specials_lowest=stay)
     five, three = special_bits_after_reverse(stay)

@@ -51,10 +51,16 @@ model and the ``model`` column of ``win_by_state`` are those of table play
 Where table play does not apply to the rules the policies fall back to DD
 (the tables' ``run`` attributes record the play used and why).
 
-Caveats: the contracts of the matches are played double dummy whatever the
-policies expect (the engine's model of the play), so under ``play="table"``
-the policies expect about a bid less than the engine then gives them; the
-make-probabilities are the shipped models' (:mod:`kaiser_sim.make_model`,
+How the contracts are scored (parameter ``engine``): ``"auto"`` (default)
+draws the declaring side's points from the table-play model given the
+contract's double-dummy points where the model holds for the rules
+(``"table"``), else plays them double dummy (``"dd"``), as
+:func:`kaiser_sim.match.play_matches`; the tables' notes and footers say
+which was used.  Bidders that expect table play then meet table-play
+outcomes; with ``engine="dd"`` they meet double-dummy ones (about a bid more
+than they expect).
+
+Caveats: the make-probabilities are the shipped models' (:mod:`kaiser_sim.make_model`,
 :mod:`kaiser_sim.table_play`); the score-aware policy's model of a hand's
 outcome is approximate (see :mod:`kaiser_sim.win_prob`).
 """
@@ -178,12 +184,14 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
 
 
 def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLICIES, hands: int = 2000,
-        grid_step: int = 5, rules_matches: int | None = None, play: str = "table") -> dict[str, pd.DataFrame]:
+        grid_step: int = 5, rules_matches: int | None = None, play: str = "table",
+        engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the round robin and build the tables (module doc).  ``results``
     is not used (this study plays matches); ``play``: what the policies'
-    make-probabilities expect, ``"table"`` or ``"dd"``."""
+    make-probabilities expect, ``"table"`` or ``"dd"``; ``engine``: how the
+    contracts are scored, ``"auto"``, ``"table"`` or ``"dd"``."""
     from ..deal import deal_batch
-    from ..match import MatchError, check_rules, play_matches
+    from ..match import ENGINES, MatchError, check_rules, engine_for, play_matches
     from ..policies import PLAYS, POLICIES, play_note, play_used
     from . import StudyError
 
@@ -196,13 +204,16 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     if not isinstance(play, str) or play.strip().lower() not in PLAYS:
         raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
     play = play.strip().lower()
+    if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
+        raise StudyError(f"parameter engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     try:
         check_rules(rules)
+        engine_used, engine_note, _ = engine_for(engine, rules)
     except MatchError as e:
         raise StudyError(str(e)) from None
     rr, logs, mats = [], [], []
     for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
-        r = play_matches(a, b, matches, seed, rules, play=play)
+        r = play_matches(a, b, matches, seed, rules, play=play, engine=engine)
         rr.append(r.summary())
         logs.append(r.hands.assign(match=r.hands["match"] + k * matches))
         # cards: the card set of the match (the same for both matches of a pair and every pair of policies)
@@ -227,7 +238,7 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
                 "target 32": _short(rules)}
     eff = []
     for name, r_ in variants.items():
-        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_, play=play).summary()
+        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_, play=play, engine=engine).summary()
         g = bid_grid(r_, sample[: max(1, hands // 4)], max(grid_step, 10), play)
         eff.append({"rules": name, "matches": m["matches"], "score_aware_win": m["a_win_rate"],
                     "lo": m["a_win_lo"], "hi": m["a_win_hi"], "hands_mean": m["hands_mean"],
@@ -237,12 +248,15 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     rules_effect = pd.DataFrame(eff)
 
     info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules)), "play": play,
-            "play_used": play_used(rules, play), "play_note": play_note(rules, play)}
+            "play_used": play_used(rules, play), "play_note": play_note(rules, play), "engine": engine_used,
+            "engine_note": engine_note}
     tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
               "bid_vs_state": grid, "rules_effect": rules_effect}
     expect = {"table": "table play", "dd": "double dummy"}[info["play_used"]]
+    scored = {"table": "scored in table play (points drawn from the table-play model)",
+              "dd": "played double dummy"}[engine_used]
     round_robin.attrs["note"] = (f"{matches} matches per pair (pairs of matches on the same cards, sides swapped); "
-                                 f"the policies bid expecting {expect}, the contracts are played double dummy; "
+                                 f"the policies bid expecting {expect}, the contracts are {scored}; "
                                  "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end; "
                                  "intervals clustered by pair of matches (the same cards)"
                                  + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
@@ -261,9 +275,20 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
     for df in tables.values():
         df.attrs["run"] = dict(info)
         df.attrs["footer"] = (footer(info, f"{matches} matches a pair, bids expecting {expect}")
-                              .replace(" deals,", " matches,").replace("; double dummy;", "; played double dummy;")
+                              .replace(" deals,", " matches,").replace("; double dummy;", f"; contracts {scored};")
                               .replace("clustered by deal", "clustered by card set"))
     return tables
+
+
+def _cells(ax, z, cmap, vmin, vmax):
+    """A grid of coloured cells centred on integer positions (vector patches,
+    no image); NaN cells left blank."""
+    rows, cols = z.shape
+    mesh = ax.pcolormesh(np.arange(cols + 1) - 0.5, np.arange(rows + 1) - 0.5, np.ma.masked_invalid(z), cmap=cmap,
+                         vmin=vmin, vmax=vmax)
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(-0.5, rows - 0.5)
+    return mesh
 
 
 def plot(tables) -> dict:
@@ -277,14 +302,14 @@ def plot(tables) -> dict:
                          "our score", foot, figsize=(8, 7))
     ax.grid(False)
     lim = max(0.5, float(np.nanmax(np.abs(z))))
-    im = ax.imshow(z, origin="lower", cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    im = _cells(ax, z, "RdBu", -lim, lim)
     ax.set_xticks(range(len(xs)), xs)
     ax.set_yticks(range(len(ys)), ys)
     for i in range(len(ys)):
         for j in range(len(xs)):
             ax.text(j, i, f"{z[i, j]:+.1f}", ha="center", va="center", fontsize=7,
                     color="w" if abs(z[i, j]) > 0.6 * lim else "k")
-    fig.colorbar(im, ax=ax, label="mean bid level difference (blue: bid more, red: bid less)")
+    fig.colorbar(im, ax=ax, label="mean bid level difference (blue: bid more, red: bid less)").solids.set_rasterized(False)
     figs["bid_vs_state"] = fig
 
     st = tables["standings"]
@@ -304,14 +329,14 @@ def plot(tables) -> dict:
     fig, ax = new_figure("P(win the match) from the score at the start of a hand", "their score", "our score",
                          w.attrs.get("footer", ""), figsize=(8, 7))
     ax.grid(False)
-    im = ax.imshow(z, origin="lower", cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    im = _cells(ax, z, "viridis", 0, 1)
     ax.set_xticks(range(len(labels)), labels)
     ax.set_yticks(range(len(labels)), labels)
     for i in range(len(labels)):
         for j in range(len(labels)):
             if not np.isnan(z[i, j]):
                 ax.text(j, i, f"{z[i, j]:.2f}", ha="center", va="center", fontsize=7, color="w")
-    fig.colorbar(im, ax=ax, label="share of these positions whose side won")
+    fig.colorbar(im, ax=ax, label="share of these positions whose side won").solids.set_rasterized(False)
     figs["win_by_state"] = fig
     return figs
 
