@@ -11,17 +11,17 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow bench bench-simulate bench-advisor bench-match bench-pimc report sample table-play-model clean distclean
+.PHONY: venv test test-slow lint cov bench bench-simulate bench-advisor bench-match bench-pimc report sample table-play-model clean distclean
 
-## venv: create .venv if missing; (re)install the package and its test extra
-##       when pyproject.toml is newer than the last install
+## venv: create .venv if missing; (re)install the package with its test and lint
+##       extras when pyproject.toml is newer than the last install
 venv: $(STAMP)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,lint]'
 	touch $(STAMP)
 
 ## test: the default test suite (slow tests excluded)
@@ -31,6 +31,22 @@ test: venv
 ## test-slow: the long correctness runs only (marker `slow`)
 test-slow: venv
 	$(PY) -m pytest -q -m slow
+
+## lint: ruff over the package, the tests and the benchmarks (configuration in pyproject.toml)
+lint: venv
+	$(PY) -m ruff check kaiser_sim tests benchmarks
+
+## cov: line and branch coverage of a fast subset of the tests with numba's JIT off
+##      (the jitted code is measured as Python; the solver's bit intrinsics need the
+##      JIT, so no test that solves is in the subset; under a minute), report in htmlcov/
+COV_TESTS ?= tests/test_rules.py tests/test_scoring.py tests/test_auction.py tests/test_deal.py \
+             tests/test_deal_io.py tests/test_dd_format.py tests/test_stats.py tests/test_layers.py \
+             tests/test_docs.py
+cov: venv
+	NUMBA_DISABLE_JIT=1 $(PY) -m coverage run -m pytest -q -p no:cacheprovider $(COV_TESTS)
+	$(PY) -m coverage report
+	$(PY) -m coverage html -q
+	@echo "== open htmlcov/index.html =="
 
 ## bench: solver throughput side by side with DDS
 bench: venv
@@ -75,7 +91,7 @@ table-play-model: venv
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
-	rm -rf .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf .pytest_cache .hypothesis build dist *.egg-info .coverage htmlcov
 
 ## distclean: clean, and remove the virtualenv too
 distclean: clean

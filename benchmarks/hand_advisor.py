@@ -43,14 +43,11 @@ shared with other work shows as CPU use well below 1.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
 import platform
-import statistics
 import sys
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -58,41 +55,12 @@ import numpy as np
 from kaiser_sim import __version__, solver
 from kaiser_sim import advisor as adv
 from kaiser_sim.rules import get_preset
+import common
+from common import record, repeat, timed
 from machine import cpu_model, loadavg
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "hand_advisor.md"
 TARGET_S, GOAL_S = 5.0, 3.0
 BUSY_CPU_USE = 0.9
-
-
-def timed(fn, threads: int | None = None):
-    """(result, wall seconds, CPU use) of one call; ``threads`` is how many
-    threads it can use (default: numba's)."""
-    threads = threads or numba.get_num_threads()
-    c0, t0 = time.process_time(), time.perf_counter()
-    out = fn()
-    wall = time.perf_counter() - t0
-    cpu = time.process_time() - c0
-    return out, wall, cpu / (wall * threads) if wall > 0 else 0.0
-
-
-def record(walls, uses, threads) -> dict:
-    """Median, range and CPU use of some timed runs, and the median CPU
-    seconds they took (wall x CPU use x threads)."""
-    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls),
-            "cpu_use": statistics.median(uses), "runs": len(walls), "threads": threads,
-            "cpu_s": statistics.median(w * u * threads for w, u in zip(walls, uses))}
-
-
-def repeat(fn, times: int, log, name: str, threads: int | None = None) -> dict:
-    threads = threads or numba.get_num_threads()
-    walls, uses = [], []
-    for i in range(times):
-        _, wall, use = timed(fn, threads)
-        walls.append(wall)
-        uses.append(use)
-        log(f"{name}, run {i + 1}: {wall:.2f} s (CPU use {use:.2f})")
-    return record(walls, uses, threads)
 
 
 def validate(deals, seat, check: int) -> None:
@@ -189,19 +157,16 @@ def render(lines: dict, info: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = common.parser(__doc__, "hand_advisor")
     parser.add_argument("--hand", default="AK93.5.AK.8", help="the hand (8 cards)")
     parser.add_argument("--seat", default="N", choices=list("NESW"), help="its seat (on lead)")
     parser.add_argument("--deals", type=int, default=2000, help="random deals of the other cards")
-    parser.add_argument("--seed", type=int, default=2024, help="seed of the deals")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs of the five-strain solve and analysis")
     parser.add_argument("--specials-repeats", type=int, default=1, help="timed runs of the 5H/3S solves (0: skip)")
     parser.add_argument("--e2e-repeats", type=int, default=3,
                         help="timed runs of advise(play='table') end to end (0: skip)")
     parser.add_argument("--no-reference", action="store_true", help="skip timing dd_table (the 4-leader reference)")
     parser.add_argument("--check", type=int, default=100, help="deals checked against dd_table before timing")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.repeats < 1:
         parser.error("--deals and --repeats must be at least 1")
@@ -209,8 +174,7 @@ def main(argv=None) -> int:
     wall0 = time.perf_counter()
     load_start = loadavg()
 
-    def log(msg):
-        print(f"[{time.perf_counter() - wall0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+    log = common.logger(wall0)
 
     rules = get_preset("standard")
     hand = adv.read_hand(args.hand, rules)
@@ -265,20 +229,17 @@ def main(argv=None) -> int:
 
         lines[E2E] = repeat(e2e, args.e2e_repeats, log, "advise, table play")
 
-    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ncpu = common.usable_cpus()
     info = dict(
         deals=args.deals, hand=adv.format_hand(hand), seat=args.seat, seed=args.seed, path=path,
         cpu=cpu_model(), cores=f"{os.cpu_count()} logical CPUs, {ncpu} usable by this process",
         load_start=load_start, load_end=loadavg(), threading_layer=numba.threading_layer(),
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         wall=time.perf_counter() - wall0,
-        command="python benchmarks/hand_advisor.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        command=common.command("hand_advisor", argv),
     )
     text = render(lines, info)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text)
-    log(f"wrote {args.out}")
+    common.write_result(args.out, text, log)
     return 0
 
 

@@ -24,7 +24,7 @@ provenance: dataset seed, deals, rules, package version).  Rebuild it with
 :func:`build_make_model` or::
 
     kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
-    python -m kaiser_sim.make_model runs/model
+    kaiser-sim make-model runs/model
 
 Caveats: the deals of the dataset are random, so the model knows nothing
 of the auction (a partner who bid is not a random partner); double dummy
@@ -101,7 +101,7 @@ class MakeModel:
         hand declaring in suit ``trump`` (0..3), or in no trump with
         ``trump=None`` (``kind`` follows; the NT count's "trump" is the
         longest suit, :func:`kaiser_sim.studies.common.trump_by_rule`)."""
-        from .studies.common import trump_by_rule
+        from .hands import trump_by_rule
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         kind = kind or ("nt" if trump is None else "trump")
@@ -199,7 +199,7 @@ def read_make_model(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> MakeModel:
 
     if doc.get("features") != list(FEATURES):
         raise MakeModelError(f"{json_path} was fitted on other hand features than kaiser_sim.studies.hand_eval's; "
-                             "rebuild it (python -m kaiser_sim.make_model RESULTS)")
+                             "rebuild it (kaiser-sim make-model RESULTS)")
     cols = [f"r{r}" for r in RAW_VALUES]
     coef, edges, probs = {}, {}, {}
     for kind in KINDS:
@@ -218,24 +218,25 @@ def load_make_model() -> MakeModel:
     return read_make_model()
 
 
-def main(argv=None) -> None:
-    """``python -m kaiser_sim.make_model RESULTS``: rebuild the shipped model."""
-    import argparse
-
+def rebuild(results_path, csv_path=None, json_path=None) -> str:
+    """Fit the model on the results dataset at ``results_path`` and write it
+    (default: over the shipped files); the line ``kaiser-sim make-model``
+    prints."""
     from .results import load_results
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("results", help="a points-mode results dataset (kaiser-sim simulate --out)")
-    p.add_argument("--csv", default=str(MODEL_CSV))
-    p.add_argument("--json", default=str(MODEL_JSON))
-    a = p.parse_args(argv)
-    df = load_results(a.results)
+    csv_path = MODEL_CSV if csv_path is None else csv_path
+    json_path = MODEL_JSON if json_path is None else json_path
+    df = load_results(results_path)
     meta = df.attrs.get("kaiser_sim", {}) or {}
     src = f"kaiser-sim simulate --deals {len(df)} --seed {meta.get('seed')} --rules standard"
     model = build_make_model(df, source=src)
-    save_make_model(model, a.csv, a.json)
-    print(f"make model from {len(df):,} deals (seed {meta.get('seed')}) -> {a.csv}, {a.json}")
+    save_make_model(model, csv_path, json_path)
+    return f"make model from {len(df):,} deals (seed {meta.get('seed')}) -> {csv_path}, {json_path}"
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python -m kaiser_sim.make_model: an alias of kaiser-sim make-model
+    import sys
+
+    from kaiser_sim.cli import main
+
+    main(["make-model", *sys.argv[1:]], prog_name="kaiser-sim")

@@ -47,7 +47,7 @@ def make_deals():
     return lambda n, seed: deal_batch(n, seed)
 
 
-# --- RULES.md section 8 worked examples as positions --------------------------------
+# --- docs/rules.md §8 worked examples as positions --------------------------------
 #
 # Each entry: a deal, the leader and strain, and the hand-checked values:
 # ``points`` / ``tricks`` for the leader's side, ``other_points`` for the other
@@ -129,7 +129,7 @@ RULES_EXAMPLES = [
     ),
     dict(
         id="forced-to-win-own-3S",
-        # The side holding the 3S cannot always shed it (SOLVER_NOTES pitfall 6):
+        # The side holding the 3S cannot always shed it (docs/solver.md pitfall 6):
         # nobody else has a spade, so N wins it whenever it is played: 2 - 3.
         deal="N:3.-.A.- -.-.K8.- -.-.Q9.- -.-.J7.-",
         leader=N, strain=NT, points=-1, tricks=2, other_points=0,

@@ -175,7 +175,7 @@ def test_rejects_bad_positions():
 
 
 def test_rules_examples(rules_example_naive):
-    """RULES.md section 8 examples (hand-checked values in conftest)."""
+    """docs/rules.md §8 examples (hand-checked values in conftest)."""
     ex = rules_example_naive
     hands, leader, strain = ex["hands"], ex["leader"], ex["strain"]
     assert naive.solve(hands, leader, strain, "points") == ex["points"]

@@ -1,6 +1,6 @@
 """Scoring: tricks, raw points, one hand, the end of the match.
 
-Every worked example of RULES.md §8 and of the source documents is a test
+Every worked example of docs/rules.md §8 and of the source documents is a test
 here; then a table per scoring variant; then properties (hypothesis): the
 vectorised scorer agrees with the scalar one, and the two sides' raw points
 add up to the deal's total.
@@ -35,12 +35,12 @@ def contract(bid: str, seat: str = "N", rules: Rules = STD) -> Contract:
     return make_contract(rules, bid, seat)
 
 
-# --- RULES.md §8 and the sources' worked examples -----------------------------------------
+# --- docs/rules.md §8 and the sources' worked examples -----------------------------------------
 
 
 def test_example_trick_with_the_five():
     # Diamonds trump, A leads AH, B 8H, C 5H, D KH: A wins; the trick is worth 1 + 5 = 6
-    # (RULES.md §8, French source §06)
+    # (docs/rules.md §8, French source §06)
     trick = ["AH", "8H", "5H", "KH"]
     assert trick_winner(trick, leader=Seat.N, strain=Strain.D) == Seat.N
     assert trick_points(trick) == 6

@@ -2,7 +2,7 @@
 
 Checked against DDS in tricks mode, against the naive reference
 (``tests/naive.py``) in points mode, on game invariants and symmetries, and
-on the worked examples of RULES.md section 8.
+on the worked examples of docs/rules.md §8.
 
 To check these tests themselves, point them at the naive reference:
 ``KAISER_SIM_SOLVER_UNDER_TEST=naive pytest tests/test_solver.py``
@@ -131,7 +131,7 @@ def test_dd_table_on_endgames_of_mixed_sizes(fast, make_endgames):
 
 
 def _check_points_on_full_deals(fast, deals, per):
-    """Points of full deals against the naive solver (SOLVER_NOTES pitfall 5:
+    """Points of full deals against the naive solver (docs/solver.md pitfall 5:
     some errors show only on full deals)."""
     table = fast.dd_table(deals, "points")
     positions = [(deals[i], l, s) for i in range(len(deals)) for l, s in _combos_for(i, per)]
@@ -265,7 +265,7 @@ def test_exchanging_spades_and_hearts_exchanges_the_strains_in_tricks_mode(fast,
 
 
 def test_rules_examples(fast, rules_example):
-    """RULES.md section 8 examples (hand-checked values in conftest)."""
+    """docs/rules.md §8 examples (hand-checked values in conftest)."""
     ex = rules_example
     hands, leader, strain = ex["hands"], ex["leader"], ex["strain"]
     assert fast.solve(hands, leader, strain, "points") == ex["points"]
@@ -415,7 +415,7 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
     """The points bounds' special-card rules against the naive value: when
     ``_cash_takes_5h`` says the 5H falls in the lead's cash plan, and
     ``_cash_spares_3s`` that the 3S falls in none of its tricks, the side on
-    lead gets at least the floor the search counts on (SOLVER_NOTES pitfall
+    lead gets at least the floor the search counts on (docs/solver.md pitfall
     6: the 3S may still come later, -2).  Both rules must fire, often."""
     from kaiser_sim import solver
     from kaiser_sim.cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
