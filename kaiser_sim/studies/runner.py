@@ -46,7 +46,8 @@ from .common import save_figure
 #: definitions from the study modules
 ANALYSES_DIR = Path(__file__).resolve().parents[2] / "analyses"
 DEFAULT_DEALS = 10_000
-DEFAULT_SEED = 1
+#: the seed of a study definition that names none (one home: kaiser_sim.config)
+DEFAULT_SEED = config.STUDY_SEED
 _KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
 
 
