@@ -10,8 +10,9 @@ have lines for the cheat sheet a ``cheat_sheet(tables)``; the studies come in
 the registry's order.  Two renderers
 turn that list into files: :func:`render_markdown` (``report.md``, charts
 linked as SVG, tables as Markdown) and :func:`render_pdf` (``report.pdf``,
-pages laid out with matplotlib's ``PdfPages``, A4 with a 7.0 x 9.5 in
-content box so that it prints on Letter too).  :func:`write_report` writes
+typeset with reportlab's platypus, the charts drawn from their SVG as
+vector graphics, A4 with a 7.0 x 9.5 in content box so that it prints on
+Letter too; a bookmark per section, a contents list that links).  :func:`write_report` writes
 both, each study's own outputs (CSV, Markdown, PNG, SVG, ``study.json``
 under ``DIR/<study>/``), the report tables as CSV (``DIR/tables/``) and
 ``report.json`` with the inputs.
@@ -28,7 +29,6 @@ import inspect
 import json
 import os
 import re
-import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,7 +134,78 @@ def cheat_sheet(outputs: dict) -> Section | None:
         return None
     sec = Section("cheat-sheet", "Cheat sheet: at the table", blocks, one_page=True)
     sec.blocks.append(Text("Double dummy (all cards visible, best play) from random deals; brackets: 95% intervals. "
-                           "Scores count the declaring side only.", "note"))
+                           "Scores count the declaring side only. The words are defined in the next section, "
+                           f"{GLOSSARY_TITLE}.", "note"))
+    return sec
+
+
+GLOSSARY_TITLE = "Words used in this report"
+
+
+def glossary_section(inputs: dict) -> Section:
+    """The terms of the report, defined once, in the order a reader meets
+    them (after the cheat sheet, before the studies)."""
+    from .studies.blocks import nt_scoring_words
+
+    r = inputs.get("rules", {})
+    nt = nt_scoring_words(r) or "NT scoring: as the rules say (see the title page)."
+    made = "exactly the bid" if r.get("made_scores") == "bid" else "the points it took"
+    terms = [
+        ("Points", "each hand has 10 points to take: 1 for each of the 8 tricks, +5 for the trick that holds "
+         "the 5♥ and −3 for the trick that holds the 3♠."),
+        ("Declarer, declaring side", "the player who wins the auction names trump (or no trump) and leads to "
+         "the first trick; the declaring side is the declarer and partner, the other two are the defenders. The "
+         "studies take every seat of every deal in turn as the declarer, so a deal gives four declarer hands."),
+        ("Partner, LHO, RHO", "your partner sits opposite you; your left-hand opponent (LHO) plays right after "
+         "you, your right-hand opponent (RHO) right before you."),
+        ("Bid, makes, hand score", f"a bid of b (from {r.get('min_bid', 6)} to 12) promises that the declaring "
+         "side takes at least b points; it makes when it does. The hand score is what the declaring side scores "
+         f"for the hand: {made} when the bid makes, minus the bid when it fails. The defenders' score is not "
+         "counted in this report."),
+        ("NT, no trump; strain", "a no-trump (NT) contract has no trump suit; a strain is a trump suit or no "
+         f"trump. {nt}"),
+        ("Trump by rule", "the trump suit the declarer names from its own hand alone, by a fixed rule. The rules "
+         "compared: longest (the longest suit); strongest (the suit with the most high-card points, A 4 K 3 Q 2 "
+         "J 1, ties by length); longest-strength (the longest suit, ties by high-card points: the rule of this "
+         "report unless a table says otherwise). Suits still tied: the first of ♠ ♥ ♦ ♣."),
+        ("Best in hindsight", "the strain chosen after seeing all four hands: an upper bound that no player can "
+         "reach."),
+        ("Kaiser count", "this report's measure of a hand's strength, counted with the trump named by rule: "
+         "trump A 2, K 1, Q ½; side-suit A 1, K ½; 1 for each trump; 5♥ ½; 3♠ 1½; plus ½. It is fitted to "
+         "the declaring side's points (see the hand evaluation section). A count band such as 6.5-7 groups the "
+         "hands whose count lies in it; <=4: 4 or less; 10.5+: 10½ or more."),
+        ("Double dummy (DD)", "the deal solved with all four hands visible and best play by both sides (an exact "
+         "search). What the cards are worth, not what a table scores: the upper reference."),
+        ("PIMC", "Perfect Information Monte Carlo: a computer player that sees only its own hand and the cards "
+         "played. At each turn it deals the unseen cards many times, consistently with what it knows, solves "
+         "each layout double dummy and plays the card that does best on average."),
+        ("Table play", "what a table of players who see only their own hand takes: each hand's double-dummy "
+         "points turned into the points four PIMC players take, by the table-play model (appendix). The "
+         "headline numbers are in table play where the model holds for the rules; double dummy is shown "
+         "beside them."),
+        ("95% interval, clustered by deal", "the numbers in square brackets after an estimate: the range that "
+         "covers the true value 95% of the time. The four declarer hands of a deal are not independent, so the "
+         "intervals treat the deal as the unit. A difference counts only when its interval excludes 0."),
+        ("Settled, ?", "in the what-to-bid chart and the cheat sheet, a limit is settled when, on a separate half "
+         "of the deals, the 95% intervals show that bid paying and the next one up losing; '?' marks a limit "
+         "that is not settled (a larger run may move it by a level). '·': too few hands for the cell; '-': no "
+         "NT bid pays."),
+        ("Like-for-like swap", "in the 5♥ and 3♠ studies, the special card exchanged with the next card up of "
+         "its suit (the 8) in another hand, so that only its special status moves; worth = your side's points "
+         "as dealt minus after the swap."),
+        ("Kept, traded, depends on the play", "in part (c) of the 5♥ and 3♠ studies: the deal is solved again "
+         "with the card counting 0, and the difference is the part of the card's own +5 or −3 that its side "
+         "keeps. 'Whatever happens': the side ends with the card in every line of best play; 'the other side "
+         "does': it never does; 'depends on the play': the card is traded against tricks, so the side keeps "
+         "only part of its value."),
+        ("Rule codes, §", "codes such as R1, B2, P1, S4, G1, K2 and marks such as §4 refer to the rules digest "
+         "of kaiser-sim (docs/rules.md), written from five published rule descriptions of the game: each code "
+         "names a rule that tables play differently and is an option of the rules (kaiser-sim rules PRESET "
+         "prints them; for example S4 is the 45 rule, option bid_out), each § a section of the digest. The "
+         "rules label in the footer names the preset; standard is what the sources agree on."),
+    ]
+    sec = Section("glossary", GLOSSARY_TITLE, one_page=True)
+    sec.blocks += [Text(text, "term", term) for term, text in terms]
     return sec
 
 
@@ -313,7 +384,7 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
               "rules_preset": rules_preset, "studies": keys, "max_resolve": int(max_resolve),
               "results": source, "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
     cheat = cheat_sheet(outputs)  # None when no study of the report has lines for it
-    sections = [title_section(inputs, keys)] + ([cheat] if cheat is not None else [])
+    sections = [title_section(inputs, keys)] + ([cheat] if cheat is not None else []) + [glossary_section(inputs)]
     sections += [study_section(k, outputs[k]) for k in keys]
     sections.append(appendix_section(inputs, rules))
     return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)
@@ -333,6 +404,8 @@ def render_markdown(report: Report) -> str:
                     lines += ["", f"### {b.text}", ""]
                 elif b.style == "bullet":
                     lines += [f"- {b.text}"]
+                elif b.style == "term":
+                    lines += [f"- **{b.term}**: {b.text}"]
                 elif b.style == "note":
                     lines += ["", f"_{b.text}_", ""]
                 else:
@@ -354,213 +427,391 @@ def render_markdown(report: Report) -> str:
 
 
 # --- PDF --------------------------------------------------------------------------------------
+#
+# Typeset with reportlab's platypus (flowing paragraphs, tables that split with their header
+# repeated, bookmarks, internal links); charts are the studies' SVG files drawn as vector
+# graphics through svglib.  DejaVu Sans (shipped with matplotlib, so also in the charts) has
+# every glyph the report uses (♥ ♠ − ½ ≤ ²).  Reproducible: reportlab's invariant mode (no random
+# document id) and the report's date (SOURCE_DATE_EPOCH) as the creation date.
 
-_STYLE = {  # font size (pt), weight, space before (in)
-    "title": (22, "bold", 0.0),
-    "section": (15, "bold", 0.0),
-    "heading": (11, "bold", 0.16),
-    "body": (9.5, "normal", 0.08),
-    "bullet": (9.5, "normal", 0.03),
-    "note": (8, "normal", 0.06),
-    "caption": (8.5, "bold", 0.12),
-}
-_SANS_EM = 0.56  # average advance of DejaVu Sans, in em (generous: lines never overrun)
-_MONO_EM = 0.602  # DejaVu Sans Mono advance, in em
-_NUMBER = re.compile(r"^(-?[\d,.]+\*?( \[[-\d., ]+\])?|-|·)$")
+_FONT, _BOLD, _ITALIC = "KSans", "KSans-Bold", "KSans-Oblique"
+_GREY = 0.35
+_MIN_TABLE_SIZE = 5.5  # pt: below this a wide table wraps its cells instead of shrinking
+_PAD = 4.0  # pt: cell padding left and right
+_KEEP_WHOLE = 0.45  # a table up to this share of the page is never split
+_NUMBER = re.compile(r"^([-+−]?[\d,.]+\*?( \[[-−\d., ]+\])?%?|-|·|—)$")
 
 
-class _Pages:
-    """Lay out text, monospaced tables and images top to bottom on A4 pages."""
+def _register_fonts() -> None:
+    import matplotlib
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
 
-    def __init__(self, pdf, footer: str, scale: float = 1.0):
-        self.pdf, self.footer, self.scale = pdf, footer, scale  # pdf None: a dry run (measure only)
-        self.fig = None
-        self.page = 0
-        self.y = 0.0  # inches below the top of the content box
+    if _FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    ttf = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    files = {_FONT: "DejaVuSans.ttf", _BOLD: "DejaVuSans-Bold.ttf", _ITALIC: "DejaVuSans-Oblique.ttf",
+             _FONT + "-BoldOblique": "DejaVuSans-BoldOblique.ttf"}
+    for name, file in files.items():
+        pdfmetrics.registerFont(TTFont(name, str(ttf / file)))
+    for bold, italic, name in ((0, 0, _FONT), (1, 0, _BOLD), (0, 1, _ITALIC), (1, 1, _FONT + "-BoldOblique")):
+        addMapping(_FONT, bold, italic, name)
 
-    def new_page(self):
-        import matplotlib.pyplot as plt
 
-        self.close_page()
-        self.fig = plt.figure(figsize=(PAGE_W, PAGE_H))
-        self.page += 1
-        self.y = 0.0
+def _styles(scale: float = 1.0) -> dict:
+    from reportlab.lib.colors import Color
+    from reportlab.lib.styles import ParagraphStyle
 
-    def close_page(self):
-        import matplotlib.pyplot as plt
+    grey = Color(_GREY, _GREY, _GREY)
 
-        if self.fig is not None:
-            self._text(BOX_W, BOX_H + 0.15, f"{self.footer}    page {self.page}", 7, ha="right",
-                       color="0.4")
-            if self.pdf is not None:
-                self.pdf.savefig(self.fig)
-            plt.close(self.fig)
-            self.fig = None
+    def style(name, size, font=_FONT, before=0.0, after=0.0, lead=1.3, **kw):
+        s = size * scale
+        return ParagraphStyle(name, fontName=font, fontSize=s, leading=s * lead, spaceBefore=before * scale,
+                              spaceAfter=after * scale, **kw)
 
-    @property
-    def left(self) -> float:
-        return BOX_H - self.y
+    return {
+        "title": style("title", 24, _BOLD, after=10, lead=1.2),
+        "subtitle": style("subtitle", 13, _FONT, after=14, textColor=grey),
+        "section": style("section", 16, _BOLD, after=8, lead=1.2, keepWithNext=1),
+        "heading": style("heading", 11, _BOLD, before=10, after=3, keepWithNext=1),
+        "body": style("body", 9.5, before=5, lead=1.35),
+        "bullet": style("bullet", 9.5, before=2, lead=1.35, leftIndent=14, bulletIndent=4, bulletFontName=_FONT),
+        "term": style("term", 9.5, before=4, lead=1.35, leftIndent=14, firstLineIndent=-14),
+        "note": style("note", 8, before=4, textColor=grey),
+        "caption": style("caption", 8.5, _BOLD, before=9, after=3, keepWithNext=1),
+        "toc": style("toc", 10, lead=1.5, leftIndent=14, firstLineIndent=-14),
+    }
 
-    def _text(self, x, y, s, size, ha="left", family="DejaVu Sans", weight="normal", color="black"):
-        self.fig.text((LEFT + x) / PAGE_W, 1 - (TOP + y) / PAGE_H, s, fontsize=size, ha=ha, va="top",
-                      family=family, weight=weight, color=color)
 
-    def need(self, h: float):
-        if self.fig is None or self.y + h > BOX_H:
-            self.new_page()
+def _esc(text: str) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
-    def para(self, text: str, style: str = "body"):
-        size, weight, before = _STYLE[style]
-        size *= self.scale
-        before *= self.scale
-        indent = 0.2 if style == "bullet" else 0.0
-        width = int((BOX_W - indent) * 72 / (_SANS_EM * size))
-        lines = textwrap.wrap(text, width) or [""]
-        lh = size * 1.32 / 72
-        self.need(before + lh * min(len(lines), 2))
-        self.y += before if self.y > 0 else 0
-        for i, line in enumerate(lines):
-            self.need(lh)
-            if style == "bullet" and i == 0:
-                self._text(0.05, self.y, "•", size)
-            self._text(indent, self.y, line, size, weight=weight,
-                       color="0.3" if style == "note" else "black")
-            self.y += lh
 
-    def table(self, title: str, df: pd.DataFrame, note: str = "", max_size: float = 8.5):
-        cols = [str(c) for c in df.columns]
-        body = [[str(v) for v in row] for row in df.itertuples(index=False)]
-        widths = [max([len(c)] + [len(r[j]) for r in body]) for j, c in enumerate(cols)]
-        line_len = sum(widths) + 2 * (len(widths) - 1)
-        size = min(max_size * self.scale, BOX_W * 72 / (_MONO_EM * max(line_len, 1)))
-        size = max(size, 4.5)
+#: lead-ins set in bold in the PDF (the study sections' paragraphs)
+_LEAD_INS = ("Method. ", "What the numbers mean. ")
 
-        numeric = [all(_NUMBER.match(r[j]) for r in body) for j in range(len(cols))]
 
-        def fmt(cells):  # numbers to the right, words to the left
-            return "  ".join(c.rjust(w) if numeric[j] else c.ljust(w) for j, (c, w) in enumerate(zip(cells, widths)))
+def _paragraph(b: Text, st: dict):
+    from reportlab.platypus import Paragraph
 
-        header = fmt(cols)
-        rule = "─" * len(header)
-        lh = size * 1.3 / 72
-        tsize = _STYLE["caption"][0] * self.scale
-        head_h = (tsize * 1.4 / 72 if title else 0) + 2 * lh
-        whole = 0.12 + head_h + (len(body) * 1.2 * size / 72 + 0.3 * lh) + 0.3
-        # a table that fits on a page is not split; a longer one starts with at least 4 rows
-        self.need(whole if whole <= BOX_H else 0.12 + head_h + lh * min(len(body), 4))
-        self.y += 0.12 if self.y > 0 else 0
-        if title:
-            self._text(0, self.y, title, tsize, weight="bold")
-            self.y += tsize * 1.4 / 72
-        i = 0
-        first = True
-        while i < len(body) or first:
-            if not first:
-                self.new_page()
-                if title:
-                    self._text(0, self.y, f"{title} (continued)", tsize, weight="bold")
-                    self.y += tsize * 1.4 / 72
-            first = False
-            self._text(0, self.y, header, size, family="DejaVu Sans Mono", weight="bold")
-            self.y += lh
-            self._text(0, self.y - 0.3 * lh, rule, size, family="DejaVu Sans Mono", color="0.5")
-            self.y += 0.5 * lh
-            rows = []
-            while i < len(body) and self.y + lh * (len(rows) + 1) <= BOX_H:
-                rows.append(fmt(body[i]))
-                i += 1
-            if rows:
-                self._text(0, self.y, "\n".join(rows), size, family="DejaVu Sans Mono")
-                # matplotlib's multi-line spacing is 1.2 x the font size
-                self.y += len(rows) * size * 1.2 / 72 + 0.3 * lh
-            if i >= len(body):
-                break
-        if note:
-            self.para(note, "note")
+    if b.style == "term":
+        return Paragraph(f"<b>{_esc(b.term)}</b>: {_esc(b.text)}", st["term"])
+    text = _esc(b.text)
+    for lead in _LEAD_INS:
+        if text.startswith(lead):
+            text = f"<b>{lead.strip()}</b> {text[len(lead):]}"
+    if b.style == "bullet":
+        return Paragraph(text, st["bullet"], bulletText="•")
+    return Paragraph(text, st.get(b.style, st["body"]))
 
-    def image(self, path: Path, title: str, max_h: float = 6.2):
-        import matplotlib.image as mpimg
 
-        img = mpimg.imread(str(path))
-        h_px, w_px = img.shape[:2]
-        w = BOX_W
-        h = w * h_px / w_px
-        if h > max_h:
-            h = max_h
-            w = h * w_px / h_px
-        room = BOX_H - self.y - 0.15
-        if h > room >= 0.75 * h:  # a little smaller rather than a new page
-            w, h = w * room / h, room
-        self.need(h + 0.15)
-        self.y += 0.1 if self.y > 0 else 0
-        x0 = (BOX_W - w) / 2
-        ax = self.fig.add_axes([(LEFT + x0) / PAGE_W, 1 - (TOP + self.y + h) / PAGE_H, w / PAGE_W, h / PAGE_H])
-        ax.imshow(img, interpolation="antialiased")
-        ax.set_axis_off()
-        self.y += h + 0.05
+def _mark(flowable, key: str, title: str, level: int, toc: bool = False):
+    """Ask the document for a bookmark, an outline entry (and a contents
+    line) where ``flowable`` lands."""
+    flowable._ks_mark = (key, title, level, toc)
+    return flowable
+
+
+def _lines(text: str, width: float, size: float) -> int:
+    """Lines a bold header takes at ``width`` points (words kept whole)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    n, line = 1, ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and stringWidth(trial, _BOLD, size) > width:
+            n, line = n + 1, word
+        else:
+            line = trial
+    return n
+
+
+def _table(b: Table, st: dict, width: float, keep: bool = True) -> list:
+    """A table's caption, the table (header repeated on every page it
+    spans) and its note: the largest type up to ``b.size`` at which every
+    column fits the width unbroken (headers break between words); below
+    the smallest size, the widest cells wrap."""
+    from reportlab.lib.colors import Color
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import CondPageBreak, KeepTogether, LongTable, Paragraph, TableStyle
+
+    cols = [str(c) for c in b.df.columns]
+    body = [[str(v) for v in row] for row in b.df.itertuples(index=False)]
+    numeric = [bool(body) and all(_NUMBER.match(r[j]) for r in body) for j in range(len(cols))]
+
+    def widths(size):
+        head_word = [max(stringWidth(w, _BOLD, size) for w in (c.split() or [""])) for c in cols]
+        cell = [max([stringWidth(r[j], _FONT, size) for r in body] or [0.0]) for j in range(len(cols))]
+        cell_word = [max([stringWidth(w, _FONT, size) for r in body for w in (r[j].split() or [""])] or [0.0])
+                     for j in range(len(cols))]
+        return head_word, cell, cell_word
+
+    size = b.size
+    wrap_cells = False
+    while True:
+        head_word, cell, cell_word = widths(size)
+        col = [max(h, c) + 2 * _PAD for h, c in zip(head_word, cell)]
+        if sum(col) <= width or size <= _MIN_TABLE_SIZE:
+            break
+        size = max(_MIN_TABLE_SIZE, size - 0.25)
+    if sum(col) > width:  # still too wide at the smallest type: the widest cells wrap
+        wrap_cells = True
+        least = [max(h, c) + 2 * _PAD for h, c in zip(head_word, cell_word)]
+        give = sum(col) - width
+        slack = [c - m for c, m in zip(col, least)]
+        total = sum(slack) or 1.0
+        col = [c - give * s / total for c, s in zip(col, slack)]
+    elif sum(max(stringWidth(c, _BOLD, size) + 2 * _PAD, w) for c, w in zip(cols, col)) <= width:
+        col = [max(stringWidth(c, _BOLD, size) + 2 * _PAD, w) for c, w in zip(cols, col)]  # headers on one line
+    else:  # room to spare: a header on more than two lines gets wider, while there is room
+        spare = width - sum(col)
+        for j in range(len(cols)):
+            while spare > 0 and _lines(cols[j], col[j] - 2 * _PAD, size) > 2:
+                step = min(2.0, spare)
+                col[j] += step
+                spare -= step
+
+    lead = size * 1.22
+    hstyle = ParagraphStyle("th", fontName=_BOLD, fontSize=size, leading=lead)
+    cstyle = ParagraphStyle("td", fontName=_FONT, fontSize=size, leading=lead)
+    align = {True: 2, False: 0}  # TA_RIGHT, TA_LEFT
+    header = [Paragraph(_esc(c), ParagraphStyle(f"th{j}", hstyle, alignment=align[numeric[j]]))
+              for j, c in enumerate(cols)]
+    rows = [header]
+    for r in body:
+        if wrap_cells:
+            rows.append([Paragraph(_esc(v), ParagraphStyle("tdw", cstyle, alignment=align[numeric[j]]))
+                         for j, v in enumerate(r)])
+        else:
+            rows.append(r)
+    band = Color(0.94, 0.95, 0.97)
+    cmds = [("FONT", (0, 0), (-1, -1), _FONT, size, lead),
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ("LEFTPADDING", (0, 0), (-1, -1), _PAD), ("RIGHTPADDING", (0, 0), (-1, -1), _PAD),
+            ("TOPPADDING", (0, 0), (-1, -1), 0.9), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.4),
+            ("LINEABOVE", (0, 0), (-1, 0), 0.8, Color(0.2, 0.2, 0.2)),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.5, Color(0.2, 0.2, 0.2)),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.8, Color(0.2, 0.2, 0.2))]
+    cmds += [("ALIGN", (j, 1), (j, -1), "RIGHT") for j in range(len(cols)) if numeric[j]]
+    cmds += [("BACKGROUND", (0, i), (-1, i), band) for i in range(2, len(rows), 2)]
+    table = LongTable(rows, colWidths=col, repeatRows=1, hAlign="LEFT", style=TableStyle(cmds))
+    parts = []
+    if b.title:
+        parts.append(Paragraph(_esc(b.title), st["caption"]))
+    parts.append(table)
+    if b.note:
+        parts.append(Paragraph(_esc(b.note), st["note"]))
+    if not keep:
+        return parts
+    _, height = table.wrap(width, 1e6)
+    if height <= _KEEP_WHOLE * BOX_H * 72:  # a short table moves to the next page whole
+        return [KeepTogether(parts)]
+    # a long one starts where it is if its caption, header and a few rows fit there
+    first = sum(table._rowHeights[:5]) + (parts[0].wrap(width, 1e6)[1] + st["caption"].spaceBefore if b.title else 0)
+    if b.title:
+        parts[0] = Paragraph(_esc(b.title), ParagraphStyle("caption-split", st["caption"], keepWithNext=0))
+    return [CondPageBreak(first + 6)] + parts
+
+
+def _chart_class():
+    from reportlab.graphics import renderPDF
+    from reportlab.platypus import Flowable
+
+    class ChartFlowable(Flowable):
+        """A study chart (its SVG) drawn as vector graphics, as wide as the
+        text (at most ``max_h`` tall), a little smaller rather than moved
+        to the next page when most of it fits."""
+
+        draw_charts = True  # False in the measuring pass: the layout is the same, drawing is skipped
+
+        def __init__(self, svg: Path, max_h: float):
+            super().__init__()
+            self.svg, self.max_h = svg, max_h
+            self._drawing = None
+            self.w0, self.h0 = _svg_size(svg)
+
+        def wrap(self, avail_w, avail_h):
+            w = avail_w
+            h = w * self.h0 / self.w0
+            if h > self.max_h:
+                h = self.max_h
+                w = h * self.w0 / self.h0
+            if h > avail_h >= 0.78 * h:
+                w, h = w * avail_h / h, avail_h
+            self.dw, self.dh = w, h
+            self.width, self.height = avail_w, h
+            return avail_w, h
+
+        def draw(self):
+            if not type(self).draw_charts:
+                return
+            if self._drawing is None:
+                from svglib.svglib import svg2rlg
+
+                self._drawing = svg2rlg(str(self.svg))
+            d = self._drawing
+            s = self.dw / d.width
+            c = self.canv
+            c.addLiteral("/Figure BMC")  # marked content: a chart (a reader, or the tests, can find it)
+            c.saveState()
+            c.translate((self.width - self.dw) / 2, 0)
+            c.scale(s, s)
+            renderPDF.draw(d, c, 0, 0)
+            c.restoreState()
+            c.addLiteral("EMC")
+
+    return ChartFlowable
+
+
+def _svg_size(path: Path) -> tuple[float, float]:
+    """(width, height) in points of an SVG written by matplotlib."""
+    head = path.read_text(encoding="utf-8")[:2000]
+    m = re.search(r'<svg[^>]*\bwidth="([\d.]+)pt"[^>]*\bheight="([\d.]+)pt"', head)
+    if not m:
+        raise ReportError(f"{path}: not an SVG chart written by matplotlib")
+    return float(m.group(1)), float(m.group(2))
+
+
+def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float) -> list:
+    from reportlab.lib.units import inch
+    from reportlab.platypus import KeepInFrame, PageBreak, Paragraph, Spacer
+
+    story = []
+    for si, sec in enumerate(report.sections):
+        key = f"sec-{sec.key}"
+        if si == 0:
+            story.append(Spacer(1, 0.9 * inch))
+            story.append(_mark(Paragraph(_esc(report.title), st["title"]), key, report.title, 0))
+        else:
+            story.append(PageBreak())
+            story.append(_mark(Paragraph(_esc(sec.title), st["section"]), key, sec.title, 0, toc=True))
+        flow = []
+        heads = 0
+        for i, b in enumerate(sec.blocks):
+            if si == 0 and i == len(sec.blocks) - 1:  # the contents, before the title page's last note
+                flow += [Paragraph("Contents", st["heading"]), toc]
+            if isinstance(b, Text):
+                if si == 0 and i == 0 and b.style == "heading":  # the subtitle
+                    flow.append(Paragraph(_esc(b.text), st["subtitle"]))
+                    continue
+                p = _paragraph(b, st)
+                if b.style == "heading" and si > 0 and not sec.one_page:
+                    heads += 1
+                    _mark(p, f"{key}-{heads}", b.text, 1)
+                flow.append(p)
+            elif isinstance(b, Table):
+                flow += _table(b, st, box_w, keep=not sec.one_page)
+            elif isinstance(b, Chart):
+                flow.append(chart_cls(report.out / f"{b.path}.svg", max_h=6.2 * inch))
+        if sec.one_page:  # the whole section on its page: the type shrinks when it must
+            story.append(KeepInFrame(0, 0, flow, mode="shrink"))
+        else:
+            story += flow
+    return story
+
+
+def _unpostpone(flowables) -> None:
+    """Clear platypus's mark on flowables it moved to the next page (a
+    flowable marked twice is an error): each pass lays out the same ones."""
+    for f in flowables:
+        f.__dict__.pop("_postponed", None)
+        _unpostpone(getattr(f, "_content", None) or [])
 
 
 def render_pdf(report: Report, path) -> int:
-    """Write the report as a PDF; returns the number of pages."""
-    import matplotlib
+    """Write the report as a PDF; returns the number of pages.
 
-    matplotlib.use("Agg")
-    from matplotlib.backends.backend_pdf import PdfPages
+    One bookmark (outline entry) per section and one per heading, a
+    contents list on the title page whose lines link to the sections,
+    tables that fit the width (the header repeated on each page of a long
+    one), the charts as vector graphics.  The same report gives the same
+    bytes (the creation date is the report's ``inputs["date"]``, see
+    :func:`report_date`)."""
+    from reportlab.lib.colors import Color
+    from reportlab.lib.units import inch
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+    from reportlab.platypus.tableofcontents import TableOfContents
 
+    _register_fonts()
     inp = report.inputs
     footer = (f"kaiser-sim {inp['version']} · rules {inp['rules'].get('label', '?')} · {inp['deals']:,} deals · "
               f"seed {inp['seed']}")
-    date = report_date()
-    meta = {"Title": report.title, "Author": "kaiser-sim", "Subject": footer, "Creator": f"kaiser-sim {__version__}",
-            "CreationDate": date, "ModDate": date}
-    with PdfPages(str(path), metadata=meta) as pdf:
-        dry = _Pages(None, footer)  # first pass: where each section starts
-        starts = []
-        for si, sec in enumerate(report.sections):
-            if sec.one_page:
-                dry.page += 1
-                starts.append(dry.page)
-                continue
-            starts.append(dry.page + 1)
-            _layout(dry, report, si, sec)
-        contents = [Text("Contents", "heading")] + [Text(f"{s.title} ... page {p}", "bullet")
-                                                    for s, p in zip(report.sections[1:], starts[1:])]
-        pages = _Pages(pdf, footer)
-        for si, sec in enumerate(report.sections):
-            if si == 0:
-                sec = Section(sec.key, sec.title, sec.blocks[:-1] + contents + sec.blocks[-1:], sec.one_page)
-            if sec.one_page:  # the largest type that fits
-                pages.scale = next((s for s in (1.0, 0.93, 0.86, 0.8, 0.74, 0.68)
-                                    if _layout(_Pages(None, footer, s), report, si, sec) == 1), 0.62)
-            _layout(pages, report, si, sec)
-            pages.scale = 1.0
-        pages.close_page()
-        n = pages.page
-    return n
+    try:  # the report's own date (the same report, the same bytes)
+        date = _dt.datetime.strptime(str(inp.get("date")), "%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        date = report_date()
+    stamp = date.strftime("D:%Y%m%d%H%M%S+00'00'")
+    st = _styles()
+    box_w, box_h = BOX_W * inch, BOX_H * inch
 
+    class _Canvas(Canvas):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.setDateFormatter(lambda *_: stamp)
 
-def _layout(pages: _Pages, report: Report, si: int, sec: Section) -> int:
-    """Lay out one section from a new page; returns the pages it took."""
-    pages.new_page()
-    start = pages.page
-    if si == 0:
-        pages.y = 1.2
-        pages.para(report.title, "title")
-        pages.y += 0.1
-    else:
-        pages.para(sec.title, "section")
-        pages.y += 0.05
-    for b in sec.blocks:
-        if isinstance(b, Text):
-            pages.para(b.text, b.style)
-        elif isinstance(b, Table):
-            pages.table(b.title, b.df, b.note, b.size)
-        elif isinstance(b, Chart):
-            pages.image(report.out / f"{b.path}.png", b.title)
-    n = pages.page - start + 1
-    if pages.pdf is None:
-        pages.close_page()
-    return n
+    class _Doc(BaseDocTemplate):
+        def afterFlowable(self, flowable):
+            mark = getattr(flowable, "_ks_mark", None)
+            if mark is None:
+                return
+            key, title, level, in_toc = mark
+            c = self.canv
+            if level == 0:
+                c.bookmarkPage(key)
+            else:
+                c.bookmarkHorizontalAbsolute(key, self.frame._y + flowable.height + 14)
+            c.addOutlineEntry(title, key, level=level)
+            if in_toc:
+                self.notify("TOCEntry", (0, _esc(title), self.page, key))
+
+    def decorate(canv, doc):
+        canv.saveState()
+        canv.setFont(_FONT, 7)
+        canv.setFillColor(Color(0.4, 0.4, 0.4))
+        canv.drawRightString(doc.leftMargin + box_w, doc.bottomMargin - 0.3 * inch, f"{footer}    page {doc.page}")
+        canv.restoreState()
+
+    def document(target):
+        doc = _Doc(target, pagesize=(PAGE_W * inch, PAGE_H * inch), leftMargin=LEFT * inch,
+                   rightMargin=LEFT * inch, topMargin=TOP * inch, bottomMargin=TOP * inch, invariant=1,
+                   title=report.title, author="kaiser-sim", subject=footer, creator=f"kaiser-sim {__version__}",
+                   keywords="Kaiser, card game, double dummy, Monte Carlo")
+        frame = Frame(doc.leftMargin, doc.bottomMargin, box_w, box_h, id="body", leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0)
+        doc.addPageTemplates([PageTemplate("page", [frame], onPage=decorate)])
+        return doc
+
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.levelStyles = [st["toc"]]
+    chart_cls = _chart_class()
+    story = _story(report, st, toc, chart_cls, box_w, box_h)
+    # first pass: where each section starts (charts laid out, not drawn); then the pages, with the contents
+    import io
+
+    # reportlab seeds the document id with its time stamp, which is SOURCE_DATE_EPOCH when set: the report's date
+    epoch = str(int(date.replace(tzinfo=_dt.timezone.utc).timestamp()))
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = epoch
+    try:
+        for final in (False, True, True):
+            chart_cls.draw_charts = final
+            _unpostpone(story)
+            toc.beforeBuild()
+            doc = document(str(path) if final else io.BytesIO())
+            doc._indexingFlowables = [toc]
+            doc.build(story[:], canvasmaker=_Canvas)
+            toc.afterBuild()
+            if final and toc.isSatisfied():
+                break
+    finally:
+        if saved is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+    return doc.page
 
 
 # --- writing ----------------------------------------------------------------------------------

@@ -1,20 +1,18 @@
 """The printed report: built from a small seeded results set (solved once),
-checked as files, as Markdown against its CSVs, and as PDF pages and text
-(``pdftotext`` when it is installed)."""
+checked as files, as Markdown against its CSVs and as PDF pages and
+metadata (the PDF's text, outline, links and charts: tests/test_report_pdf.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
-from kaiser_sim.report import ci, parse_studies, pct
+from kaiser_sim.report import GLOSSARY_TITLE, ci, parse_studies, pct
 from kaiser_sim.simulate import simulate
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies.blocks import ranges
@@ -110,8 +108,8 @@ def test_markdown_sections_and_charts(built):
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
-    assert heads[0] == "Contents" and heads[1].startswith("Cheat sheet")
-    assert heads[2:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    assert heads[0] == "Contents" and heads[1].startswith("Cheat sheet") and heads[2] == GLOSSARY_TITLE
+    assert heads[3:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
     charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(charts) >= 15
     for c in charts:
@@ -131,28 +129,24 @@ def test_pdf_pages_and_metadata(built):
     assert b"D:20231114" in data  # CreationDate from SOURCE_DATE_EPOCH
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext not installed")
-def test_pdf_text(built):
+def test_glossary_and_nt_scoring_in_markdown(built):
+    """Every term the report uses is defined once, after the cheat sheet;
+    every piece of NT advice states the rules' NT scoring."""
     out, _ = built
-    pdf = str(out / "report.pdf")
-
-    def page_text(first, last=None):
-        last = last or first
-        return subprocess.run(["pdftotext", "-f", str(first), "-l", str(last), "-layout", pdf, "-"],
-                              capture_output=True, text=True, check=True).stdout
-
-    title = page_text(1)
-    assert "What the cards are worth in Kaiser" in title and "The questions" in title
-    assert f"Seed: {SEED}" in title and "kaiser-sim 0.1.0" in title
-    cheat = page_text(2)
-    assert "Cheat sheet" in cheat and "What to bid" in cheat and "When to bid no trump" in cheat
-    assert "The 5♥" in cheat and "The 3♠" in cheat
-    assert TITLES["bid-odds"] in page_text(3)  # the cheat sheet is one page
-    text = page_text(1, 999)
-    pos = [text.index(TITLES[k]) for k in STUDIES]
-    assert pos == sorted(pos)
-    assert text.rindex("Appendix: method") > pos[-1]
-    assert "Method." in text and "What the numbers mean." in text
+    text = (out / "report.md").read_text(encoding="utf-8")
+    glossary = text.split(f"## {GLOSSARY_TITLE}")[1].split("\n## ")[0]
+    for term in ("Double dummy (DD)", "Table play", "PIMC", "Declarer", "Partner, LHO, RHO", "Kaiser count", "Trump by rule",
+                 "Settled, ?", "Kept, traded, depends on the play", "Rule codes", "NT, no trump"):
+        assert f"**{term}" in glossary, term
+    for rule in ("longest", "strongest", "longest-strength"):
+        assert rule in glossary
+    nt = "no trump scores double, a made NT bid scores twice the points taken and a failed one loses twice the bid"
+    assert nt in glossary
+    cheat = text.split("## Cheat sheet")[1].split("\n## ")[0]
+    assert nt in cheat.split("### When to bid no trump")[1]  # beside the NT lines
+    assert nt in cheat.split("### When to bid no trump")[0]  # the what-to-bid grid's NT limits
+    trump_nt = text.split(f"## {TITLES['trump-and-nt']}")[1].split("\n## ")[0]
+    assert nt in trump_nt
 
 
 def test_subset_of_studies(results_dir, tmp_path):
@@ -175,7 +169,7 @@ def test_no_cheat_sheet_without_its_studies(results_dir, tmp_path):
     assert res.exit_code == 0, res.output
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
-    assert heads == ["Contents", TITLES["bid-odds"], "Appendix: method"]
+    assert heads == ["Contents", GLOSSARY_TITLE, TITLES["bid-odds"], "Appendix: method"]
     assert "Cheat sheet" not in text and not (out / "tables" / "cheat-what-to-bid.csv").exists()
 
 

@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, count, frame, pct
-from .common import (DEFAULT_TRUMP_RULE, MAKE_COLUMNS, STRENGTH_NAME, declarer_frame,
-                     levels_of, make_rows, legend, mean_row, new_figure, rows_frame, run_info, table_play_model, tag,
-                     with_model_error)
+from .common import (DEFAULT_TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
+                     integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
+                     run_info, table_play_model, tag, with_model_error)
 
 KEY = "bid-odds"
 TITLE = "Bid odds: how often a bid makes"
@@ -138,12 +138,19 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     return tables
 
 
-def _curves(ax, df, group_col, label_fmt="{}"):
-    for key, g in df.groupby(group_col, observed=True, sort=False):
+def _curves(ax, df, group_col, label_fmt="{}", colors=None):
+    """One line (with its 95% band) per group; ``colors``: ``{group: colour}``
+    for ordered groups (:func:`~kaiser_sim.studies.common.ordered_colors`)."""
+    groups = list(df.groupby(group_col, observed=True, sort=False))
+    if colors:  # ordered levels: the highest first, as the curves lie from top to bottom
+        rank = {lv: i for i, lv in enumerate(colors)}
+        groups.sort(key=lambda kv: -rank.get(str(kv[0]), -1))
+    for key, g in groups:
         dashed = group_col == "method" and "table play" not in str(key) and (df["method"].str.contains("table play")).any()
         line, = ax.plot(g["bid"], 100 * g["p"], marker="o", label=label_fmt.format(key) + (", DD" if dashed else ""),
-                        linestyle="--" if dashed else "-")
+                        linestyle="--" if dashed else "-", color=(colors or {}).get(str(key)))
         ax.fill_between(g["bid"], 100 * g["lo"], 100 * g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
+    integer_axis(ax.xaxis)
 
 
 def plot(tables) -> dict:
@@ -154,28 +161,30 @@ def plot(tables) -> dict:
                          "P(make), % of declarer hands", foot)
     _curves(ax, make, "method")
     ax.set_ylim(-2, 102)
-    legend(ax, fontsize=9)
+    legend(ax)
     figs["make_curves"] = fig
 
     bs = tables["by_strength"]
     tp = bool((bs["method"].astype(str).str.contains("table play")).any()) if len(bs) else False
+    measure = "table play (PIMC model)" if tp else "double dummy"
     for method, name in (("trump by rule", "make_by_strength"), ("NT", "make_by_strength_nt")):
         method = f"{method}, table play" if tp else method
         g = bs[bs["method"] == method]
         fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
-                             "P(make), %", bs.attrs.get("footer", foot))
-        _curves(ax, g, "strength_bucket", "count {}")
+                             "P(make), %", bs.attrs.get("footer", foot), measure=measure)
+        _curves(ax, g, "strength_bucket", "{}", ordered_colors(STRENGTH_LEVELS))
         ax.set_ylim(-2, 102)
-        legend(ax, title="Kaiser count", fontsize=8, ncol=2)
+        legend(ax, title="Kaiser count")
         figs[name] = fig
 
     bl = tables["by_trump_length"]
     method = "trump by rule, table play" if tp else "trump by rule"
     fig, ax = new_figure(f"Make probability by trump length ({method})", "bid", "P(make), %",
-                         bl.attrs.get("footer", foot))
-    _curves(ax, bl[bl["method"] == method] if len(bl) else bl, "length_bucket", "{} trumps")
+                         bl.attrs.get("footer", foot), measure=measure)
+    g = bl[bl["method"] == method] if len(bl) else bl
+    _curves(ax, g, "length_bucket", "{}", ordered_colors(LENGTH_LEVELS))
     ax.set_ylim(-2, 102)
-    legend(ax, fontsize=9)
+    legend(ax, title="trump length")
     figs["make_by_trump_length"] = fig
     return figs
 

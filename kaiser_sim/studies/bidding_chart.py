@@ -49,10 +49,10 @@ import numpy as np
 import pandas as pd
 
 from ..auction import ladder
-from .blocks import Table, Text, ci, count, frame, num
-from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, STRENGTH_BUCKETS, STRENGTH_NAME, declarer_frame,
-                     hand_score, legend, new_figure, rows_frame, run_info, share_row, table_play_model, tag,
-                     with_model_error)
+from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
+from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
+                     STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
+                     run_info, share_row, table_play_model, tag, with_model_error)
 from .common import mean_row as _mean_row
 
 KEY = "bidding-chart"
@@ -153,6 +153,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         if key.endswith("_table_play"):
             df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model)")
         df.attrs["table_play"] = why or model.describe()
+        df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
     return tables
 
 
@@ -285,26 +286,38 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
 
 
 def _grid_figure(chart, title: str, measure: str):
-    foot = chart.attrs.get("footer", "")
-    rows = [b[0] for b in STRENGTH_BUCKETS]
-    cols = [b[0] for b in LENGTH_BUCKETS]
+    """The chart as a grid of cells (count band x trump length), each cell
+    coloured by its highest plain bid (one colour a level) and labelled
+    with its plain and NT limits; vector patches (no image)."""
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib import colormaps
+
+    foot = (chart.attrs.get("footer", "") + f". Cell: highest plain bid and highest NT bid whose expected hand score "
+            f"(declaring side, {measure}) is positive; chosen on even deals, n = hands of the odd deals; ? = not "
+            "settled (see the cheat sheet)")
+    rows = list(STRENGTH_LEVELS)
+    cols = list(LENGTH_LEVELS)
     grid = np.full((len(rows), len(cols)), np.nan)
     fig, ax = new_figure(title, "length of the trump suit (longest suit)", "Kaiser count (see the note)", foot,
-                         figsize=(8, 7))
+                         figsize=(8, 7), intervals=False)
     ax.grid(False)
+    levels = np.arange(5, 13)  # 5 = pass, 6..12 the bids
+    cmap = ListedColormap(colormaps["YlGn"](np.linspace(0.08, 0.92, len(levels))))
+    norm = BoundaryNorm(np.append(levels, 13) - 0.5, cmap.N)
     for _, r in chart.iterrows():
         i, j = rows.index(str(r["strength"])), cols.index(str(r["trump_len"]))
         grid[i, j] = r["limit_level"]
         plain = ("pass" if r["bid_up_to"] == "pass" else f"up to {r['bid_up_to']}") + ("" if r["settled"] else " ?")
         ax.text(j, i, f"{plain}\nNT: {r['nt_up_to']}{'' if r['nt_settled'] else ' ?'}\nn={r['n']:,}", ha="center",
-                va="center", fontsize=8)
-    im = ax.imshow(grid, origin="lower", cmap="YlGn", vmin=5, vmax=12, aspect="auto")
+                va="center", fontsize=8, color="white" if r["limit_level"] >= 10 else "black")
+    mesh = ax.pcolormesh(np.arange(len(cols) + 1) - 0.5, np.arange(len(rows) + 1) - 0.5,
+                         np.ma.masked_invalid(grid), cmap=cmap, norm=norm, edgecolors="white", linewidth=1.5)
+    ax.set_xlim(-0.5, len(cols) - 0.5)
+    ax.set_ylim(-0.5, len(rows) - 0.5)
     ax.set_xticks(range(len(cols)), cols)
     ax.set_yticks(range(len(rows)), rows)
-    fig.colorbar(im, ax=ax, label="highest plain bid with positive expected score (5 = pass)")
-    fig.text(0.01, 0.04, f"cell: highest plain bid and highest NT bid whose expected hand score (declaring side, "
-             f"{measure}) is positive; chosen on even deals, n = hands of the odd deals; ? = not settled (see the "
-             "cheat sheet)", fontsize=7, color="0.35")
+    bar = fig.colorbar(mesh, ax=ax, ticks=levels, label="highest plain bid with positive expected score (5 = pass)")
+    bar.solids.set_rasterized(False)
     return fig
 
 
@@ -326,18 +339,27 @@ def plot(tables) -> dict:
     fig, ax = new_figure(f"Expected hand score by bid and strength ({'table play' if tp else 'double dummy'})", "bid",
                          "expected score of the declaring side (points)", ex.attrs.get("footer", foot))
     order = list(dict.fromkeys(ex["bid"]))
-    for sb, g in ex.groupby("strength", observed=True):
+    colors = ordered_colors(STRENGTH_LEVELS)
+    rank = {lv: i for i, lv in enumerate(STRENGTH_LEVELS)}
+    groups = sorted(ex.groupby("strength", observed=True), key=lambda kv: -rank.get(str(kv[0]), -1))
+    for sb, g in groups:  # strongest first, as the lines lie from top to bottom
         g = g.set_index("bid").reindex(order)
-        line, = ax.plot(range(len(order)), g["mean"], marker="o", markersize=3, label=f"count {sb}")
-        ax.fill_between(range(len(order)), g["lo"], g["hi"], color=line.get_color(), alpha=0.18, linewidth=0)
+        line, = ax.plot(range(len(order)), g["mean"], marker="o", markersize=3, label=str(sb), color=colors.get(str(sb)))
+        ax.fill_between(range(len(order)), g["lo"], g["hi"], color=line.get_color(), alpha=0.15, linewidth=0)
     ax.set_xticks(range(len(order)), order, rotation=60, fontsize=8)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    legend(ax, fontsize=7, ncol=3)
+    legend(ax, title="Kaiser count")
     figs["expected_by_bid"] = fig
     return figs
 
 
 # --- the report -------------------------------------------------------------------------------
+
+
+def _nt_words(ch) -> str:
+    """``"; NT scoring under these rules: ..."`` (the NT limits depend on it)."""
+    words = nt_scoring_words(ch.attrs.get("scoring"))
+    return f"; {words.rstrip('.')}" if words else ""
 
 
 def _chart_rows(ch) -> pd.DataFrame:
@@ -364,13 +386,14 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     "its 95% interval on the odd-numbered deals is above 0; best bid: highest expected score on the "
                     "even deals, with its score and interval measured on the odd deals (n = their hands)"
                     + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
-                       if tp else "")),
+                       if tp else "") + _nt_words(ch)),
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
                     frame(trows),
                     "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
     if tp:
         blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
-                            _chart_rows(t["chart"]), "the same chart with every card visible and best play"))
+                            _chart_rows(t["chart"]), "the same chart with every card visible and best play"
+                            + _nt_words(t["chart"])))
     text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
             "least as good as a higher one: the chart answers how high you can go when the auction pushes "
             "you. Bid up to the level shown; beyond it the average hand loses points."]
@@ -411,7 +434,8 @@ def cheat_sheet(tables) -> list:
                    "double dummy, every card visible, reads about a bid higher). " if tp else
                    "Double dummy: every card visible, about a bid optimistic for a real table. ")
                   + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
-                  "(- = no NT bid pays; · = too few hands). ? = not settled: on a separate half of the deals the "
+                  "(- = no NT bid pays; · = too few hands). " + (nt_scoring_words(ch.attrs.get("scoring")) + " ")
+                  + "? = not settled: on a separate half of the deals the "
                   "95% intervals do not show that bid paying and the next one up losing, so a larger run may move "
                   "it by a level (a publication-size run: kaiser-sim simulate --deals 100000 --out runs/big, then "
                   "kaiser-sim report --from runs/big; about 6 minutes on two cores). "

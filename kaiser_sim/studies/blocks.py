@@ -4,7 +4,8 @@ A study module builds its report section and its cheat-sheet lines from
 three kinds of block, which the report (:mod:`kaiser_sim.report`) renders
 the same way into PDF and Markdown:
 
-- :class:`Text`: a paragraph, a note, a bullet or a heading;
+- :class:`Text`: a paragraph, a note, a bullet, a heading or a glossary
+  entry (a term and its definition);
 - :class:`Table`: a table of strings printed as is (and written as
   ``tables/<name>.csv``);
 - :class:`Chart`: one of the study's charts (PNG and SVG).
@@ -25,7 +26,8 @@ import pandas as pd
 @dataclass
 class Text:
     text: str
-    style: str = "body"  # body | note | bullet | heading
+    style: str = "body"  # body | note | bullet | heading | term (a glossary entry: ``term`` defined by ``text``)
+    term: str = ""
 
 
 @dataclass
@@ -86,6 +88,30 @@ def count(n) -> str:
     return "-" if not ok(n) else f"{int(n):,}"
 
 
+def scoring(rules) -> dict:
+    """What the report's words on scoring need from a rules value (kept in
+    a study's tables as ``attrs["scoring"]``): how no trump and made bids
+    score."""
+    return {"nt_scoring": getattr(rules, "nt_scoring", "double"), "made_scores": getattr(rules, "made_scores", "raw")}
+
+
+def nt_scoring_words(s: dict | None) -> str:
+    """The rules' no-trump scoring in a sentence (``s``: :func:`scoring`, or
+    a rules ``to_dict()``); "" when unknown.  Every piece of NT advice in
+    the report states it: the advice depends on it."""
+    if not s or "nt_scoring" not in s:
+        return ""
+    taken = "the bid" if s.get("made_scores") == "bid" else "the points taken"
+    mode = s["nt_scoring"]
+    if mode == "double":
+        return (f"NT scoring under these rules: no trump scores double, a made NT bid scores twice {taken} and a "
+                "failed one loses twice the bid.")
+    if mode == "double-made":
+        return (f"NT scoring under these rules: a made NT bid scores double (twice {taken}), a failed one loses the "
+                "bid once.")
+    return "NT scoring under these rules: no trump is not doubled, an NT bid scores like a trump bid."
+
+
 def frame(rows: list[dict]) -> pd.DataFrame:
     """Rows of printed cells as a table of strings (a placeholder column when empty)."""
     df = pd.DataFrame(rows)
@@ -105,4 +131,5 @@ def ranges(levels) -> str:
     return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
 
 
-__all__ = ["Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges"]
+__all__ = ["Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
+           "nt_scoring_words"]

@@ -39,6 +39,9 @@ STRENGTH_NAME = "Kaiser count (trump A 2 K 1 Q 1/2, side A 1 K 1/2, 1 a trump, 5
 STRENGTH_SHORT = "count"
 #: trump length buckets (the longest suit of 8 cards has at least 2)
 LENGTH_BUCKETS = (("2", 0, 2), ("3", 3, 3), ("4", 4, 4), ("5", 5, 5), ("6+", 6, 99))
+#: the labels of the count bands and trump lengths, weakest / shortest first (chart colours)
+STRENGTH_LEVELS = tuple(b[0] for b in STRENGTH_BUCKETS)
+LENGTH_LEVELS = tuple(b[0] for b in LENGTH_BUCKETS)
 
 
 def bucket(values, buckets) -> pd.Categorical:
@@ -261,8 +264,79 @@ def tag(tables: dict, info: dict, extra: str = "") -> dict:
     return tables
 
 
-def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5)):
-    """``fig, ax`` titled and labelled, with the footer; legible at half A4."""
+#: the measures a chart footer can name (:func:`chart_footer`), longest first
+MEASURES = ("table play (PIMC model) and double dummy", "table play (PIMC model)", "double dummy")
+#: the colours of ordered categories (count bands, trump lengths, aces): one sequential map, the
+#: same level always the same colour (:func:`ordered_colors`); the light end of viridis is cut
+#: off so that every level shows on white
+ORDERED_CMAP, ORDERED_RANGE = "viridis", (0.0, 0.85)
+
+
+def chart_footer(foot: str, measure: str | None = None, intervals: bool = True) -> str:
+    """A table footer (:func:`footer`) made a chart's: ``measure`` (one of
+    :data:`MEASURES`, or any words) replaces the measure the footer names,
+    and a chart that draws no intervals says so instead of claiming them."""
+    if measure:
+        for m in MEASURES:
+            if f"; {m};" in foot:
+                foot = foot.replace(f"; {m};", f"; {measure};", 1)
+                break
+    if not intervals:
+        foot = foot.replace("; 95% intervals, clustered by deal", "; no intervals drawn")
+    return foot
+
+
+def ordered_colors(levels, present=None) -> dict:
+    """``{level: colour}`` for the ordered ``levels`` (all of them, e.g. every
+    count band of :data:`STRENGTH_BUCKETS`), evenly along one sequential
+    map, so a level has the same colour on every chart whichever levels a
+    chart shows (``present``, default all)."""
+    from matplotlib import colormaps
+
+    cmap = colormaps[ORDERED_CMAP]
+    levels = [str(v) for v in levels]
+    lo, hi = ORDERED_RANGE
+    n = max(len(levels) - 1, 1)
+    colors = {lv: cmap(lo + (hi - lo) * i / n) for i, lv in enumerate(levels)}
+    return colors if present is None else {str(v): colors[str(v)] for v in present if str(v) in colors}
+
+
+def integer_axis(axis) -> None:
+    """Ticks on whole numbers only (bids, aces, points changes)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _wrap_measured(text: str, width_pt: float, size: float) -> list[str]:
+    """``text`` broken into lines no wider than ``width_pt`` points at
+    ``size`` pt in matplotlib's default font (measured, not estimated)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    prop, measure = FontProperties(size=size), TextToPath()
+
+    def width(s):
+        return measure.get_text_width_height_descent(s, prop, ismath=False)[0]
+
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and width(trial) > width_pt:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
+def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5), measure: str | None = None,
+               intervals: bool = True):
+    """``fig, ax`` titled and labelled, with the footer; legible at half A4.
+
+    The footer (``foot``, a table's ``attrs["footer"]``: n, seed, rules, the
+    measure) goes through :func:`chart_footer` with ``measure`` and
+    ``intervals``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -273,10 +347,8 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5)):
     ax.set_xlabel(xlabel, fontsize=10)
     ax.set_ylabel(ylabel, fontsize=10)
     ax.grid(alpha=0.3)
-    import textwrap
-
-    # the footer wraps to the figure's width (about 22 characters an inch at 7 pt)
-    lines = textwrap.wrap(foot, max(40, int(22 * figsize[0])))
+    # the footer wraps to the figure's width, measured in the font it is set in
+    lines = _wrap_measured(chart_footer(foot, measure, intervals), 72 * figsize[0] * 0.97, 7)
     fig.text(0.01, 0.01, "\n".join(lines), fontsize=7, color="0.35")
     fig.subplots_adjust(bottom=0.16 + 0.025 * max(0, len(lines) - 1))
     return fig, ax
@@ -291,14 +363,23 @@ def save_figure(fig, path, fmt: str) -> None:
         fig.savefig(path, format=fmt, dpi=150, metadata={"Date": None} if fmt in ("svg", "pdf") else None)
 
 
-def legend(ax, **kwargs) -> None:
-    """``ax.legend(**kwargs)``, or, when the chart has no data to label (a
-    run too small for any of its cells), a note saying so."""
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(**kwargs)
-    else:
+def legend(ax, fontsize: float = 8, title: str | None = None, **kwargs) -> None:
+    """The legend beside the axes (never over the data: the axes narrow to
+    make room), or, when the chart has no data to label (a run too small
+    for any of its cells), a note saying so.  ``ncol`` is ignored: one
+    column beside the plot."""
+    kwargs.pop("ncol", None)
+    if not ax.get_legend_handles_labels()[0]:
         ax.text(0.5, 0.5, "too few hands for this chart", transform=ax.transAxes, ha="center", va="center",
                 fontsize=11, color="0.4")
+        return
+    fig = ax.figure
+    leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=fontsize,
+                    title=title, title_fontsize=fontsize, frameon=False, **kwargs)
+    leg._legend_box.align = "left"
+    width = leg.get_window_extent(fig.canvas.get_renderer()).width / fig.bbox.width
+    pos = fig.subplotpars
+    fig.subplots_adjust(right=min(pos.right, 0.98 - width - 0.02 * (pos.right - pos.left)))
 
 
 def seat_name(seat: int) -> str:

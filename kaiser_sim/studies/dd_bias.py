@@ -76,7 +76,8 @@ from ..cards import FIVE_HEARTS, THREE_SPADES
 from ..pimc import play_deals
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
-                     mean_row, new_figure, points_array, proportion_row, run_info, strength, trump_by_rule)
+                     integer_axis, legend, mean_row, new_figure, points_array, proportion_row, run_info, strength,
+                     trump_by_rule)
 
 KEY = "dd-bias"
 TITLE = "Beyond double dummy: play without seeing the other hands"
@@ -358,9 +359,10 @@ def plot(tables) -> dict:
     dist = tables["distribution"]
     foot = dist.attrs.get("footer", "")
     fig, ax = new_figure("PIMC play minus double dummy (declaring side)", "PIMC points - DD points",
-                         "% of deals", foot)
+                         "% of deals", foot.replace("bars/bands: 95% intervals", "no intervals drawn"))
     ax.bar(dist["pimc_minus_dd"], 100 * dist["share"], color="tab:blue", alpha=0.8)
     ax.axvline(0, color="0.3", linewidth=1)
+    integer_axis(ax.xaxis)
     figs["difference_histogram"] = fig
 
     make = tables["make"]
@@ -371,7 +373,8 @@ def plot(tables) -> dict:
         line, = ax.plot(make["bid"], 100 * make[col], marker="o", label=label)
         ax.fill_between(make["bid"], 100 * make[lo], 100 * make[hi], color=line.get_color(), alpha=0.18, linewidth=0)
     ax.set_ylim(-2, 102)
-    ax.legend(fontsize=9)
+    integer_axis(ax.xaxis)
+    legend(ax)
     figs["make_dd_vs_pimc"] = fig
 
     diff = tables["difference"]
@@ -397,7 +400,7 @@ def plot(tables) -> dict:
     ax.set_xticks(x)
     ax.set_xticklabels(spec["card"])
     ax.axhline(0, color="0.3", linewidth=1)
-    ax.legend(fontsize=9)
+    legend(ax)
     figs["specials_worth"] = fig
     return figs
 

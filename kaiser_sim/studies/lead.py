@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, Text, ci, count, frame, num
-from .common import (DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, levels_of, mean_row, new_figure,
-                     points_array, run_info, tag)
+from .common import (DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
+                     new_figure, points_array, run_info, tag)
 
 KEY = "lead"
 TITLE = "The value of the lead"
@@ -90,11 +90,13 @@ def plot(tables) -> dict:
     dist = tables["distribution"]
     foot = tables["summary"].attrs.get("footer", "")
     fig, ax = new_figure("Value of the lead: declarer on lead minus LHO on lead",
-                         "lead value (points of the declaring side)", "share of declarer hands, %", foot)
+                         "lead value (points of the declaring side)", "share of declarer hands, %", foot,
+                         intervals=False)
     width = 0.4
     for i, (view, g) in enumerate(dist.groupby("strain", sort=False)):
         ax.bar(g["lead_value"] + (i - 0.5) * width, 100 * g["share"], width=width, label=view)
-    ax.legend(fontsize=9)
+    integer_axis(ax.xaxis)
+    legend(ax)
     figs = {"lead_value": fig}
     mc = tables["make_change"]
     fig, ax = new_figure("Change in make probability from having the lead", "bid",
@@ -103,7 +105,8 @@ def plot(tables) -> dict:
         ax.errorbar(g["bid"], 100 * g["change"], yerr=[100 * (g["change"] - g["lo"]), 100 * (g["hi"] - g["change"])],
                     marker="o", capsize=3, label=view)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.legend(fontsize=9)
+    integer_axis(ax.xaxis)
+    legend(ax)
     figs["lead_make_change"] = fig
     return figs
 

@@ -61,9 +61,9 @@ import pandas as pd
 from .. import solver
 from ..cards import FIVE_HEARTS, THREE_SPADES
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
-from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, levels_of, mean_row, new_figure,
-                     points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model, trump_by_rule,
-                     with_model_error)
+from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
+                     mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
+                     trump_by_rule, with_model_error)
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
 CARDS = {
@@ -439,16 +439,15 @@ def plot_card(tables, name: str) -> dict:
     g = sw[(sw["strain"] == "trump by rule") & (sw["receiver"] != ANY_OTHER)]
     fig, ax = new_figure(f"Holding the {name} rather than another hand: the change for your side",
                          "your side's points as dealt minus after the like-for-like swap (you declare, trump by rule)",
-                         "share of deals, %", foot)
+                         "share of deals, %", foot, intervals=False)
     recvs = list(dict.fromkeys(g["receiver"]))
     width = 0.8 / max(len(recvs), 1)
     for i, r in enumerate(recvs):
         gi = g[g["receiver"] == r]
         ax.bar(gi["worth"] + (i - (len(recvs) - 1) / 2) * width, 100 * gi["share"], width=width,
                label=f"instead in {r}'s hand")
-    ax.xaxis.get_major_locator().set_params(integer=True)
-    if recvs:
-        ax.legend(fontsize=9)
+    integer_axis(ax.xaxis)
+    legend(ax)
     figs["swing"] = fig
 
     s = summ[(summ["swap"] == LIKE) & (summ["strain"] == "trump by rule")]
@@ -463,23 +462,21 @@ def plot_card(tables, name: str) -> dict:
                     label=role_name)
     ax.set_xticks(range(len(recv_order)), recv_order)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    if recv_order:
-        ax.legend(fontsize=9, title="trump by rule")
+    legend(ax, title="trump by rule")
     figs["mean_change"] = fig
 
     dist = tables["worth_distribution"]
     value = 5 if name == "5♥" else -3
     fig, ax = new_figure(f"How many of the {name}'s own {value} points the side dealt it keeps",
                          f"points - points with the {name} counting 0", "share of (deal, leader, strain), %",
-                         tables["worth_overall"].attrs.get("footer", foot))
+                         tables["worth_overall"].attrs.get("footer", foot), intervals=False)
     roles = list(dict.fromkeys(dist["role"]))
     width = 0.8 / max(len(roles), 1)
     for i, r in enumerate(roles):
         d = dist[dist["role"] == r]
         ax.bar(d["worth"] + (i - (len(roles) - 1) / 2) * width, 100 * d["share"], width=width, label=f"holder is {r}")
-    ax.xaxis.get_major_locator().set_params(integer=True)
-    if roles:
-        ax.legend(fontsize=8)
+    integer_axis(ax.xaxis)
+    legend(ax)
     figs["worth_distribution"] = fig
     return figs
 

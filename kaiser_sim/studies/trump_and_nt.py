@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 
 from ..auction import ladder
-from .blocks import Table, Text, ci, count, frame, num, pct, ranges
-from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, legend, mean_row, new_figure,
-                     rows_frame, share_row, run_info, tag, trump_by_rule)
+from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, pct, ranges, scoring
+from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, integer_axis, legend, mean_row,
+                     new_figure, ordered_colors, rows_frame, share_row, run_info, tag, trump_by_rule)
 
 KEY = "trump-and-nt"
 TITLE = "Naming trump, and when no trump pays"
@@ -108,7 +108,10 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     comp.attrs["note"] = (f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
                           f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
     tables = {"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp}
-    return tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    for df in tables.values():
+        df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
+    return tables
 
 
 def plot(tables) -> dict:
@@ -131,16 +134,23 @@ def plot(tables) -> dict:
     a = nb[nb["by"] == "aces"]
     ax.errorbar(a["value"].astype(int), 100 * a["p"], yerr=[100 * (a["p"] - a["lo"]), 100 * (a["hi"] - a["p"])],
                 fmt="o-", capsize=4)
+    integer_axis(ax.xaxis)
     figs["nt_beats_by_aces"] = fig
 
     c = tables["nt_vs_trump"]
     fig, ax = new_figure("NT bid minus trump bid at the same level: expected score", "bid level",
                          "E[score NT] - E[score trump], points", foot)
-    for label, g in c.groupby("aces", sort=False):
-        ax.errorbar(g["level"], g["nt_minus_trump"], yerr=[g["nt_minus_trump"] - g["lo"], g["hi"] - g["nt_minus_trump"]],
-                    fmt="o-", capsize=3, label=label, markersize=4)
+    # aces are ordered: one sequential colour each (0 to 4), all hands in grey, dashed
+    colors = {"all": "0.45", **ordered_colors([f"{a} aces" for a in range(5)])}
+    groups = list(c.groupby("aces", sort=False))
+    for i, (label, g) in enumerate(groups):
+        ax.errorbar(g["level"] + 0.06 * (i - (len(groups) - 1) / 2), g["nt_minus_trump"],
+                    yerr=[g["nt_minus_trump"] - g["lo"], g["hi"] - g["nt_minus_trump"]], fmt="o", capsize=3,
+                    label=label.replace("1 aces", "1 ace"), markersize=4, color=colors.get(label),
+                    linestyle="--" if label == "all" else "-")
     ax.axhline(0, color="0.5", linewidth=0.8)
-    legend(ax, fontsize=8, ncol=2)
+    integer_axis(ax.xaxis)
+    legend(ax, title="aces in the hand")
     figs["nt_vs_trump"] = fig
     return figs
 
@@ -169,8 +179,9 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     blocks = [Table(f"{key}-trump-rules", "Rules for naming trump against the double-dummy best suit", frame(rows)),
               Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit", frame(nrows)),
               Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)", frame(crows),
-                    "verdict: the 95% interval of the difference excludes 0")]
-    text = []
+                    "verdict: the 95% interval of the difference excludes 0; "
+                    + (nt_scoring_words(c.attrs.get("scoring")) or "NT scored by the rules' NT scoring."))]
+    text = [nt_scoring_words(c.attrs.get("scoring"))] if c.attrs.get("scoring") else []
     if len(tr):
         b = tr.loc[tr["picks_best"].idxmax()]
         text.append(f"The rule '{b['rule']}' names the best suit most often "
@@ -205,6 +216,9 @@ def cheat_sheet(tables) -> list:
         a = allr.iloc[0]
         blocks.append(Text(f"NT takes more points than the best trump suit on {pct(a['p'], a['lo'], a['hi'])}% of "
                            "hands. NT bid against a plain bid at the same level, by aces in your hand:"))
+    words = nt_scoring_words(c.attrs.get("scoring"))
+    if words:
+        blocks.insert(1, Text(words, "note"))
     for line in lines:
         blocks.append(Text(line, "bullet"))
     return blocks

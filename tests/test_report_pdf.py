@@ -1,0 +1,236 @@
+"""The printed report's PDF, read back with a Python PDF reader (pypdf): its
+pages, outline (bookmarks), contents links, text, and charts drawn as
+vector graphics (no raster image anywhere).  One small report is built for
+the module (about 15 s)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pypdf  # a test dependency (the test extra): the PDF is read in Python, no system tool
+import pytest
+
+from kaiser_sim.report import BOX_W, GLOSSARY_TITLE, Table, make_report, render_pdf
+from kaiser_sim.simulate import simulate
+from kaiser_sim.studies import STUDIES, get_study
+
+TITLES = {k: get_study(k).TITLE for k in STUDIES}
+EPOCH = "1700000000"  # 2023-11-14
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    """``(report, doc, reader)``: a report of 200 seeded deals and its PDF, read."""
+    base = tmp_path_factory.mktemp("pdf")
+    simulate(base / "runs", 200, 7, mode="points", workers=1)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    try:
+        rep, doc = make_report(base / "rep", from_path=base / "runs", max_resolve=8)
+    finally:
+        mp.undo()
+    return rep, doc, pypdf.PdfReader(str(base / "rep" / "report.pdf"))
+
+
+@pytest.fixture(scope="module")
+def texts(report):
+    """The text of every page."""
+    return [p.extract_text() for p in report[2].pages]
+
+
+def _outline(reader) -> list[tuple[int, str, int]]:
+    """``[(level, title, page index)]`` of the PDF's outline, in order."""
+    out = []
+
+    def walk(items, level):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, level + 1)
+            else:
+                out.append((level, it.title, reader.get_destination_page_number(it)))
+
+    walk(reader.outline, 0)
+    return out
+
+
+def _section_titles(rep) -> list[str]:
+    return [s.title for s in rep.sections]
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_pages(report):
+    rep, doc, reader = report
+    assert len(reader.pages) == doc["pages"] > 2 + len(STUDIES)
+    assert reader.metadata.title == rep.title
+    assert reader.metadata["/CreationDate"].startswith("D:20231114")
+
+
+def test_outline_lists_every_section(report, texts):
+    rep, _, reader = report
+    entries = _outline(reader)
+    top = [(title, page) for level, title, page in entries if level == 0]
+    assert [t for t, _ in top] == _section_titles(rep)
+    assert _section_titles(rep)[1:4] == ["Cheat sheet: at the table", GLOSSARY_TITLE, TITLES["bid-odds"]]
+    pages = [p for _, p in top]
+    assert pages == sorted(pages) and pages[0] == 0
+    for title, page in top[1:]:  # each bookmark opens the page where its section starts
+        assert title in texts[page].splitlines()[:3], (title, page)
+    # the headings inside a section are its children
+    assert any(level == 1 and title == "Table play" for level, title, _ in entries)
+
+
+def test_contents_links(report, texts):
+    """The title page lists every section with its page; each line links to it."""
+    rep, _, reader = report
+    first = reader.pages[0]
+    assert "Contents" in texts[0]
+    targets = []
+    for annot in first.get("/Annots", []):
+        a = annot.get_object()
+        if a.get("/Subtype") != "/Link":
+            continue
+        dest = a.get("/Dest")
+        if dest is None:
+            dest = a["/A"]["/D"]
+        if isinstance(dest, str):  # a named destination
+            dest = reader.named_destinations[dest]
+            targets.append(reader.get_destination_page_number(dest))
+        else:
+            targets.append(reader.get_page_number(dest[0].get_object()))
+    starts = [page for level, _, page in _outline(reader) if level == 0][1:]
+    assert sorted(set(targets)) == starts  # every section, nothing else
+    lines = [ln.strip(" .") for ln in texts[0].splitlines()]
+    for title, page in zip(_section_titles(rep)[1:], starts):
+        assert title in lines, title
+        assert any(re.fullmatch(rf"(\. )*\.? ?{page + 1}", ln.replace("  ", " ")) or ln.endswith(f" {page + 1}")
+                   or ln == str(page + 1) for ln in lines), (title, page + 1)  # its page number, after dot leaders
+
+
+def test_key_texts(texts):
+    flat = _flat(" ".join(texts))
+    order = [flat.index(t) for t in ["Cheat sheet: at the table", GLOSSARY_TITLE]
+             + [TITLES[k] for k in STUDIES] + ["Appendix: method"]]
+    assert order == sorted(order)
+    for words in ("table play", "Table play", "Double dummy (DD)", "PIMC", "Perfect Information Monte Carlo",
+                  "Kaiser count", "Settled, ?", "longest-strength", "Rule codes", "Method.", "What the numbers mean.",
+                  "What to bid", "When to bid no trump"):
+        assert words in flat, words
+    cheat = _flat(texts[1])
+    assert "no trump scores double" in cheat.split("When to bid no trump")[1]
+
+
+def test_charts_are_vector(report):
+    """Each chart is drawn as vector paths (marked /Figure); no page holds a
+    raster image."""
+    rep, _, reader = report
+
+    def images(resources) -> int:
+        n = 0
+        xobjects = resources.get("/XObject") if resources else None
+        for x in (xobjects or {}).values():
+            x = x.get_object()
+            if x.get("/Subtype") == "/Image":
+                n += 1
+            elif x.get("/Subtype") == "/Form":
+                n += images(x.get("/Resources"))
+        return n
+
+    figures = 0
+    for page in reader.pages:
+        data = page.get_contents().get_data()
+        marks = data.count(b"/Figure BMC")
+        figures += marks
+        assert images(page.get("/Resources")) == 0
+        assert b"BI" not in re.findall(rb"\bBI\b", data)  # no inline image either
+        if marks:
+            body = data.split(b"/Figure BMC", 1)[1].split(b"EMC", 1)[0]
+            assert len(re.findall(rb"\d [lc]\s", body)) > 50  # lines and curves: the chart itself
+    assert figures == len(rep.charts()) >= 15
+
+
+def test_same_report_same_bytes(report, tmp_path):
+    rep, _, _ = report
+    render_pdf(rep, tmp_path / "again.pdf")
+    assert (tmp_path / "again.pdf").read_bytes() == (rep.out / "report.pdf").read_bytes()
+
+
+def test_wide_tables_fit_the_page():
+    """A table too wide for the page at the smallest type wraps its cells
+    instead of running off the page; a long one repeats its header."""
+    from reportlab.lib.units import inch
+
+    from kaiser_sim.report import _register_fonts, _styles, _table
+
+    _register_fonts()
+    wide = pd.DataFrame({f"a long column header {j}": [f"12.34 [10.00, 14.00] and more words {i}" for i in range(80)]
+                         for j in range(9)})
+    from reportlab.platypus import CondPageBreak, KeepTogether, LongTable
+
+    def tables(flowables):
+        out = []
+        for f in flowables:
+            out += tables(f._content) if isinstance(f, KeepTogether) else [f] if isinstance(f, LongTable) else []
+        return out
+
+    long = _table(Table("wide", "A wide table", wide, "its note"), _styles(), BOX_W * inch)
+    assert isinstance(long[0], CondPageBreak)  # a long table may split, once its caption and first rows fit
+    table, = tables(long)
+    assert sum(table._colWidths) <= BOX_W * inch + 0.01
+    assert table.repeatRows == 1
+    narrow = pd.DataFrame({"bid": ["6", "7"], "P(make) %": ["61.2 [59.6, 62.9]", "54.4 [52.7, 56.1]"]})
+    short = _table(Table("narrow", "", narrow), _styles(), BOX_W * inch)
+    assert isinstance(short[0], KeepTogether)  # a short one is never split
+    table, = tables(short)
+    assert sum(table._colWidths) < BOX_W * inch / 2  # as wide as its contents, no wider
+
+
+def test_report_json_pages(report):
+    rep, doc, reader = report
+    assert json.loads((rep.out / "report.json").read_text())["pages"] == len(reader.pages)
+
+
+def test_charts_footers_legends_colours_axes(report):
+    """Every chart names n, seed, rules and its measure; one that claims 95%
+    intervals draws them; legends sit beside the axes, never over the data;
+    a count band has one colour on every chart; bids, aces and points
+    changes have whole-number ticks."""
+    import matplotlib.collections as mcoll
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.container import ErrorbarContainer
+
+    rep, _, _ = report
+    colours: dict[str, set] = {}
+    n = 0
+    for key, out in rep.outputs.items():
+        for name, fig in out.figures.items():
+            n += 1
+            where = f"{key}/{name}"
+            ax = fig.axes[0]
+            foot = " ".join(t.get_text() for t in fig.texts).replace("\n", " ")
+            assert "n=" in foot and "seed=" in foot and "rules=" in foot, where
+            assert "double dummy" in foot or "table play" in foot, where
+            if "95% intervals" in foot:
+                drawn = any(isinstance(c, ErrorbarContainer) for c in ax.containers) or any(
+                    isinstance(c, mcoll.PolyCollection) for c in ax.collections) or any(
+                    isinstance(p, mcoll.LineCollection) for p in ax.collections)
+                assert drawn, f"{where} claims intervals it does not draw"
+            else:
+                assert "no intervals drawn" in foot, where
+            legend = ax.get_legend()
+            if legend is not None:
+                renderer = FigureCanvasAgg(fig).get_renderer()  # the figure was closed after it was saved
+                assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1, where
+                for line in ax.get_lines():
+                    if line.get_label() in ("<=4", "4.5-5", "5.5-6", "6.5-7", "7.5-8", "8.5-9", "9.5-10", "10.5+"):
+                        colours.setdefault(line.get_label(), set()).add(tuple(line.get_color()))
+            label = ax.get_xlabel()
+            if label.startswith(("bid", "aces", "lead value", "points", "your side's points")) and name != "expected_by_bid":
+                ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+                assert ticks and all(float(t).is_integer() for t in ticks), (where, ticks)
+    assert n >= len(rep.charts())
+    assert len(colours) >= 4 and all(len(c) == 1 for c in colours.values()), colours
