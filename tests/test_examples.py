@@ -3,7 +3,8 @@
 Each example is run as written (through click's runner, in a scratch
 directory holding a copy of ``analyses/``), with its sizes cut down so the
 suite stays quick: ``--deals``/``-n``/``--count``/``--matches`` capped, a
-report given ``--max-resolve 10``, simulations one worker.  Pipes (``|``)
+report given ``--max-resolve 10``, simulations one worker; a model builder
+writes into the scratch directory, never over the package's shipped model.  Pipes (``|``)
 feed one example's output to the next; redirections (``>``) keep the output
 in the named file.  The one example that needs a Dask cluster is checked for
 its options only (``test_docs``).
@@ -79,6 +80,8 @@ def _shrink(args: list[str]) -> list[str]:
         out += ["-n", str(cap)]
     if command == "simulate" and not has("--workers", "-w") and not has("--resume"):
         out += ["--workers", "1"]
+    if command == "make-model" and not has("--csv"):
+        out += ["--csv", "make_model.csv", "--json", "make_model.json"]  # never the shipped files
     if command == "table-play-model":
         out += ["--holdout", "100", "--sensitivity", "0", "--samples", "1", "--workers", "1"]
     return out
