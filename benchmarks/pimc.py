@@ -30,13 +30,9 @@ well below 1, and the projection for the dd-bias study scales the median by it.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import platform
-import statistics
 import sys
-import time
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -46,30 +42,12 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.pimc import play_deals
 from kaiser_sim.studies.common import results_frame
 from kaiser_sim.studies.dd_bias import contracts
+import common
+from common import repeat
 from machine import cpu_model, loadavg
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "pimc.md"
 BUSY_CPU_USE = 0.9
 STUDY_BUDGET_S = 20 * 60
-
-
-def timed(fn, threads):
-    c0, t0 = time.process_time(), time.perf_counter()
-    out = fn()
-    wall = time.perf_counter() - t0
-    cpu = time.process_time() - c0
-    return out, wall, cpu / (wall * threads) if wall > 0 else 0.0
-
-
-def repeat(fn, times, log, name, threads):
-    walls, uses = [], []
-    for i in range(times):
-        _, wall, use = timed(fn, threads)
-        walls.append(wall)
-        uses.append(use)
-        log(f"{name}, run {i + 1}: {wall:.2f} s (CPU use {use:.2f})")
-    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls),
-            "cpu_use": statistics.median(uses), "runs": len(walls)}
 
 
 def validate(deals, dec, strains, samples):
@@ -142,20 +120,17 @@ def render(lines, info) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = common.parser(__doc__, "pimc", seed_help="seed of the deals and of the play")
     parser.add_argument("--deals", type=int, default=100, help="deals played per timed run")
-    parser.add_argument("--seed", type=int, default=2024, help="seed of the deals and of the play")
     parser.add_argument("--samples", type=int, default=20, help="K, samples a PIMC player draws a turn")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each line")
     parser.add_argument("--study-deals", type=int, default=3000, help="deals of the dd-bias study to project")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="markdown file to write")
     args = parser.parse_args(argv)
     log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     threads = numba.get_num_threads()
     info = {"when": datetime.datetime.now().isoformat(timespec="seconds"), "deals": args.deals,
             "samples": args.samples, "threads": threads, "cpu": cpu_model(), "load_start": loadavg(),
-            "study_deals": args.study_deals, "command": "python benchmarks/pimc.py " + " ".join(argv or sys.argv[1:])}
+            "study_deals": args.study_deals, "command": common.command("pimc", argv)}
     deals = deal_batch(args.deals, args.seed)
     dec, strains = contracts(results_frame(deals, points=np.zeros((args.deals, 4, 5)), seed=args.seed))
     log("validating (and compiling) ...")
@@ -176,9 +151,7 @@ def main(argv=None) -> int:
                                                      threads)
     info["load_end"] = loadavg()
     text = render(lines, info)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    print(text)
+    common.write_result(args.out, text)
     return 0
 
 

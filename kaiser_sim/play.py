@@ -21,11 +21,14 @@ full, whoever played its first cards.  With an empty trick this is exactly
 
 How it works
 ------------
-The rest of the current trick (at most three more cards) is a fixed-depth
-fail-soft alpha-beta written as three small functions, ``_ply1`` (one card
-to go) to ``_ply3`` (three to go), none recursive, so all of them can be
-cached (SOLVER_NOTES pitfall 1).  When the trick is complete its points go
-to the winner's side and the solver's ``_search`` takes over at the next
+The solver's search starts in the middle of a trick as well
+(``solver._search_mid``: the cards on the table fill the first rows of its
+stack), so the rest of the current trick is searched with the solver's own
+move ordering, killers and "lowest win" (measured against the small
+fixed-depth alpha-beta over the rest of the trick used before, which
+ordered only "beat the winning card or not": PIMC play at K = 20, 100
+deals, 6% fewer nodes counting the trick's own, 9% less CPU time).  A
+completed trick (``_finish``) adds its points and searches on from the next
 trick boundary with the window shifted by them.  Exact values come from an
 MTD(f) driver (:func:`_node_value`, null-window searches closing in on a
 guess) and one transposition table is shared by every search of a turn --
@@ -45,7 +48,8 @@ from numba import njit
 
 from . import _jit_cache, config
 from .cards import SUIT_MASK, NotationError, Seat, card_name, parse_hand
-from .solver import STATS_SIZE, _beats, _new_tt, _points_left, _search, _specials, _trick_points, highest_bit_index
+from .solver import (STATS_SIZE, _beats, _new_tt, _points_left, _search, _search_mid, _specials, _trick_points,
+                     highest_bit_index)
 from .solver import bit_count as _popcount, lowest_bit_index as _low_index  # (pimc uses these names)
 
 # the kernels below carry compiled copies of solver kernels: recompile them when those change
@@ -99,133 +103,6 @@ def _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data,
     return won + _search(h, winner, trump, five, three, alpha - won, beta - won, tt_keys, tt_data, log2, stats, 0)
 
 
-@njit(cache=True, inline="always")
-def _order(legal, seat, winner, wcard, trump):
-    """Two passes of moves: if the opponents are winning the trick, the cards
-    that beat the winning card first; if partner is, the ones that do not."""
-    beaters = np.uint64(0)
-    m = legal
-    while m:
-        b = m & (~m + _ONE)
-        m ^= b
-        if _beats(_low_index(b), wcard, trump):
-            beaters |= b
-    if (winner & 1) == (seat & 1):
-        return legal & ~beaters, beaters
-    return beaters, legal & ~beaters
-
-
-@njit(cache=True)
-def _ply1(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
-    """Fail-soft N-S value with the trick's last card still to be played."""
-    p = (leader + 3) & 3
-    maxi = (p & 1) == 0
-    legal = _legal_cards(h[p], led)
-    present = h[0] | h[1] | h[2] | h[3] | tmask
-    reps = _representatives(legal, h[p], present, five | three)
-    first, second = _order(reps, p, winner, wcard, trump)
-    best = -_INF if maxi else _INF
-    for phase in range(2):
-        moves = first if phase == 0 else second
-        while moves:
-            b = moves & (~moves + _ONE)
-            moves ^= b
-            c = _low_index(b)
-            w = winner
-            if _beats(c, wcard, trump):
-                w = p
-            h[p] ^= b
-            v = _finish(h, w, tmask | b, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
-            h[p] ^= b
-            if maxi:
-                if v > best:
-                    best = v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v < best:
-                    best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                return best
-    return best
-
-
-@njit(cache=True)
-def _ply2(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
-    """Fail-soft N-S value with two cards of the trick still to be played."""
-    p = (leader + 2) & 3
-    maxi = (p & 1) == 0
-    legal = _legal_cards(h[p], led)
-    present = h[0] | h[1] | h[2] | h[3] | tmask
-    reps = _representatives(legal, h[p], present, five | three)
-    first, second = _order(reps, p, winner, wcard, trump)
-    best = -_INF if maxi else _INF
-    for phase in range(2):
-        moves = first if phase == 0 else second
-        while moves:
-            b = moves & (~moves + _ONE)
-            moves ^= b
-            c = _low_index(b)
-            w, wc = winner, wcard
-            if _beats(c, wcard, trump):
-                w, wc = p, c
-            h[p] ^= b
-            v = _ply1(h, leader, led, w, wc, tmask | b, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
-            h[p] ^= b
-            if maxi:
-                if v > best:
-                    best = v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v < best:
-                    best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                return best
-    return best
-
-
-@njit(cache=True)
-def _ply3(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
-    """Fail-soft N-S value with three cards of the trick still to be played."""
-    p = (leader + 1) & 3
-    maxi = (p & 1) == 0
-    legal = _legal_cards(h[p], led)
-    present = h[0] | h[1] | h[2] | h[3] | tmask
-    reps = _representatives(legal, h[p], present, five | three)
-    first, second = _order(reps, p, winner, wcard, trump)
-    best = -_INF if maxi else _INF
-    for phase in range(2):
-        moves = first if phase == 0 else second
-        while moves:
-            b = moves & (~moves + _ONE)
-            moves ^= b
-            c = _low_index(b)
-            w, wc = winner, wcard
-            if _beats(c, wcard, trump):
-                w, wc = p, c
-            h[p] ^= b
-            v = _ply2(h, leader, led, w, wc, tmask | b, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
-            h[p] ^= b
-            if maxi:
-                if v > best:
-                    best = v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v < best:
-                    best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                return best
-    return best
-
-
 @njit(cache=True)
 def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
     """Fail-soft N-S points from the start of the current trick, ``n`` cards
@@ -235,15 +112,9 @@ def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, be
         if h[0] == 0 and h[1] == 0 and h[2] == 0 and h[3] == 0:
             return 0
         return _search(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0)
-    if n == 1:
-        return _ply3(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2,
-                     stats)
-    if n == 2:
-        return _ply2(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2,
-                     stats)
-    if n == 3:
-        return _ply1(h, leader, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2,
-                     stats)
+    if n < 4:
+        return _search_mid(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0, n, tmask, led,
+                           winner, wcard)
     return _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
 
 

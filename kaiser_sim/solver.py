@@ -23,7 +23,10 @@ One jitted, *iterative* alpha-beta (an explicit stack of plies instead of
 recursion: self-recursive numba functions cannot be cached, see
 docs/solver.md pitfall 1, and the explicit stack avoids per-call argument
 overhead).  Values inside the search are North-South's points from the start
-of the current trick onward; N-S maximise, E-W minimise.  Cards adjacent in
+of the current trick onward; N-S maximise, E-W minimise.  ``_search`` starts
+at a trick boundary; ``_search_mid``, the same kernel, also inside a trick
+(the cards on the table fill the first rows of the stack: ``play``'s
+mid-trick positions and the PIMC players' scores).  Cards adjacent in
 rank in one hand are equivalent and tried once, except the 5H and the 3S,
 which are never interchangeable with a neighbour in points mode.  Sound
 bounds cut the search: quick tricks of the hand on lead (top trumps drawn
@@ -845,9 +848,27 @@ _LENS, _FLAGS, _CODE, _WR = range(4)
 _PLYU = 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats, gen):
+    """Fail-soft alpha-beta over N-S points with the window (alpha0, beta0),
+    from a trick boundary with ``leader`` on lead: ``_search_mid`` with no
+    card on the table."""
+    return _search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats, gen,
+                       0, np.uint64(0), 0, 0, 0)
+
+
+@njit(cache=True)
+def _search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_data, log2, stats, gen,
+                n0, tmask, led, winner, wcard):
     """Fail-soft alpha-beta over N-S points with the window (alpha0, beta0).
+
+    The position: ``hands_in`` the cards still in the hands, ``leader`` the
+    seat that led the current trick and ``n0`` (0..3) cards already played
+    to it (``tmask``; ``led`` their suit, ``winner`` / ``wcard`` the seat
+    and card winning it so far; all unused when ``n0`` is 0).  Values count
+    the current trick in full, as from its start (``play``'s mid-trick
+    positions: the rest of the trick is searched with the same move
+    ordering, killers and "lowest win" as every other trick).
 
     Returns N-S's points from this trick boundary on when that value lies
     strictly inside the window, else a bound on the correct side of it.
@@ -859,7 +880,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     """
     h = hands_in.copy()
     genu = np.uint64(gen)
-    ntricks = bit_count(h[0])
+    ntricks = bit_count(h[_ix((leader + n0) & 3)])  # (the current trick included)
     nply = 4 * ntricks
     # the per-ply state in two flat arrays (fields at the offsets below, one
     # row of _PLY / _PLYU a ply): a few base pointers instead of twenty keep
@@ -870,14 +891,26 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
     special = five | three
     rw = np.uint64(0)  # winning ranks of the value v being returned
 
-    d = 0
-    PLY[_PL] = leader
-    PLY[_A] = alpha0
-    PLY[_B] = beta0
+    d = n0
+    table = tmask  # cards on the table in the current trick
+    if n0 > 0:
+        # started in the middle of a trick: rows 0..n0-1 hold its cards, in
+        # any order but for row 0 (a card of the led suit) and the last row
+        # (the trick's winner so far): only these fields are read back
+        rest = tmask
+        for j in range(n0):
+            cj = lowest_bit_index(tmask & _SUIT_MASKS[_ix(led)]) if j == 0 else lowest_bit_index(rest)
+            rest &= ~_bit(cj)
+            PLY[_ix(j * _PLY + _CARD)] = cj
+            PLY[_ix(j * _PLY + _PL)] = (leader + j) & 3
+        PLY[_ix((n0 - 1) * _PLY + _WIN)] = winner
+        PLY[_ix((n0 - 1) * _PLY + _WCARD)] = wcard
+    PLY[_ix(d * _PLY + _PL)] = (leader + n0) & 3
+    PLY[_ix(d * _PLY + _A)] = alpha0
+    PLY[_ix(d * _PLY + _B)] = beta0
     state = _ENTER
     finished = False  # the node being returned from is done: store it
     v = 0
-    table = np.uint64(0)  # cards on the table in the current trick
     # (array indices go through _ix: unsigned, so numba skips its wrap-around
     # test at each of the many accesses per node)
     while True:
@@ -900,7 +933,12 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                                        p, trump, five, three, a, b)
                     state = _RETURN
                     continue
-                if r == 1:
+                if r <= 1:
+                    if r == 0:  # (after the last trick, from a search started inside it)
+                        v = 0
+                        rw = np.uint64(0)
+                        state = _RETURN
+                        continue
                     # last trick: no choice is left, evaluate it directly
                     wc = lowest_bit_index(h[_ix(p)])
                     ws = p
@@ -1352,7 +1390,7 @@ def _search(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_dat
                     else:
                         tt_data[_ix((dr + _TT_LO) * _BUCKET + e)] = v
                         tt_data[_ix((dr + _TT_HI) * _BUCKET + e)] = v
-            if d == 0:
+            if d == n0:
                 return v
             d -= 1
             p = PLY[_ix(d * _PLY + _PL)]

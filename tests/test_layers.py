@@ -64,8 +64,8 @@ KNOWN_CYCLES = [
 #: private names imported across modules: the search kernels and their helpers
 #: (to become public names of a ``dd`` subpackage)
 KNOWN_PRIVATE_IMPORTS = {
-    ("kaiser_sim.play", "kaiser_sim.solver"): {"_beats", "_new_tt", "_points_left", "_search", "_specials",
-                                               "_trick_points"},
+    ("kaiser_sim.play", "kaiser_sim.solver"): {"_beats", "_new_tt", "_points_left", "_search", "_search_mid",
+                                               "_specials", "_trick_points"},
     ("kaiser_sim.pimc", "kaiser_sim.deal"): {"_bounded", "_splitmix64"},
     ("kaiser_sim.pimc", "kaiser_sim.play"): {"_legal_cards", "_low_index", "_popcount", "_position",
                                              "_representatives", "_score_moves", "_trick_state"},
