@@ -1571,7 +1571,7 @@ def save_plot(a: HandAdvice, path) -> None:
     fmt = plot_format(path)
     fig = plot_make_probability(a)
     try:
-        from .studies.common import save_figure
+        from .figures import save_figure
 
         save_figure(fig, path, fmt)
     finally:

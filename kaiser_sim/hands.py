@@ -152,7 +152,50 @@ def trump_by_rule(hands, rule: str = DEFAULT_TRUMP_RULE) -> np.ndarray:
         raise ValueError(f"unknown trump rule '{rule}' (use {', '.join(TRUMP_RULES)})")
     return np.argmax(key, axis=-1)  # first maximum: S H D C order on full ties
 
+# --- the hand-eval study's features (also the make model's) -------------------------------------
+
+#: face value of each rank index (kaiser_sim.cards), for the rank-squared count
+_FACE = {1: 7, 2: 8, 3: 9, 4: 10, 5: 11, 6: 12, 7: 13, 8: 14}
+_RANKS = (("A", RANK_A), ("K", RANK_K), ("Q", RANK_Q), ("J", RANK_J), ("T", RANK_T))
+#: the columns of :func:`features`: one per rank A K Q J T in trump and in side suits, per trump, 5H, 3S, constant
+FEATURES = ([f"trump {r}" for r, _ in _RANKS] + [f"side {r}" for r, _ in _RANKS]
+            + ["per trump", "5H", "3S", "constant"])
+
+
+def rank_squared(hands) -> np.ndarray:
+    """Sum of (card face value)^2 / 100 over the hand (A 14 .. 5H 5, 3S 3)."""
+    out = np.zeros(len(hands))
+    for s in range(4):
+        b = suit_bits(hands, s)
+        for r, face in _FACE.items():
+            out += ((b >> r) & 1) * face * face
+        low = {0: 3, 1: 5}.get(s)
+        if low:
+            out += (b & 1) * low * low
+    return out / 100.0
+
+
+def features(hands, trump) -> np.ndarray:
+    """``(n, len(FEATURES))`` design matrix of the fitted count."""
+    n = len(hands)
+    cols = []
+    for _, r in _RANKS:
+        cols.append(np.choose(trump, [rank_held(hands, s, r) for s in range(4)]))
+    for _, r in _RANKS:
+        tot = sum(rank_held(hands, s, r) for s in range(4))
+        cols.append(tot - cols[[x for _, x in _RANKS].index(r)])
+    length = np.choose(trump, [np.bitwise_count(suit_bits(hands, s)) for s in range(4)])
+    cols += [length, has_card(hands, FIVE_HEARTS).astype(int), has_card(hands, THREE_SPADES).astype(int), np.ones(n)]
+    return np.stack(cols, axis=1).astype(np.float64)
+
+
+def heuristic(hands, trump) -> np.ndarray:
+    """3 a trump + 4 trump A + 3 trump K + 3 for the 5H + 2 per other ace - 2 for the 3S."""
+    X = features(hands, trump)
+    f = {k: X[:, i] for i, k in enumerate(FEATURES)}
+    return 3 * f["per trump"] + 4 * f["trump A"] + 3 * f["trump K"] + 3 * f["5H"] + 2 * f["side A"] - 2 * f["3S"]
+
 
 __all__ = ["RANK_A", "RANK_K", "RANK_Q", "RANK_J", "RANK_T", "HCP_VALUES", "TRUMP_RULES", "DEFAULT_TRUMP_RULE",
            "KAISER_COUNT", "KAISER_COUNT_FIT", "STRENGTH_BUCKETS", "suit_bits", "suit_lengths", "rank_held", "suit_hcp", "hcp", "has_card",
-           "aces", "kaiser_count", "strength", "trump_by_rule"]
+           "aces", "kaiser_count", "strength", "trump_by_rule", "FEATURES", "features", "rank_squared", "heuristic"]

@@ -9,7 +9,7 @@ and the hands):
 
 1. a linear "Kaiser count" per strain kind (``trump``: one of the four
    suits is trump; ``nt``: no trump) on the features of
-   :func:`kaiser_sim.studies.hand_eval.features` (A K Q J T in trump and
+   :func:`kaiser_sim.hands.features` (A K Q J T in trump and
    in side suits, trump length, the 5H, the 3S; for NT the "trump" is the
    longest suit), fitted by least squares: the predicted mean points;
 2. the hands are cut into equal-count bins of that prediction
@@ -90,7 +90,7 @@ class MakeModel:
 
     def predict(self, hands, trump, kind: str = "trump") -> np.ndarray:
         """The linear count: predicted mean points of each hand's side."""
-        from .studies.hand_eval import features
+        from .hands import features
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         trump = np.broadcast_to(np.asarray(trump, dtype=np.int64), hands.shape)
@@ -100,7 +100,7 @@ class MakeModel:
         """``(n, 15)`` P(the side takes r raw points), r = -2..12, for each
         hand declaring in suit ``trump`` (0..3), or in no trump with
         ``trump=None`` (``kind`` follows; the NT count's "trump" is the
-        longest suit, :func:`kaiser_sim.studies.common.trump_by_rule`)."""
+        longest suit, :func:`kaiser_sim.hands.trump_by_rule`)."""
         from .hands import trump_by_rule
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
@@ -112,7 +112,7 @@ class MakeModel:
 
 
 def _heuristic_values(hands, trump):
-    from .studies.hand_eval import heuristic, rank_squared
+    from .hands import heuristic, rank_squared
 
     return {"rank-squared": rank_squared(hands), "trump-heuristic": heuristic(hands, trump)}
 
@@ -126,14 +126,14 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
     """Fit the model on a results frame (``kaiser_sim.load_results``,
     points mode, standard deck): every seat of every deal as declarer, in
     each of the four suits (kind ``trump``) and in no trump (kind ``nt``)."""
-    from .studies.common import declarer_frame, points_array, hands_array, trump_by_rule
-    from .studies.hand_eval import features
+    from .hands import features, trump_by_rule
+    from .results import dd_array, hands_array
 
     bins = dict(DEFAULT_BINS, **(bins or {}))
     if len(results) < 100:
         raise MakeModelError(f"{len(results)} deals are too few to fit a make model (at least 100)")
     hands = hands_array(results).reshape(-1)  # (4n,) seat-major within a deal
-    pts = points_array(results).reshape(-1, 5)
+    pts = dd_array(results, "points")[:, :, :5].astype(np.int64).reshape(-1, 5)
     coef, edges, probs = {}, {}, {}
     for kind in KINDS:
         if kind == "trump":
@@ -151,11 +151,11 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
         counts = np.zeros((k, RAW_VALUES.size))
         np.add.at(counts, (which, y.astype(np.int64) - RAW_VALUES[0]), 1)
         coef[kind], edges[kind], probs[kind] = c, e, counts
-    d = declarer_frame(results)
-    trump = d["trump"].to_numpy()
-    y = d["trump_pts"].to_numpy(dtype=np.float64)
+    # every seat as declarer, trump named by the default rule (the studies' declarer frame)
+    trump = trump_by_rule(hands)
+    y = pts[np.arange(hands.size), trump].astype(np.float64)
     lines = {}
-    for name, v in _heuristic_values(d["hand"].to_numpy(dtype=np.uint64), trump).items():
+    for name, v in _heuristic_values(hands, trump).items():
         slope, intercept = np.polyfit(v, y, 1)
         lines[name] = (float(slope), float(intercept))
     meta = dict(results.attrs.get("kaiser_sim", {}) or {})
@@ -169,7 +169,7 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
 
 def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
     """Write the counts table (CSV) and coefficients + provenance (JSON)."""
-    from .studies.hand_eval import FEATURES
+    from .hands import FEATURES
 
     counts = model.meta["counts"]
     rows = []
@@ -195,10 +195,10 @@ def read_make_model(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> MakeModel:
         table = pd.read_csv(csv_path)
     except (OSError, ValueError) as e:
         raise MakeModelError(f"cannot read the make model ({csv_path}, {json_path}): {e}") from None
-    from .studies.hand_eval import FEATURES
+    from .hands import FEATURES
 
     if doc.get("features") != list(FEATURES):
-        raise MakeModelError(f"{json_path} was fitted on other hand features than kaiser_sim.studies.hand_eval's; "
+        raise MakeModelError(f"{json_path} was fitted on other hand features than kaiser_sim.hands'; "
                              "rebuild it (kaiser-sim make-model RESULTS)")
     cols = [f"r{r}" for r in RAW_VALUES]
     coef, edges, probs = {}, {}, {}

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import FIVE_HEARTS, THREE_SPADES
+from ..figures import save_figure  # noqa: F401  (re-exported: the studies save with it)
 from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K,  # noqa: F401
                      RANK_Q, RANK_T, STRENGTH_BUCKETS, TRUMP_RULES, aces, has_card, hcp, kaiser_count, rank_held, strength, suit_bits,
                      suit_hcp, suit_lengths, trump_by_rule)
@@ -352,15 +353,6 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5), 
     fig.text(0.01, 0.01, "\n".join(lines), fontsize=7, color="0.35")
     fig.subplots_adjust(bottom=0.16 + 0.025 * max(0, len(lines) - 1))
     return fig, ax
-
-
-def save_figure(fig, path, fmt: str) -> None:
-    """``fig.savefig`` at 150 dpi, byte for byte the same for the same
-    figure: an SVG gets no date and fixed element ids."""
-    import matplotlib
-
-    with matplotlib.rc_context({"svg.hashsalt": "kaiser-sim"}):
-        fig.savefig(path, format=fmt, dpi=150, metadata={"Date": None} if fmt in ("svg", "pdf") else None)
 
 
 def legend(ax, fontsize: float = 8, title: str | None = None, **kwargs) -> None:

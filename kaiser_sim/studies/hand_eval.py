@@ -52,12 +52,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..cards import FIVE_HEARTS, THREE_SPADES
 from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
-from .common import (DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T,
-                     STRENGTH_BUCKETS, bucket, declarer_frame, has_card, mean_row, new_figure, rank_held, rows_frame,
-                     run_info, suit_bits, tag)
+from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
+from .common import (DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
+                     new_figure, rows_frame, run_info, tag)
 
 KEY = "hand-eval"
 TITLE = "Hand evaluation: which count predicts the points"
@@ -90,12 +89,6 @@ DEFINITION = {
     },
 }
 
-_FACE = {1: 7, 2: 8, 3: 9, 4: 10, 5: 11, 6: 12, 7: 13, 8: 14}
-_RANKS = (("A", RANK_A), ("K", RANK_K), ("Q", RANK_Q), ("J", RANK_J), ("T", RANK_T))
-FEATURES = ([f"trump {r}" for r, _ in _RANKS] + [f"side {r}" for r, _ in _RANKS]
-            + ["per trump", "5H", "3S", "constant"])
-
-
 DEFINITIONS = {
     "high-card count": "A4 K3 Q2 J1",
     "rank squared": "sum of face value^2 / 100 (A14 .. 3S 3)",
@@ -103,38 +96,6 @@ DEFINITIONS = {
     "printable Kaiser count": "trump A 2 K 1 Q 1/2, side A 1 K 1/2, 1/trump, 5H 1/2, 3S 1 1/2 (the strength axis)",
     "fitted Kaiser count": "least squares: ranks in trump and side suits, per trump, 5H, 3S (table kaiser_count)",
 }
-
-
-def rank_squared(hands) -> np.ndarray:
-    out = np.zeros(len(hands))
-    for s in range(4):
-        b = suit_bits(hands, s)
-        for r, face in _FACE.items():
-            out += ((b >> r) & 1) * face * face
-        low = {0: 3, 1: 5}.get(s)
-        if low:
-            out += (b & 1) * low * low
-    return out / 100.0
-
-
-def features(hands, trump) -> np.ndarray:
-    """``(n, len(FEATURES))`` design matrix of the fitted count."""
-    n = len(hands)
-    cols = []
-    for _, r in _RANKS:
-        cols.append(np.choose(trump, [rank_held(hands, s, r) for s in range(4)]))
-    for _, r in _RANKS:
-        tot = sum(rank_held(hands, s, r) for s in range(4))
-        cols.append(tot - cols[[x for _, x in _RANKS].index(r)])
-    length = np.choose(trump, [np.bitwise_count(suit_bits(hands, s)) for s in range(4)])
-    cols += [length, has_card(hands, FIVE_HEARTS).astype(int), has_card(hands, THREE_SPADES).astype(int), np.ones(n)]
-    return np.stack(cols, axis=1).astype(np.float64)
-
-
-def heuristic(hands, trump) -> np.ndarray:
-    X = features(hands, trump)
-    f = {k: X[:, i] for i, k in enumerate(FEATURES)}
-    return 3 * f["per trump"] + 4 * f["trump A"] + 3 * f["trump K"] + 3 * f["5H"] + 2 * f["side A"] - 2 * f["3S"]
 
 
 def _fit(X, y, cluster=None):
