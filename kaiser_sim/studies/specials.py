@@ -240,7 +240,8 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
 
         rec["tp_worth"] = tp_worth(model)
         # the same under the model's bootstrap replicates: its own error (kaiser_sim.table_play.model_se)
-        tp_reps = np.stack([tp_worth(r) for r in model.replicates()]) if model.replicates() else None
+        reps = model.replicates()
+        tp_reps = np.stack([tp_worth(r) for r in reps]) if reps else None
     else:
         tp_reps = None
     levels = levels_of(rules)
@@ -296,9 +297,11 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     model, _ = table_play_model(rules)
     rows = []
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
+    # each seat's side's points with each leader on lead, both strain views (solved once, not per view)
+    by_seat = [side_points(deals, pts, you[:, y], total, trump_rule) for y in range(4)]
     for view in STRAIN_VIEWS:
         # (m, you, leader): your side's points with that leader on lead
-        side = np.stack([side_points(deals, pts, you[:, y], total, trump_rule)[view] for y in range(4)], axis=1)
+        side = np.stack([by_seat[y][view] for y in range(4)], axis=1)
         rel = (you[:, :, None] - np.arange(4)[None, None, :]) % 4
         role = _ROLE_OF[rel]
         held = (holder[:, None] - you) % 4  # the holder seen from you; holder -1 (kitty): no row uses it
