@@ -128,6 +128,7 @@ from . import __version__, solver
 from .auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
 from .cards import (
     FIVE_HEARTS_BIT,
+    STRAINS,
     THREE_SPADES_BIT,
     NotationError,
     Seat,
@@ -148,11 +149,11 @@ SCHEMA = "kaiser-sim/hand-advice/2"
 PLAY_CHOICES = ("table", "dd")
 
 #: strain keys, in the solver's column order (N is no trump)
-STRAIN_KEYS = ("S", "H", "D", "C", "N")
+STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
 #: with the sixth column, low no trump (rules ``low_nt``), as in :func:`kaiser_sim.variants.strain_keys`
-ALL_STRAIN_KEYS = STRAIN_KEYS + ("L",)
-STRAIN_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "no trump", "L": "low no trump"}
-_STRAIN_SHORT = {"S": "S", "H": "H", "D": "D", "C": "C", "N": "NT", "L": "NTlo"}
+ALL_STRAIN_KEYS = tuple(s.name for s in Strain)  # and L, low no trump
+STRAIN_NAMES = {s.name: s.noun for s in Strain}
+_STRAIN_SHORT = {s.name: s.label for s in Strain}
 #: the column of low no trump in the values (rules ``low_nt``)
 LOW = 5
 #: deals solved by default: the standard game, and rules with a kitty (each value is a search over
@@ -285,11 +286,11 @@ def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
             "4-card kitty, 15 ms with the 2-card one, against 2 ms without).  Table play is not modelled with "
             "a kitty.")
     if rules.low_nt == "bid":
-        notes.append("Low no trump is its own bid (7NT-low, just above 7NT) and column (NTlo): the ranks reversed, "
+        notes.append("Low no trump is its own bid (7NT-low, just above 7NT) and column (LNT): the ranks reversed, "
                      "the lowest card of the led suit wins" + ("; the 5H and 3S stay the lowest of their suits"
                                                                  if rules.low_specials_lowest else "") + ".")
     elif rules.low_nt == "choice":
-        notes.append("Low no trump (NTlo): an NT declarer may play the contract low; the advice plays every NT bid "
+        notes.append("Low no trump (LNT): an NT declarer may play the contract low; the advice plays every NT bid "
                      "high or low, whichever has the higher mean points on the selection deals.")
     if rules.cover3:
         notes.append("Cover 3: a side with fewer than 3 tricks scores its tricks only (-3 with the 3S).  The solver "

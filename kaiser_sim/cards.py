@@ -27,12 +27,34 @@ from numba import njit
 
 
 class Seat(IntEnum):
-    """Seats clockwise; N-S and E-W are partners (``seat & 1`` is the side)."""
+    """Seats clockwise; N-S and E-W are partners (``seat & 1`` is the side).
+
+    Written ``N E S W`` (:attr:`name`) everywhere: notation, JSON keys,
+    result columns; :meth:`parse` is the one reader, :attr:`noun` the word."""
 
     N = 0
     E = 1
     S = 2
     W = 3
+
+    @property
+    def noun(self) -> str:
+        """``"North"`` .. ``"West"``."""
+        return ("North", "East", "South", "West")[self]
+
+    @property
+    def partner(self) -> Seat:
+        return Seat((self + 2) % 4)
+
+    @classmethod
+    def parse(cls, text) -> Seat:
+        """``N``/``north`` (any case) .. ``W``; a :class:`NotationError` names
+        the choices otherwise."""
+        word = str(text).strip().upper()
+        for seat in cls:
+            if word in (seat.name, seat.noun.upper()):
+                return seat
+        raise NotationError(f"unknown seat '{text}' (use N, E, S or W)")
 
 
 class Suit(IntEnum):
@@ -43,16 +65,57 @@ class Suit(IntEnum):
 
 
 class Strain(IntEnum):
-    """The four trump suits (same values as ``Suit``) and no trump."""
+    """The four trump suits (same values as ``Suit``), no trump and low no
+    trump (rules P1: no trump with every suit's ranks reversed; a strain of
+    its own only where the rules have it).
+
+    The one vocabulary of strains: :attr:`name` is the key (``S H D C N L``:
+    input, JSON keys, arguments), :attr:`label` the printed heading and the
+    result columns' suffix (``S H D C NT LNT``), :attr:`noun` the word
+    (``spades`` .. ``low no trump``); :meth:`parse` reads any of them.  A
+    table of the standard game has the five :data:`STRAINS`; the solver's
+    strain argument is the value (``L`` = 5 means low no trump where the
+    rules variants take it).
+    """
 
     S = 0
     H = 1
     D = 2
     C = 3
     N = 4
+    L = 5
+
+    @property
+    def label(self) -> str:
+        return ("S", "H", "D", "C", "NT", "LNT")[self]
+
+    @property
+    def noun(self) -> str:
+        return ("spades", "hearts", "diamonds", "clubs", "no trump", "low no trump")[self]
+
+    @property
+    def is_suit(self) -> bool:
+        return self < Strain.N
+
+    @classmethod
+    def parse(cls, text, *, low: bool = True) -> Strain:
+        """A strain from its key, label, noun or suit symbol, any case: ``s``,
+        ``♠``, ``spades``, ``N``, ``NT``, ``no trump``, ``L``, ``LNT``, ``low
+        no trump``.  ``low=False`` refuses low no trump (a standard table).
+        Raises :class:`NotationError` naming the choices."""
+        word = " ".join(str(text).replace("-", " ").split()).upper()
+        word = SUIT_SYMBOLS.get(word, word)
+        for strain in cls if low else STRAINS:
+            if word in (strain.name, strain.label, strain.noun.upper(), strain.noun.upper().replace(" ", "")):
+                return strain
+        names = "S, H, D, C, NT" + (" or LNT" if low else "")
+        raise NotationError(f"unknown strain '{text}' (use {names})")
 
 
+#: the strains of a standard table, in the solver's order: S H D C N
+STRAINS = tuple(Strain)[:5]
 NO_TRUMP = int(Strain.N)
+LOW_NO_TRUMP = int(Strain.L)
 SUIT_BITS = 16
 RANKS_PER_SUIT = 9  # rank indices 0..8
 RANK_CHARS = "?789TJQKA"  # index 0 is suit dependent (3 or 5), see _low_char
@@ -318,10 +381,9 @@ def parse_deal(text: str, deck34: bool = False, max_cards: int = 8) -> np.ndarra
         raise NotationError("empty deal")
     if ":" in text:
         first, rest = text.split(":", 1)
-        first = first.strip().upper()
-        if first not in Seat.__members__:
-            raise NotationError(f"unknown seat '{first}' (use N, E, S or W)")
-        start = Seat[first]
+        start = Seat.parse(first) if first.strip().upper() in Seat.__members__ else None
+        if start is None:  # the notation takes the letter only
+            raise NotationError(f"unknown seat '{first.strip().upper()}' (use N, E, S or W)")
     else:
         start, rest = Seat.N, text
     parts = rest.split()

@@ -381,7 +381,7 @@ def solve(deal_text, stream, fmt, mode, rules):
     line stops the run with its line number, and nothing is printed.
 
     Rules that change the play change the table: --rules low-nt adds a
-    column for low no trump (L in JSON, NTlo in the table); with a kitty
+    column for low no trump (L in JSON, LNT in the table); with a kitty
     (--rules kitty-4, kitty-34) the kitty is the cards no hand holds and the
     declarer (the leader) takes it up and makes the best discard.
 
@@ -567,7 +567,7 @@ def hand(hand_words, seat, dealer, deals, seed, current_bid, play, fmt, plot, sp
     Every rules preset and option works (README: Rule variants): with a
     kitty HAND is the hand as dealt (7 cards with kitty-4, 8 from the
     34-card deck with kitty-34), the kitty is dealt at random and you take
-    it and discard best; low no trump is its own column (NTlo) and bid;
+    it and discard best; low no trump is its own column (LNT) and bid;
     cover 3 is approximate and the solo Kaiser's 12NT is left out (the
     notes say how); under the weak-hand redeal the other hands are never
     weak.  Table play applies to the standard game only (else dd, noted).

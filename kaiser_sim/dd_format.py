@@ -18,17 +18,17 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .cards import Seat, Strain
+from .cards import STRAINS, Seat, Strain
 
 #: The solver's modes, in the order they appear in records and text.
 MODES = ("points", "tricks")
 
 #: Row keys (leaders) and column keys (strains) of a table, in array order.
 LEADER_KEYS = tuple(s.name for s in Seat)  # N E S W
-STRAIN_KEYS = tuple(s.name for s in Strain)  # S H D C N
+STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
 
-#: Column headings of the text table (no trump written NT to avoid "N" twice).
-_STRAIN_HEADINGS = ("S", "H", "D", "C", "NT")
+#: Column headings of the text table (the strains' labels: no trump written NT, not "N" twice).
+_STRAIN_HEADINGS = tuple(s.label for s in STRAINS)
 
 _MODE_TITLES = {
     "points": "Points for the leader's side (1 a trick, +5 for the trick with the 5H, -3 for the one with the 3S)",
@@ -37,7 +37,7 @@ _MODE_TITLES = {
 
 
 #: a sixth column, low no trump, appears under rules that play it
-LOW_NT_KEY = "L"
+LOW_NT_KEY = Strain.L.name
 
 
 def _check_table(table) -> np.ndarray:
@@ -117,8 +117,8 @@ def format_table_text(table, mode: str) -> str:
     table = _check_table(table)
     if mode not in _MODE_TITLES:
         raise ValueError(f"unknown mode {mode!r} (use one of {', '.join(MODES)})")
-    headings = _STRAIN_HEADINGS + (("NTlo",) if table.shape[1] > len(_STRAIN_HEADINGS) else ())
-    lines = [_MODE_TITLES[mode], "Leader" + "".join(f"{h:>5}" if h == "NTlo" else f"{h:>4}" for h in headings)]
+    headings = _STRAIN_HEADINGS + ((Strain.L.label,) if table.shape[1] > len(_STRAIN_HEADINGS) else ())
+    lines = [_MODE_TITLES[mode], "Leader" + "".join(f"{h:>{max(4, len(h) + 1)}}" for h in headings)]
     for i, leader in enumerate(LEADER_KEYS):
         lines.append(f"{leader:<6}" + "".join(f"{int(v):>5}" if j == 5 else f"{int(v):>4}" for j, v in enumerate(table[i])))
     return "\n".join(lines)

@@ -580,7 +580,7 @@ class PlayedDeal:
         from .cards import card_name
 
         side = "N-S" if self.declarer % 2 == 0 else "E-W"
-        strain = ["spades", "hearts", "diamonds", "clubs", "no trump"][self.strain]
+        strain = Strain(self.strain).noun
         kinds = ", ".join(f"{k} {v.upper()}" for k, v in self.players.items())
         lines = [f"Deal      {format_deal(self.deal)}",
                  f"Contract  {strain}, declarer {Seat(self.declarer).name} leads ({side} declare)",

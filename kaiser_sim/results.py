@@ -73,13 +73,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import config
-from .cards import Seat, format_deal
+from .cards import STRAINS, Seat, Strain, format_deal
 
 #: seat letters (leaders, hand columns) and strain suffixes, in array order
 SEAT_KEYS = tuple(s.name for s in Seat)  # N E S W
-STRAIN_SUFFIXES = ("S", "H", "D", "C", "NT")
+STRAIN_SUFFIXES = tuple(s.label for s in STRAINS)  # S H D C NT
 #: the sixth strain, low (reversed-rank) no trump, under rules that play it
-LOW_NT_SUFFIX = "LNT"
+LOW_NT_SUFFIX = Strain.L.label  # LNT
 #: column prefix of each solver mode
 MODE_PREFIX = {"points": "pts", "tricks": "trk"}
 #: ``--mode`` values and the solver modes each one stores
@@ -108,16 +108,10 @@ class ResultsError(ValueError):
 def value_column(mode: str, leader, strain) -> str:
     """Column name of one table entry: ``value_column("points", "E", "N")`` is
     ``"pts_E_NT"``.  ``leader`` a Seat, 0..3 or a letter; ``strain`` a
-    Strain, 0..4 or ``S H D C N NT``."""
+    Strain, 0..5 or any spelling :meth:`Strain.parse` reads (``N``, ``NT``,
+    ``L``, ``LNT``, ...); a ``ValueError`` names the choices otherwise."""
     seat = SEAT_KEYS[int(leader)] if not isinstance(leader, str) else Seat[leader.upper()].name
-    all_strains = (*STRAIN_SUFFIXES, LOW_NT_SUFFIX)
-    if isinstance(strain, str):
-        key = strain.upper()
-        suffix = {"N": "NT", "L": LOW_NT_SUFFIX}.get(key, key)
-        if suffix not in all_strains:
-            raise ValueError(f"unknown strain '{strain}' (use {' '.join(all_strains)})")
-    else:
-        suffix = all_strains[int(strain)]
+    suffix = (Strain.parse(strain) if isinstance(strain, str) else Strain(int(strain))).label
     return f"{MODE_PREFIX[mode]}_{seat}_{suffix}"
 
 

@@ -34,10 +34,12 @@ import numpy as np
 
 from .cards import (
     FIVE_HEARTS_BIT,
+    LOW_NO_TRUMP,
     NO_TRUMP,
     SUIT_BITS,
     THREE_SPADES_BIT,
     Seat,
+    Strain,
     format_hand,
     popcount,
     reverse_ranks,
@@ -49,8 +51,8 @@ from .rules import Rules
 
 #: Strain number for low (reversed-rank) no trump in this module's strain
 #: arguments and in the 6th column of :func:`dd_table_for_rules`.
-LOW_NT = 5
-STRAIN_KEYS = ("S", "H", "D", "C", "N", "L")
+LOW_NT = LOW_NO_TRUMP  # 5
+STRAIN_KEYS = tuple(s.name for s in Strain)  # S H D C N L
 
 
 # --- deals -----------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+
+import kaiser_sim.cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +11,7 @@ from kaiser_sim.cards import (
     DECK_32,
     DECK_34,
     FIVE_HEARTS,
+    STRAINS,
     THREE_SPADES,
     Card,
     NotationError,
@@ -40,6 +43,44 @@ def test_deck_contents():
         low = {"S": "3", "H": "5", "D": "7", "C": "7"}[suit]
         assert ranks == {"A", "K", "Q", "J", "T", "9", "8", low}
     assert int(DECK_34) & ~int(DECK_32) == (1 << Card.S7) | (1 << Card.H7)
+
+
+def test_strain_and_seat_vocabulary_read_every_spelling_and_print_one():
+    assert [s.name for s in Strain] == ["S", "H", "D", "C", "N", "L"] and int(Strain.L) == 5
+    assert [s.label for s in STRAINS] == ["S", "H", "D", "C", "NT"] and Strain.L.label == "LNT"
+    for strain in Strain:
+        for spelling in (strain.name, strain.label, strain.noun, strain.noun.upper(), strain.label.lower()):
+            assert Strain.parse(spelling) is strain
+    assert Strain.parse("♥") is Strain.H and Strain.parse(" no-trump ") is Strain.N and Strain.parse("notrump") is Strain.N
+    for bad in ("", "X", "NTlo", "7", "SS"):
+        with pytest.raises(NotationError, match="unknown strain"):
+            Strain.parse(bad)
+    with pytest.raises(NotationError, match="S, H, D, C, NT\\)"):
+        Strain.parse("L", low=False)
+    for seat in Seat:
+        assert Seat.parse(seat.name.lower()) is seat and Seat.parse(seat.noun) is seat
+        assert seat.partner.partner is seat and (seat.partner - seat) % 4 == 2
+    with pytest.raises(NotationError, match="unknown seat"):
+        Seat.parse("X")
+
+
+def test_the_vocabulary_is_spelled_only_in_cards():
+    """Strain and seat words are printed from :mod:`kaiser_sim.cards` only:
+    no other module spells them as string constants (``NT`` excepted, the
+    label used as a table's row name)."""
+    import ast
+    from pathlib import Path
+
+    words = {s.label for s in Strain} | {s.noun for s in Strain} | {s.noun for s in Seat} | {"NTlo"}
+    words -= {s.name for s in Strain} | {"NT"}
+    found = []
+    for path in sorted(Path(kaiser_sim.cards.__file__).parent.rglob("*.py")):
+        if path.name == "cards.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in words:
+                found.append(f"{path.name}:{node.lineno} {node.value!r}")
+    assert not found
 
 
 def test_enum_values_are_the_encoding():

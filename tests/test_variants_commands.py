@@ -101,7 +101,7 @@ def test_hand_low_nt_is_its_own_strain_and_bid():
     assert b.loc["7NT-low", "strain"] == "L" and b.loc["7NT", "strain"] == "N"
     assert a.recommendation.strain == "L"  # a hand of low cards: low no trump
     assert a.specials is not None and a.specials.strain == "L"
-    assert "NTlo" in a.to_text() and "7NT-low" in a.to_text()
+    assert "LNT" in a.to_text() and "7NT-low" in a.to_text()
 
 
 def test_hand_low_nt_choice_plays_nt_bids_high_or_low():

@@ -72,7 +72,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from ..cards import FIVE_HEARTS, THREE_SPADES
+from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
 from ..pimc import play_deals
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
@@ -107,7 +107,7 @@ DEFINITION = {
     },
 }
 
-STRAIN_NAMES = ("S", "H", "D", "C", "NT")
+STRAIN_NAMES = tuple(s.label for s in STRAINS)  # S H D C NT
 DEFAULT_NT_EVERY = 5
 
 
@@ -132,7 +132,7 @@ def check_rules(rules) -> None:
     if rules.hand_size != 8 or rules.deck34:
         bad.append("a kitty")
     if getattr(rules, "low_nt", "off") != "off":
-        bad.append("low no trump")
+        bad.append(Strain.L.noun)
     if getattr(rules, "cover3", False):
         bad.append("cover 3")
     if bad:

@@ -59,7 +59,7 @@ import numpy as np
 import pandas as pd
 
 from .. import solver
-from ..cards import FIVE_HEARTS, THREE_SPADES
+from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
@@ -357,7 +357,7 @@ def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESO
     worth = np.where(same, w_leader, value - w_leader)
     hlen = suit_lengths(deals[np.arange(m), holder])[:, suit]
     strain = np.broadcast_to(np.arange(5)[None, None, :], (m, 4, 5))
-    trumps = {0: "spades", 1: "hearts"}[suit]
+    trumps = Strain(suit).noun
     kind = np.where(strain == NT, "NT", np.where(strain == suit, f"{trumps} trump", "other suit trump"))
     return pd.DataFrame({
         "deal": np.repeat(sample["deal"].to_numpy(), 20),
