@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, count, frame, pct
-from .common import (DEFAULT_TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
+from .common import (definition, DEFAULT_TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
                      run_info, table_play_model, tag, with_model_error)
 
@@ -50,18 +50,8 @@ METHOD = (
     "hand-evaluation section).")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/bid-odds.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "How often each bid makes, by strength, trump length and the 5H",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "trump_rule": "longest-strength",
-        "min_cell": 30,
-    },
-}
+DEFINITION = definition(KEY, "How often each bid makes, by strength, trump length and the 5H",
+                        params={"trump_rule": "longest-strength", "min_cell": 30})
 
 METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upper bound)": "best_pts"}
 #: table-play methods: the table-play model applied to each hand's DD points (column, no trump?)
@@ -171,7 +161,7 @@ def plot(tables) -> dict:
         method = f"{method}, table play" if tp else method
         g = bs[bs["method"] == method]
         fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
-                             "P(make), %", bs.attrs.get("footer", foot), measure=measure)
+                        "P(make), %", bs.attrs.get("footer", foot), measure=measure)
         _curves(ax, g, "strength_bucket", "{}", ordered_colors(STRENGTH_LEVELS))
         ax.set_ylim(-2, 102)
         legend(ax, title="Kaiser count")
@@ -193,9 +183,7 @@ def plot(tables) -> dict:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     make = t["make"]
     blocks = []

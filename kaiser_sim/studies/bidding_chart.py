@@ -50,7 +50,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
-from .common import (DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
+from .common import (definition, DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, table_play_model, tag, with_model_error)
 from .common import mean_row as _mean_row
@@ -67,18 +67,8 @@ METHOD = (
     "half is above zero. n counts the hands of the measuring half. The defenders' score is not subtracted.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/bidding-chart.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "What to bid by strength and trump length, under the preset's scoring",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "trump_rule": "longest-strength",
-        "min_cell": 30,
-    },
-}
+DEFINITION = definition(KEY, "What to bid by strength and trump length, under the preset's scoring",
+                        params={"trump_rule": "longest-strength", "min_cell": 30})
 
 
 def _bids(rules):
@@ -194,7 +184,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
             m = mean_row(sc[idx, j], deal[idx], j, idx)
             p = _p_row(made[idx, j], deal[idx], j, idx)
             expected.append({"strength": sb, "trump_len": lb, "bid": name, "n": n, "expected": m["mean"],
-                             "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
+                        "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
         # the chart: choose on the selecting half, report from the other
         sel, rep = idx[selecting[idx]], idx[reporting[idx]]
         if len(sel) < half_min or len(rep) < half_min:
@@ -232,7 +222,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
                       "margin_hi": diff["hi"], "clear": bool(diff["lo"] > 0)})
     expected = rows_frame(expected, ["strength", "trump_len", "bid", "n", "expected", "lo", "hi", "p_make", "p_lo",
-                                     "p_hi"])
+                                "p_hi"])
     chart = rows_frame(chart, ["strength", "trump_len", "n", "n_select", "n_report", "bid_up_to", "bid_up_to_sure",
                                "limit_level", "up_to_expected", "up_to_lo", "up_to_hi", "nt_up_to", "nt_up_to_sure",
                                "settled", "nt_settled",
@@ -370,9 +360,7 @@ def _chart_rows(ch) -> pd.DataFrame:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     tp = "chart_table_play" in t
     ch = t["chart_table_play" if tp else "chart"]

@@ -10,6 +10,10 @@ the same way into PDF and Markdown:
   ``tables/<name>.csv``);
 - :class:`Chart`: one of the study's charts (PNG and SVG).
 
+A study's ``section(tables)`` returns ``(blocks, meaning, charts)``: its
+blocks in print order, what the numbers mean (sentences for the report's
+summary) and the names of the charts it shows.
+
 The formatting helpers print every estimate with its 95% interval
 (:func:`ci`, :func:`pct`, ...).  This module imports neither the report nor
 any study: the layers run one way (report -> studies -> blocks).

@@ -45,6 +45,18 @@ STRENGTH_LEVELS = tuple(b[0] for b in STRENGTH_BUCKETS)
 LENGTH_LEVELS = tuple(b[0] for b in LENGTH_BUCKETS)
 
 
+def definition(key: str, description: str, params: dict, *, deals: int | None = 100_000, seed: int = 1,
+               rules: str = "standard") -> dict:
+    """A study's default definition, in the shape of ``analyses/NAME.toml``
+    (which a test keeps equal to it): the study, what it answers, its deals
+    (``None`` for a study that makes no results dataset), seed, rules preset,
+    no single-rule overrides, and its parameters."""
+    out = {"study": key, "description": description}
+    if deals is not None:
+        out["deals"] = deals
+    return {**out, "seed": seed, "rules": rules, "rule": [], "params": dict(params)}
+
+
 def bucket(values, buckets) -> pd.Categorical:
     """Label each value with its ``(label, lo, hi)`` bucket (ordered categorical)."""
     v = np.asarray(values)

@@ -75,7 +75,7 @@ from .. import config
 from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
 from ..pimc import play_deals
 from .blocks import Table, ci, count, frame, num, pct
-from .common import (DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
+from .common import (definition, DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
                      integer_axis, legend, mean_row, new_figure, points_array, proportion_row, run_info, strength,
                      trump_by_rule)
 
@@ -92,20 +92,11 @@ METHOD = (
     "people.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/dd-bias.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "PIMC play (players see only their own hand) against double dummy",
-    "deals": 3_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "samples": 20,
-        "trump_rule": "longest-strength",
-        "nt_every": 5,
-        "min_cell": 30,
-    },
-}
+DEFINITION = definition(KEY, "PIMC play (players see only their own hand) against double dummy",
+                        params={"samples": 20,
+                                "trump_rule": "longest-strength",
+                                "nt_every": 5,
+                                "min_cell": 30}, deals=3_000)
 
 STRAIN_NAMES = tuple(s.label for s in STRAINS)  # S H D C NT
 DEFAULT_NT_EVERY = 5
@@ -409,9 +400,7 @@ def plot(tables) -> dict:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     d = t["difference"]
     drows = [{"group": "all deals" if r["by"] == "all" else f"{'strain' if r['by'] == 'strain' else 'DD points'} "

@@ -7,7 +7,7 @@ caveats: :mod:`kaiser_sim.studies.specials`."""
 from __future__ import annotations
 
 from ..cards import FIVE_HEARTS
-from .common import DEFAULT_TRUMP_RULE
+from .common import definition, DEFAULT_TRUMP_RULE
 from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
 
@@ -29,20 +29,11 @@ METHOD = (
     "the others do, 0 = the other side takes it.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/five-hearts.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "The 5H: worth of being dealt it (like-for-like swap, observed), "
-                   "and how much of its +5 its side keeps",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "receivers": ["partner", "LHO", "RHO"],
-        "max_resolve": 10_000,
-        "trump_rule": "longest-strength",
-    },
-}
+DEFINITION = definition(KEY, "The 5H: worth of being dealt it (like-for-like swap, observed), "
+                        "and how much of its +5 its side keeps",
+                        params={"receivers": ["partner", "LHO", "RHO"],
+                                "max_resolve": 10_000,
+                                "trump_rule": "longest-strength"})
 
 
 def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,

@@ -55,7 +55,7 @@ import pandas as pd
 from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
-from .common import (DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
+from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
                      new_figure, rows_frame, run_info, tag)
 
 KEY = "hand-eval"
@@ -72,22 +72,13 @@ METHOD = (
     "declaring side actually takes in the trump it names.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/hand-eval.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "High-card count, rank squared, trump heuristic and a fitted Kaiser count, on held-out deals",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "trump_rule": "longest-strength",
-        "holdout_every": 5,
-        "n_boot": 200,
-        "seed": 0,
-        "holdout_deals": 2000,
-        "holdout_seed": 2,
-    },
-}
+DEFINITION = definition(KEY, "High-card count, rank squared, trump heuristic and a fitted Kaiser count, on held-out deals",
+                        params={"trump_rule": "longest-strength",
+                                "holdout_every": 5,
+                                "n_boot": 200,
+                                "seed": 0,
+                                "holdout_deals": 2000,
+                                "holdout_seed": 2})
 
 DEFINITIONS = {
     "high-card count": "A4 K3 Q2 J1",
@@ -206,7 +197,7 @@ def _calibration(d, scored_on: str) -> pd.DataFrame:
                      "points_hi": p["hi"], "diff": e["mean"], "diff_lo": e["lo"], "diff_hi": e["hi"],
                      "scored_on": scored_on})
     return rows_frame(rows, ["count_band", "n", "deals", "count_mean", "points_mean", "points_lo", "points_hi",
-                             "diff", "diff_lo", "diff_hi", "scored_on"])
+                        "diff", "diff_lo", "diff_hi", "scored_on"])
 
 
 def _measures(d) -> dict:
@@ -342,9 +333,7 @@ def plot(tables) -> dict:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     c = t["comparison"]
     rows = [{"target": r["target"], "measure": r["measure"], "R² on held-out deals": ci(r["r2"], r["r2_lo"], r["r2_hi"], 3),

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, Text, ci, count, frame, num
-from .common import (DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
+from .common import (definition, DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
                      new_figure, points_array, run_info, tag)
 
 KEY = "lead"
@@ -32,17 +32,8 @@ METHOD = (
     "on lead. The difference is the value of the lead to the declaring side.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/lead.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "The value of the lead",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "trump_rule": "longest-strength",
-    },
-}
+DEFINITION = definition(KEY, "The value of the lead",
+                        params={"trump_rule": "longest-strength"})
 
 
 def lead_values(results, rules=None, trump_rule: str = DEFAULT_TRUMP_RULE):
@@ -77,11 +68,11 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.Da
             for lv in levels:
                 m = mean_row((a >= lv).astype(float) - (b >= lv).astype(float), deal)
                 make.append({"strain": view, "bid": lv, "p_on_lead": (a >= lv).mean(), "p_lho_leads": (b >= lv).mean(),
-                             "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
+                        "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
     summary = pd.DataFrame(rows)
     summary.attrs["note"] = ("lead value = declaring side's DD points with the declarer on lead minus with its "
-                             "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
-                             "intervals clustered by deal")
+                        "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
+                        "intervals clustered by deal")
     tables = {"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)}
     return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
 
@@ -115,9 +106,7 @@ def plot(tables) -> dict:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     s = t["summary"]
     rows = [{"strain": r["strain"], "n": count(r["n"]), "lead value, points": ci(r["mean"], r["lo"], r["hi"], 2),

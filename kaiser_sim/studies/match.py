@@ -72,25 +72,17 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .common import footer, mean_row, new_figure, share_row
+from .common import definition, footer, mean_row, new_figure, share_row
 
 KEY = "match"
 #: the default definition (deals, seed, rules, parameters): the same as analyses/match.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "How the score should change the bid: policies over whole matches",
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "matches": 400,
-        "policies": ["ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic"],
-        "hands": 2000,
-        "grid_step": 5,
-        "rules_matches": 1000,
-    },
-}
+DEFINITION = definition(KEY, "How the score should change the bid: policies over whole matches",
+                        params={"matches": 400,
+                                "policies": ["ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic"],
+                                "hands": 2000,
+                                "grid_step": 5,
+                                "rules_matches": 1000}, deals=None)
 
 #: this study plays matches: the runner gives it no results dataset
 USES_RESULTS = False

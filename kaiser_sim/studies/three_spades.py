@@ -10,7 +10,7 @@ falls."""
 from __future__ import annotations
 
 from ..cards import THREE_SPADES
-from .common import DEFAULT_TRUMP_RULE
+from .common import definition, DEFAULT_TRUMP_RULE
 from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
 
@@ -27,20 +27,11 @@ METHOD = (
     "the 3♠ falls, which (a) and (b) measure.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/three-spades.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "The 3S: worth of being dealt it (like-for-like swap, observed), "
-                   "and how much of its -3 its side keeps",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "receivers": ["partner", "LHO", "RHO"],
-        "max_resolve": 10_000,
-        "trump_rule": "longest-strength",
-    },
-}
+DEFINITION = definition(KEY, "The 3S: worth of being dealt it (like-for-like swap, observed), "
+                        "and how much of its -3 its side keeps",
+                        params={"receivers": ["partner", "LHO", "RHO"],
+                                "max_resolve": 10_000,
+                                "trump_rule": "longest-strength"})
 
 
 def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,

@@ -159,9 +159,7 @@ def plot(tables) -> dict:
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
-    """This study's section of the printed report: its tables as printed,
-    what the numbers mean (sentences) and the names of the charts shown
-    (:mod:`kaiser_sim.studies.blocks`)."""
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     tr = t["trump_rules"]
     rows = [{"rule": r["rule"], "picks the best suit %": pct(r["picks_best"], r["picks_lo"], r["picks_hi"]),
