@@ -12,10 +12,10 @@ deals of the other cards (``advisor.advisor_deals``, seed ``--seed``):
 * **five strains** -- the advisor's solver call, ``advisor._dd_strains(deals,
   seat, "points")``: the five strains with the hand on lead.  This is the
   line the issue's target is about (2,000 deals x 5 strains in <= 5 s warm,
-  goal <= 3 s).  It is ``solver.dd_strains`` when the solver has it, else
-  the ``seat`` row of ``solver.dd_table`` (all four leaders solved: about 4x
+  goal <= 3 s).  It is ``kaiser_sim.dd.dd_strains`` when the solver has it, else
+  the ``seat`` row of ``kaiser_sim.dd.dd_table`` (all four leaders solved: about 4x
   the work); the result says which.
-* **reference** -- ``solver.dd_table(deals)``, all four leaders, for the
+* **reference** -- ``kaiser_sim.dd.dd_table(deals)``, all four leaders, for the
   ratio; timed only when ``dd_strains`` exists (otherwise it *is* the line
   above).
 * **analysis, table play** -- everything ``advise`` does after solving with
@@ -52,7 +52,8 @@ import time
 import numba
 import numpy as np
 
-from kaiser_sim import __version__, solver
+from kaiser_sim import __version__
+from kaiser_sim.dd import api
 from kaiser_sim import advisor as adv
 from kaiser_sim.rules import get_preset
 import common
@@ -66,7 +67,7 @@ BUSY_CPU_USE = 0.9
 def validate(deals, seat, check: int) -> None:
     sub = deals[:check]
     five = adv._dd_strains(sub, seat, "points")
-    ref = solver.dd_table(sub, "points")[:, seat, :]
+    ref = api.dd_table(sub, "points")[:, seat, :]
     if not np.array_equal(five, ref):
         bad = np.flatnonzero((five != ref).any(axis=1))
         raise SystemExit(f"five-strain values differ from dd_table on {len(bad)} deals, first deal {bad[0]}")
@@ -180,9 +181,9 @@ def main(argv=None) -> int:
     hand = adv.read_hand(args.hand, rules)
     ctx = adv.auction_context(rules, args.seat)
     seat = ctx.seat
-    has_strains = getattr(solver, "dd_strains", None) is not None
-    path = ("solver.dd_strains (one leader)" if has_strains
-            else "solver.dd_table fallback, leader row (dd_strains is not in the solver yet: 4x the work)")
+    has_strains = getattr(api, "dd_strains", None) is not None
+    path = ("dd.dd_strains (one leader)" if has_strains
+            else "dd.dd_table fallback, leader row (dd_strains is not in the solver yet: 4x the work)")
 
     log(f"validating on {min(args.check, args.deals)} deals (compiles the kernels)")
     lines: dict = {}
@@ -195,7 +196,7 @@ def main(argv=None) -> int:
     values = adv._dd_strains(deals, seat, "points")  # warm at full size (untimed)
     lines["five strains"] = repeat(lambda: adv._dd_strains(deals, seat, "points"), args.repeats, log, "five strains")
     if has_strains and not args.no_reference:
-        lines["reference dd_table (4 leaders)"] = repeat(lambda: solver.dd_table(deals, "points"), args.repeats, log,
+        lines["reference dd_table (4 leaders)"] = repeat(lambda: api.dd_table(deals, "points"), args.repeats, log,
                                                          "dd_table")
 
     from kaiser_sim.table_play import load_model

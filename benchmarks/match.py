@@ -12,12 +12,12 @@ What is measured
 ``kaiser_sim.match.play_matches(A, B, --matches, --seed)`` end to end:
 dealing, the vectorised auctions (policy A, default ``score-aware``, the
 most expensive policy, against ``ev``), the double-dummy solve of every
-contract (``solver.dd_contracts``, one call a round) and the scoring.  The
+contract (``kaiser_sim.dd.dd_contracts``, one call a round) and the scoring.  The
 line "of which solver" is the time spent inside ``dd_contracts``; the rest
 is Python and numpy overhead (policies, bookkeeping).
 
 Before timing, a small run (``--check`` matches) is validated against the
-reference: every contract's value must equal ``solver.dd_table``'s entry
+reference: every contract's value must equal ``kaiser_sim.dd.dd_table``'s entry
 for that deal, declarer and strain, and every match must have ended; this
 also compiles the kernels and builds the score-aware policy's win table
 (cached in the process), so neither is timed.  Each line reports the
@@ -66,7 +66,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from kaiser_sim import __version__, solver
+from kaiser_sim import __version__
+from kaiser_sim.dd import api
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.match import play_matches, round_seed
 from kaiser_sim.rules import get_preset
@@ -81,7 +82,7 @@ BUSY_CPU_USE = 0.9
 
 
 def validate(policy_a, policy_b, n, seed, rules, play="table") -> None:
-    from kaiser_sim.variants import deal_for_rules
+    from kaiser_sim.dd.rule_variants import deal_for_rules
 
     r = play_matches(policy_a, policy_b, n, seed, rules, play=play, engine="dd")
     if (r.matches["winner"] < 0).any():
@@ -89,7 +90,7 @@ def validate(policy_a, policy_b, n, seed, rules, play="table") -> None:
     h = r.hands[r.hands["declarer"] >= 0]
     deals = np.array([deal_for_rules(1, round_seed(seed, row.hand), rules, start=row.match // 2,
                                      redeal_weak=True)[0][0] for row in h.itertuples()])
-    ref = solver.dd_table(deals, "points")
+    ref = api.dd_table(deals, "points")
     got = ref[np.arange(len(h)), h["declarer"].to_numpy(), h["strain"].to_numpy()]
     if not np.array_equal(got, h["raw"].to_numpy()):
         bad = np.flatnonzero(got != h["raw"].to_numpy())

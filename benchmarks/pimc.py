@@ -8,13 +8,13 @@ What is measured
 ----------------
 ``--deals`` random deals (seed ``--seed``), one contract each as the
 dd-bias study chooses it (declarer ``deal % 4``, trump by the bid-odds rule,
-every 5th deal no trump), played out by ``kaiser_sim.pimc.play_deals``:
+every 5th deal no trump), played out by ``kaiser_sim.dd.pimc.play_deals``:
 
 * **PIMC, K = ``--samples``** (default 20): all four seats PIMC -- the
   line the issue's figure is about (deals per minute at K = 20);
 * **PIMC, K = 5**, to show how the cost grows with K;
 * **DD players**: four double-dummy players (one layout a turn: the real one);
-* **reference**: ``solver.dd_contracts`` on the same contracts -- one
+* **reference**: ``kaiser_sim.dd.dd_contracts`` on the same contracts -- one
   double-dummy solve a deal, what a double-dummy study pays per deal;
 * **dd_table**: the 20-solve table of every deal that ``kaiser-sim study``
   simulates before the dd-bias study runs (part of the study's time).
@@ -37,9 +37,10 @@ import sys
 import numba
 import numpy as np
 
-from kaiser_sim import __version__, solver
+from kaiser_sim import __version__
+from kaiser_sim.dd import api
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.pimc import play_deals
+from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.studies.common import results_frame
 from kaiser_sim.studies.dd_bias import contracts
 import common
@@ -51,7 +52,7 @@ STUDY_BUDGET_S = 20 * 60
 
 
 def validate(deals, dec, strains, samples):
-    dd = solver.dd_contracts(deals, dec, strains)
+    dd = api.dd_contracts(deals, dec, strains)
     r = play_deals(deals, dec, strains, declarer="dd", defenders="dd")
     if not np.array_equal(r.declarer_points, dd):
         bad = np.flatnonzero(r.declarer_points != dd)
@@ -101,9 +102,9 @@ def render(lines, info) -> str:
         + (f", {t_idle / 60:.1f} min on a quiet machine" if busy else "")
         + f" (budget {STUDY_BUDGET_S // 60} min).",
         "",
-        "What is timed: one `kaiser_sim.pimc.play_deals` call (all 32 cards of every deal; for a PIMC player "
+        "What is timed: one `kaiser_sim.dd.pimc.play_deals` call (all 32 cards of every deal; for a PIMC player "
         "each turn with more than one distinct legal card samples K layouts of the unseen cards and scores every "
-        "legal card double dummy on each) or one `solver.dd_contracts` call, warm (kernels compiled and checked "
+        "legal card double dummy on each) or one `kaiser_sim.dd.dd_contracts` call, warm (kernels compiled and checked "
         "before timing).",
         "",
         "Machine:",
@@ -146,8 +147,8 @@ def main(argv=None) -> int:
                                  args.repeats, log, "DD players", threads)
     lines["DD players"]["share"] = lines["DD players"]["median"] / lines[f"PIMC, K = {args.samples}"]["median"]
     lines["reference: dd_contracts (one DD solve a deal)"] = repeat(
-        lambda: solver.dd_contracts(deals, dec, strains), args.repeats, log, "dd_contracts", threads)
-    lines["dd_table (20 DD solves a deal)"] = repeat(lambda: solver.dd_table(deals), args.repeats, log, "dd_table",
+        lambda: api.dd_contracts(deals, dec, strains), args.repeats, log, "dd_contracts", threads)
+    lines["dd_table (20 DD solves a deal)"] = repeat(lambda: api.dd_table(deals), args.repeats, log, "dd_table",
                                                      threads)
     info["load_end"] = loadavg()
     text = render(lines, info)

@@ -9,7 +9,7 @@ What is measured
 The same seeded random Kaiser deals (``deal.deal_batch``) are solved from
 every leader in every strain: 20 solves per deal, the leader's side value.
 
-* **kaiser-sim**: ``kaiser_sim.solver.dd_table(deals, mode, threads=k)``, in
+* **kaiser-sim**: ``kaiser_sim.dd.dd_table(deals, mode, threads=k)``, in
   tricks mode, in points mode, and ``mode="both"`` (both tables, by the
   ladder tricks -> 5H only -> points in one transposition table; its rate
   counts a deal's 20 points + 20 tricks values as 20 solves, so its ratio
@@ -66,7 +66,7 @@ import numpy as np
 
 import endplay
 import endplay._dds as dds
-from kaiser_sim import solver
+from kaiser_sim.dd import api
 from kaiser_sim.cards import Seat, Strain, format_deal
 from kaiser_sim.deal import deal_batch
 import common
@@ -258,13 +258,13 @@ def run_kaiser(deals: np.ndarray, mode: str, threads: int):
     (points, tricks) pair and the nodes the three passes' sum per solve."""
     if mode == BOTH:
         c0, t0 = time.process_time(), time.perf_counter()
-        points, tricks, nodes = solver.dd_table(deals, "both", threads=threads, return_nodes=True)
+        points, tricks, nodes = api.dd_table(deals, "both", threads=threads, return_nodes=True)
         elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
         return elapsed, cpu, (points, tricks), nodes.sum(axis=1)
     specials = ONE_SPECIAL.get(mode)
     c0, t0 = time.process_time(), time.perf_counter()
-    values, nodes = solver.dd_table(deals, "points" if specials else mode, threads=threads, return_nodes=True,
-                                    **(specials or {}))
+    values, nodes = api.dd_table(deals, "points" if specials else mode, threads=threads, return_nodes=True,
+                                 **(specials or {}))
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     return elapsed, cpu, values, nodes
 

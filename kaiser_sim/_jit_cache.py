@@ -1,12 +1,15 @@
 """Numba's on-disk cache, made aware of kernels that call kernels of another module.
 
 ``@njit(cache=True)`` keys a function's cache on its own source file only.
-A kernel of :mod:`kaiser_sim.play` that calls ``solver._search`` carries a
-compiled copy of ``_search``; after ``solver.py`` changes, numba would still
-load the old copy from the cache, silently (numba does not track callees in
-other files).  :func:`depends_on` registers, for one source file, the files
-its kernels call into; the cache stamp of that file's kernels then covers
-their contents too, so editing any of them recompiles the caller.
+A kernel of :mod:`kaiser_sim.dd.midtrick` that calls ``dd.search.search``
+carries a compiled copy of ``search`` (and of everything ``search`` calls);
+after ``dd/search.py`` or ``dd/bounds.py`` changes, numba would still load the
+old copy from the cache, silently (numba does not track callees in other
+files).  :func:`depends_on` registers, for one source file, the files its
+kernels call into, directly or through other kernels (the whole call tree:
+a cached kernel holds compiled copies of all of it); the cache stamp of that
+file's kernels then covers their contents too, so editing any of them
+recompiles the caller.
 
 This uses numba's cache-locator hook (``numba.core.caching``, not a public
 API); if numba changes it, :func:`depends_on` does nothing and the old
@@ -48,6 +51,19 @@ try:  # pragma: no cover - depends on numba internals
     _HOOK = True
 except (ImportError, AttributeError):  # pragma: no cover
     _HOOK = False
+
+
+def package_files(*names: str) -> list[str]:
+    """Absolute paths of files of the ``kaiser_sim`` package, named relative
+    to it (``"cards.py"``, ``"dd/search.py"``), for :func:`depends_on`."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, *name.split("/")) for name in names]
+
+
+def registered(py_file: str) -> list[str]:
+    """The files :func:`depends_on` registered for ``py_file`` (absolute
+    paths; empty when none were, or numba's hook is not available)."""
+    return list(_DependentLocator.deps.get(os.path.abspath(py_file), ())) if _HOOK else []
 
 
 def depends_on(py_file: str, *dep_files: str) -> None:

@@ -47,11 +47,11 @@ Every preset and option is advised on (:func:`rules_notes` writes how into
 the notes): with a kitty the hand is the hand as dealt (7 cards, or 8 from
 the 34-card deck), the other hands *and* the kitty are dealt at random and
 each value is the declarer's after taking the kitty and discarding best
-(:func:`kaiser_sim.variants.kitty_dd_value`; slow, so :data:`KITTY_DEALS`
+(:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`; slow, so :data:`KITTY_DEALS`
 deals by default); low no trump is a sixth column ``L`` and its bids are
 played in it (with ``low_nt="choice"`` every NT bid is played in N or L,
 :func:`choose_nt`); cover 3 is approximated from a second solve in tricks
-(:func:`kaiser_sim.variants.cover3_points`); under the weak-hand redeal the
+(:func:`kaiser_sim.dd.rule_variants.cover3_points`); under the weak-hand redeal the
 other hands are never weak (and a weak hand is told it may demand a
 redeal); under the solo Kaiser 12NT is left out; passing cards is not
 modelled (a note).  Table play applies to the standard game only.
@@ -124,7 +124,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from . import __version__, solver
+from . import __version__
 from .auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
 from .cards import (
     FIVE_HEARTS_BIT,
@@ -137,6 +137,7 @@ from .cards import (
     parse_hand,
     popcount,
 )
+from .dd import dd_contracts, dd_strains
 from .rules import MAX_BID, Rules, get_preset
 from .scoring import score_hands
 from .stats import MeanCI, mean_ci, wilson_interval
@@ -150,7 +151,7 @@ PLAY_CHOICES = ("table", "dd")
 
 #: strain keys, in the solver's column order (N is no trump)
 STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
-#: with the sixth column, low no trump (rules ``low_nt``), as in :func:`kaiser_sim.variants.strain_keys`
+#: with the sixth column, low no trump (rules ``low_nt``), as in :func:`kaiser_sim.dd.rule_variants.strain_keys`
 ALL_STRAIN_KEYS = tuple(s.name for s in Strain)  # and L, low no trump
 STRAIN_NAMES = {s.name: s.noun for s in Strain}
 _STRAIN_SHORT = {s.name: s.label for s in Strain}
@@ -181,9 +182,9 @@ class AdvisorInputError(ValueError):
 
 def _dd_strains(deals, leader: int, mode: str = "points", **special_bits) -> np.ndarray:
     """``(n, 5)`` int8: the five strains S H D C N with ``leader`` on lead
-    (``solver.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
+    (``dd.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
     (``five=``, ``three=``) are passed through."""
-    return np.asarray(solver.dd_strains(deals, leader, mode, **special_bits))
+    return np.asarray(dd_strains(deals, leader, mode, **special_bits))
 
 
 # --- the two measures ------------------------------------------------------------------------
@@ -317,7 +318,7 @@ def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
 
 
 def _weak(rules: Rules, hand: int) -> bool:
-    from .variants import weak_hands
+    from .dd.rule_variants import weak_hands
 
     return bool(weak_hands(rules, np.array([[hand, 0, 0, 0]], dtype=np.uint64))[0, 0]) and popcount(hand) > 0
 
@@ -359,9 +360,9 @@ def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules, *, kitt
     hand})``, so the same deals as ``kaiser-sim simulate --fix SEAT=HAND``
     with the same seed.  Under rules with the weak-hand redeal a deal in
     which another seat's hand is weak is redealt
-    (:func:`kaiser_sim.variants.deal_for_rules`; this hand is not checked).
+    (:func:`kaiser_sim.dd.rule_variants.deal_for_rules`; this hand is not checked).
     ``kitties``: return ``(deals, kitties)`` (the cards no hand holds)."""
-    from .variants import deal_for_rules
+    from .dd.rule_variants import deal_for_rules
 
     others = [s for s in range(4) if s != int(seat)]
     deals, kits = deal_for_rules(int(n), int(seed), rules, fixed={int(seat): int(hand)}, redeal_weak=True,
@@ -1036,12 +1037,12 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     leaders = np.full(len(rows), seat, dtype=np.int64)
     five, three = FIVE_HEARTS_BIT, THREE_SPADES_BIT
     if int(strain) == LOW:
-        from .variants import play_view
+        from .dd.rule_variants import play_view
 
         sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
     strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
-    no5 = solver.dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
-    no3 = solver.dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
+    no5 = dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
+    no3 = dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
     return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
 
 
@@ -1184,9 +1185,9 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
     ``seat`` on lead, under ``rules`` (k = 5, or 6 with low no trump):
     :func:`_dd_strains` in the standard game; with a kitty the declarer's
     best discard, low NT on reversed ranks
-    (:func:`kaiser_sim.variants.strain_values`); with cover 3 scored by
-    :func:`kaiser_sim.variants.cover3_points` from a second solve in tricks."""
-    from .variants import cover3_points, strain_values
+    (:func:`kaiser_sim.dd.rule_variants.strain_values`); with cover 3 scored by
+    :func:`kaiser_sim.dd.rule_variants.cover3_points` from a second solve in tricks."""
+    from .dd.rule_variants import cover3_points, strain_values
 
     if rules.kitty == "none" and rules.low_nt == "off":
         values = _dd_strains(deals, seat, "points")

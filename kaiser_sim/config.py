@@ -53,8 +53,9 @@ SIMULATE_MIN_AUTO_CHUNK_SIZE = 100
 #: written are at most ``workers * SIMULATE_CHUNKS_AHEAD`` chunks)
 SIMULATE_CHUNKS_AHEAD = 2
 
-#: seconds between checks of running chunks (lets the progress bar refresh)
-SIMULATE_POLL_SECONDS = 0.25
+#: the scheduler loop of ``kaiser-sim simulate`` wakes when a chunk completes, and
+#: at least this often (seconds) in between, so that the progress bar refreshes
+SIMULATE_TICK_SECONDS = 0.25
 
 #: compression of the Parquet parts
 PARQUET_COMPRESSION = "zstd"

@@ -17,7 +17,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True, inline="always")
-def _splitmix64(state):
+def splitmix64(state):
     """One SplitMix64 step: returns (new_state, output)."""
     state = state + np.uint64(0x9E3779B97F4A7C15)
     z = state
@@ -27,12 +27,12 @@ def _splitmix64(state):
 
 
 @njit(cache=True, inline="always")
-def _bounded(state, n):
+def bounded(state, n):
     """Uniform integer in [0, n) by rejection (no modulo bias)."""
     un = np.uint64(n)
     limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % un)
     while True:
-        state, r = _splitmix64(state)
+        state, r = splitmix64(state)
         if r < limit:
             return state, int(r % un)
 
@@ -51,10 +51,10 @@ def _deal_batch(key, first_index, n, free_cards, fixed, need):
     m = free_cards.shape[0]
     for i in prange(n):
         state = key ^ (np.uint64(first_index + i) * _GOLDEN)
-        state, _ = _splitmix64(state)
+        state, _ = splitmix64(state)
         perm = free_cards.copy()
         for j in range(m - 1, 0, -1):
-            state, k = _bounded(state, j + 1)
+            state, k = bounded(state, j + 1)
             t = perm[j]
             perm[j] = perm[k]
             perm[k] = t

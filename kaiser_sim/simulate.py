@@ -7,23 +7,25 @@ indices ``[i*C, (i+1)*C)`` and becomes one Parquet part (format:
 pure function of (run, chunk index): it deals with
 :func:`kaiser_sim.deal.deal_batch` (deal ``i`` depends only on the seed,
 the rules' deck and hand size, the fixed cards and ``i``) and solves with
-:func:`kaiser_sim.solver.dd_table` (exact, so independent of threads).
+:func:`kaiser_sim.dd.dd_table` (exact, so independent of threads).
 Hence the rows never depend on the number of workers, the chunk size or
 the engine that ran them.  Under rules with the weak-hand redeal
 (``weak_redeal`` ``weak`` or ``weak+quads``) a deal in which some hand is
 weak is redealt, as if the player always demanded it
-(:func:`kaiser_sim.variants.deal_for_rules`): deal ``i`` is the first
+(:func:`kaiser_sim.dd.rule_variants.deal_for_rules`): deal ``i`` is the first
 acceptable one of attempt 0 (the plain deal ``i``), attempt 1, 2, ... (deal
 ``i`` of a run seeded from (seed, attempt)), so it still depends only on
 (seed, i); the metadata records the rule (``redeal``) and each part the
 number of redeals it took (when not 0).  Rules without the redeal deal
 exactly as before.  Under rules that change the play (a kitty, low no
 trump) a chunk is solved with
-:func:`kaiser_sim.variants.dd_table_for_rules`, so the values are those
+:func:`kaiser_sim.dd.rule_variants.dd_table_for_rules`, so the values are those
 ``kaiser-sim solve --rules`` prints.
 
 Engines (all hand chunks out a few at a time and write each part in this
-process as soon as it arrives, so memory does not grow with ``N``):
+process as soon as it arrives, so memory does not grow with ``N``; the
+worker processes and Dask share one scheduler loop, :func:`_schedule`, over
+a ``concurrent.futures`` executor):
 
 - ``workers=1`` (or a single chunk): in this process, on ``workers`` numba threads.
 - ``workers=K>1`` (default: every core): ``K`` worker processes (spawned),
@@ -66,17 +68,18 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__, config
 from . import results as res
-from .cards import NotationError, Seat, format_hand, parse_hand
+from .cards import NotationError, Seat, Strain, format_hand, parse_hand
 from .deal import deal_batch, kitty_of, normalize_fixed
 from .progress import Progress, format_duration
 from .rules import Rules, RulesError
@@ -175,8 +178,8 @@ class RunSpec:
     @property
     def plain(self) -> bool:
         """Do the rules leave the play alone (no kitty, no low no trump)?
-        Then the table is ``solver.dd_table``'s; otherwise
-        ``variants.dd_table_for_rules``'s."""
+        Then the table is ``dd.dd_table``'s; otherwise
+        ``rule_variants.dd_table_for_rules``'s."""
         return self.rules.kitty == "none" and self.rules.low_nt == "off"
 
     @property
@@ -297,13 +300,13 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
             raise SimulateError("--play needs the points table (--mode points or both): the played contract's "
                                 "double-dummy value is stored beside its played result")
         bad = [what for what, on in (("a kitty", rules.kitty != "none" or rules.deck34 or rules.hand_size != 8),
-                                     ("low no trump", rules.low_nt != "off"), ("cover 3", bool(rules.cover3)))
+                                     (Strain.L.noun, rules.low_nt != "off"), ("cover 3", bool(rules.cover3)))
                if on]
         if bad:
             raise SimulateError(f"--play plays the standard 32-card game; rules '{rules.label}' have "
                                 f"{', '.join(bad)}")
     masks = parse_fixed(fixed, deck34=rules.deck34)
-    from .variants import certainly_weak
+    from .dd.rule_variants import certainly_weak
 
     always = certainly_weak(rules, masks)
     if always:
@@ -344,17 +347,17 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
     "points"/"tricks": (n, 4, k) int8 (the run's modes; k strains), "version"}``.
     A pure function of ``(spec, chunk)``; ``threads`` (numba threads, default
     all) changes only the speed.  Under rules that change the play (a kitty,
-    low no trump) the tables are :func:`kaiser_sim.variants.dd_table_for_rules`'s,
+    low no trump) the tables are :func:`kaiser_sim.dd.rule_variants.dd_table_for_rules`'s,
     as ``kaiser-sim solve --rules`` prints them (with a kitty: much slower,
     a Python loop over discards).
     """
-    from . import solver  # compiles (or loads from cache) on first use
+    from .dd import dd_table  # compiles (or loads from cache) on first use
 
     first, count = spec.bounds(chunk)
     out = {"chunk": chunk, "deal": np.arange(first, first + count, dtype=np.int64), "version": __version__}
     with _numba_threads(threads):
         if spec.redeal:
-            from .variants import RedealError, deal_for_rules
+            from .dd.rule_variants import RedealError, deal_for_rules
 
             try:
                 hands, _, redeals = deal_for_rules(count, spec.seed, spec.rules, start=first, fixed=spec.fixed_array,
@@ -367,12 +370,12 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
                                hand_size=spec.rules.hand_size, deck34=spec.rules.deck34)
         out["hands"] = hands
         if spec.plain and spec.mode == "both":  # one ladder solve: the tricks table bounds the points search
-            out["points"], out["tricks"] = solver.dd_table(hands, mode="both", threads=threads)
+            out["points"], out["tricks"] = dd_table(hands, mode="both", threads=threads)
         for mode in (() if spec.plain and spec.mode == "both" else res.RUN_MODES[spec.mode]):
             if spec.plain:
-                out[mode] = solver.dd_table(hands, mode=mode, threads=threads)
+                out[mode] = dd_table(hands, mode=mode, threads=threads)
             else:
-                from .variants import dd_table_for_rules
+                from .dd.rule_variants import dd_table_for_rules
 
                 kitties = kitty_of(hands, deck34=spec.rules.deck34) if spec.rules.kitty != "none" else None
                 out[mode] = dd_table_for_rules(hands, spec.rules, mode, kitties=kitties)
@@ -388,7 +391,7 @@ def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | 
     ``points`` and the declaring side's points when four PIMC players with
     ``samples`` layouts a turn play it out (deal ``i`` plays the same in any
     chunk: its generator is seeded from the run's seed and ``i``)."""
-    from .pimc import play_deals
+    from .dd.pimc import play_deals
 
     ids = np.asarray(deal_ids, dtype=np.int64)
     dec, strains = play_contracts(hands, ids)
@@ -417,12 +420,83 @@ def _in_process(spec: RunSpec, todo: list[int], threads: int) -> Iterator[tuple[
         yield chunk, compute_chunk(spec, chunk, threads=threads)
 
 
-def _init_worker(parent: int | None = None) -> None:
+def _schedule(executor: AbstractContextManager[Executor], spec: RunSpec, todo: list[int], threads: int | None,
+              slots: int, tick) -> Iterator[tuple[int, dict]]:
+    """The scheduler loop of the worker processes and of Dask: on the
+    executor that ``executor`` opens (:func:`_worker_pool`,
+    :func:`_dask_executor`), keep up to ``slots`` chunks in flight, each a
+    :func:`compute_chunk` on ``threads`` numba threads, and yield
+    ``(chunk, arrays)`` as they complete (the lower chunk first when several
+    do at once).  ``tick`` is called whenever a chunk completes and at least
+    every ``config.SIMULATE_TICK_SECONDS`` between.  Leaving early (an error,
+    a stop, the generator closed) leaves the ``with``: the executor's context
+    ends the work still running."""
+    with executor as pool:
+        pending: dict[Future, int] = {}
+        chunks = iter(todo)
+        while True:
+            for chunk in islice(chunks, slots - len(pending)):
+                pending[pool.submit(compute_chunk, spec, chunk, threads)] = chunk
+            if not pending:
+                return
+            done, _ = wait(pending, timeout=config.SIMULATE_TICK_SECONDS, return_when=FIRST_COMPLETED)
+            tick()
+            for future in sorted(done, key=pending.get):
+                chunk = pending.pop(future)
+                arrays = future.result()
+                if arrays.get("version") != __version__:
+                    raise SimulateError(f"a worker runs kaiser-sim {arrays.get('version')}, this process "
+                                        f"{__version__}: install the same version on the workers")
+                yield chunk, arrays
+
+
+# --- local worker processes ----------------------------------------------------------------------------
+
+
+class _WorkerPids:
+    """The pids of a pool's worker processes, each recorded by the worker as it
+    starts (:func:`_init_worker`), so that a stopped run can end them at once
+    (:meth:`end`).  Shared memory, handed to the workers in the pool's
+    ``initargs``."""
+
+    def __init__(self, context, size: int):
+        self._pids = context.Array("q", size)  # 0: a free slot; its lock also guards _ended
+        self._ended = context.RawValue("b", 0)
+
+    def add(self, pid: int) -> None:
+        """In a worker, as it starts: record ``pid``.  A worker starting after
+        :meth:`end` ends at once instead."""
+        with self._pids.get_lock():
+            ended = bool(self._ended.value)
+            slots = self._pids.get_obj()
+            free = next((i for i, p in enumerate(slots) if p == 0), None)
+            if not ended and free is not None:  # a free slot always: a pool does not replace its workers
+                slots[free] = pid
+        if ended:
+            os._exit(1)
+
+    def end(self) -> None:
+        """In the parent: SIGTERM every worker recorded; a worker still starting ends by itself."""
+        with self._pids.get_lock():
+            self._ended.value = 1
+            pids = [p for p in self._pids.get_obj() if p]
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:  # already gone
+                pass
+
+
+def _init_worker(parent: int | None = None, pids: _WorkerPids | None = None) -> None:
+    """Initializer of a worker process: record its pid in ``pids``, end with
+    ``parent`` (:func:`_end_with_parent`), solve on one numba thread."""
+    if pids is not None:
+        pids.add(os.getpid())
+    if parent is not None:
+        _end_with_parent(parent)
     import numba
 
     numba.set_num_threads(1)
-    if parent is not None:
-        _end_with_parent(parent)
 
 
 def _end_with_parent(parent: int) -> None:
@@ -449,40 +523,38 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="kaiser-sim parent watchdog", daemon=True).start()
 
 
-def _processes(spec: RunSpec, todo: list[int], workers: int, tick) -> Iterator[tuple[int, dict]]:
+@contextmanager
+def _worker_pool(workers: int) -> Iterator[Executor]:
+    """A pool of ``workers`` spawned worker processes, each solving on one
+    numba thread and ending with this process.  Left normally, it waits for
+    them to exit; left by an exception (a stop, an error, the loop closed
+    early), it ends them at once, so that nobody computes chunks that will not
+    be written.  A worker that died makes the pool broken: a
+    :class:`SimulateError`.  Either way it waits until the pool has reaped
+    its workers (quick: they are killed; one still starting ends in
+    :func:`_init_worker`), which also keeps ``pids`` alive for them."""
     # spawn, not fork: the parent may already run OpenMP threads (numba), which fork does not survive
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
-                               initargs=(os.getpid(),))
-    pending: dict = {}
-    chunks = iter(todo)
-    ok = False
+    context = multiprocessing.get_context("spawn")
+    pids = _WorkerPids(context, workers)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(), pids))
     try:
-        while True:
-            while len(pending) < workers * config.SIMULATE_CHUNKS_AHEAD:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    break
-                pending[pool.submit(compute_chunk, spec, chunk, 1)] = chunk
-            if not pending:
-                break
-            done, _ = wait(pending, timeout=config.SIMULATE_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            tick()
-            for future in sorted(done, key=pending.get):
-                chunk = pending.pop(future)
-                arrays = future.result()
-                yield chunk, arrays
-        ok = True
-    except BrokenProcessPool:
+        yield pool
+    except BrokenProcessPool:  # the pool has already ended the other workers
+        pool.shutdown(wait=True, cancel_futures=True)
         raise SimulateError("a worker process ended unexpectedly (killed, or out of memory?); the parts written "
                             "are kept, --resume finishes the run") from None
-    finally:
-        if not ok:  # stop at once: do not let the workers finish chunks nobody will write
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()
-        pool.shutdown(wait=ok, cancel_futures=True)
+    except BaseException:
+        pids.end()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+# --- Dask ------------------------------------------------------------------------------------------
 
 
 def _dask_connect(scheduler, workers: int, stack: ExitStack):
+
     """``(client, numba threads per task)`` for ``scheduler``; what is opened
     here is closed by ``stack``."""
     try:
@@ -543,34 +615,18 @@ def _probe_scheduler(address) -> None:
         raise SimulateError(f"cannot reach the Dask scheduler at {address}: {error}")
 
 
-def _dask(spec: RunSpec, todo: list[int], client, threads: int | None, tick) -> Iterator[tuple[int, dict]]:
-    slots = max(2, sum(client.nthreads().values()) * config.SIMULATE_CHUNKS_AHEAD)
-    pending: dict = {}
-    chunks = iter(todo)
+@contextmanager
+def _dask_executor(client) -> Iterator[Executor]:
+    """``client``'s ``concurrent.futures`` executor (each chunk a Dask task,
+    ``pure=False``).  Left by an exception, it cancels the tasks still
+    pending on the cluster."""
+    executor = client.get_executor(pure=False)
+    ok = False
     try:
-        while True:
-            while len(pending) < slots:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    break
-                pending[client.submit(compute_chunk, spec, chunk, threads, pure=False)] = chunk
-            if not pending:
-                break
-            done = [f for f in pending if f.done()]
-            if not done:
-                time.sleep(config.SIMULATE_POLL_SECONDS)
-            tick()
-            for future in sorted(done, key=pending.get):
-                chunk = pending.pop(future)
-                arrays = future.result()
-                future.release()
-                if arrays.get("version") != __version__:
-                    raise SimulateError(f"a Dask worker runs kaiser-sim {arrays.get('version')}, this "
-                                        f"process {__version__}: install the same version on the workers")
-                yield chunk, arrays
+        yield executor
+        ok = True
     finally:
-        if pending:
-            client.cancel(list(pending))
+        executor.shutdown(wait=ok)  # wait=False: cancel what is left
 
 
 # --- the output directory ---------------------------------------------------------------------
@@ -681,7 +737,7 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     ----------
     out : results directory (created; see :mod:`kaiser_sim.results`).
     deals : number of deals (required for a new run; at most ``config.SIMULATE_MAX_DEALS``).
-    seed : seed of the run (default 0).
+    seed : seed of the run (default ``config.DEFAULT_SEED``, 0).
     mode : ``"both"`` (default: the points and the tricks tables, solved
         together by the ladder at about 1.2x the points table's cost),
         ``"points"`` or ``"tricks"``: which tables to store.
@@ -843,13 +899,15 @@ def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, pro
         todo = [c for c in range(spec.chunks) if c not in found]
         if scheduler is not None:  # connect before writing anything
             client, threads = _dask_connect(scheduler, workers, stack)
-            stream = _dask(spec, todo, client, threads, progress.tick)
+            slots = max(2, sum(client.nthreads().values()) * config.SIMULATE_CHUNKS_AHEAD)
+            stream = _schedule(_dask_executor(client), spec, todo, threads, slots, progress.tick)
             engine = f"Dask scheduler {scheduler if isinstance(scheduler, str) else client.scheduler.address}"
         elif workers == 1 or len(todo) <= 1:  # one chunk: solve it here on every numba thread
             stream, engine = _in_process(spec, todo, workers), "this process"
         else:
             k = min(workers, len(todo))
-            stream, engine = _processes(spec, todo, k, progress.tick), f"{k} worker processes"
+            stream = _schedule(_worker_pool(k), spec, todo, 1, k * config.SIMULATE_CHUNKS_AHEAD, progress.tick)
+            engine = f"{k} worker processes"
         stack.callback(stream.close)
         meta = spec.metadata()
         try:

@@ -5,7 +5,7 @@ best play by both sides.  At a table nobody sees the other hands, and the
 declaring side takes less.  This model turns a DD value into the
 distribution of the points the declaring side takes when the deal is played
 out by players who see only their own hand and the cards played: the PIMC
-players of :mod:`kaiser_sim.pimc` (each turn they deal the unseen cards
+players of :mod:`kaiser_sim.dd.pimc` (each turn they deal the unseen cards
 ``K`` times consistently with what they know, score each of their cards
 double dummy on every layout and play the best on average).
 
@@ -388,7 +388,7 @@ def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, sample
     deals: PIMC with 2K layouts, a PIMC declaring side against double-dummy
     defenders and the converse, each against the PIMC-at-K result (paired
     differences, one contract a deal: iid 95% intervals)."""
-    from .pimc import play_deals
+    from .dd.pimc import play_deals
     from .stats import mean_ci
 
     ids = np.asarray(deal_ids, dtype=np.int64)

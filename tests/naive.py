@@ -6,7 +6,7 @@ or other clever bounds.  The one cut-off besides alpha-beta is the value's
 trivial range at a trick boundary (from -3 to every trick left + 5), which
 makes full deals 4x faster.  Alpha-beta returns the exact minimax value at
 the root for any move order, so this is the definition the fast solver
-(``kaiser_sim.solver``) is checked against.
+(``kaiser_sim.dd``) is checked against.
 
 Two twins of one algorithm:
 
@@ -382,7 +382,7 @@ def dd_table(deals, mode="points", threads=None) -> np.ndarray:
     return np.array(values, dtype=np.int8).reshape(len(deals), 4, NO_TRUMP + 1)
 
 
-#: ``kaiser_sim.solver.can_reach``'s reference: the null-window search.
+#: ``kaiser_sim.dd.can_reach``'s reference: the null-window search.
 can_reach = reaches
 
 

@@ -8,14 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from kaiser_sim import config
-from kaiser_sim.cards import format_deal, parse_deal
+from kaiser_sim.cards import format_deal, format_hand, parse_deal
 from kaiser_sim.cli import main
-from kaiser_sim.dd_format import dict_to_table
+from kaiser_sim.cli.rules_options import rules_options
+from kaiser_sim.cli.types import BID, DEAL, HAND, SEAT, STRAIN, StrainType
+from kaiser_sim.dd.table import dict_to_table
 
 SEATS = ["N", "E", "S", "W"]
 STRAINS = ["S", "H", "D", "C", "N"]
@@ -118,7 +121,7 @@ def test_deal_bad_options(runner, args, fragment):
 
 
 def dd(deals, mode):
-    from kaiser_sim.solver import dd_table
+    from kaiser_sim.dd import dd_table
 
     return dd_table(np.asarray(deals, dtype=np.uint64), mode=mode)
 
@@ -245,7 +248,7 @@ def test_solve_endgame(runner):
 def test_solve_progress_path_gives_the_same_output(runner, monkeypatch):
     text = run(runner, "deal", "-n", "12", "--seed", "8").stdout
     plain = run(runner, "solve", "-i", "-", input=text)
-    monkeypatch.setattr("kaiser_sim.cli._stderr_is_tty", lambda: True)
+    monkeypatch.setattr("kaiser_sim.cli.deals._stderr_is_tty", lambda: True)
     monkeypatch.setattr(config, "PROGRESS_MIN_DEALS", 5)
     monkeypatch.setattr(config, "DD_TABLE_BATCH", 5)
     chunked = run(runner, "solve", "-i", "-", input=text)
@@ -317,6 +320,153 @@ def test_solve_missing_file(runner, tmp_path):
 def test_solve_usage_errors(runner, args, input, fragment):
     result = run(runner, "solve", *args, input=input)
     assert_bad_input(result, fragment, "Usage:")
+
+
+# --- parameter types (kaiser_sim.cli.types) --------------------------------------
+
+
+@click.command()
+@click.option("--seat", type=SEAT)
+@click.option("--strain", type=STRAIN)
+@click.option("--trump", type=StrainType(low=False))
+@click.option("--hand", type=HAND)
+@click.option("--deal", type=DEAL)
+@click.option("--bid", type=BID)
+@rules_options
+def probe(rules, **values):
+    """Prints what each type read: repr for seats, strains and bids, the cards for hands and deals."""
+    for name, value in values.items():
+        if value is None:
+            continue
+        if name == "hand":
+            value = format_hand(value)
+        elif name == "deal":
+            value = format_deal(value)
+        click.echo(f"{name} {value!r}" if name != "bid" else f"bid {value}")
+
+
+def read(*args):
+    return CliRunner().invoke(probe, list(args))
+
+
+@pytest.mark.parametrize("text, seat", [("N", "N"), ("n", "N"), ("east", "E"), (" South ", "S"), ("WEST", "W")])
+def test_seat_type_reads_every_spelling(text, seat):
+    from kaiser_sim.cards import Seat
+
+    r = read("--seat", text)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"seat {Seat[seat]!r}\n"
+
+
+@pytest.mark.parametrize("text, strain", [("S", "S"), ("h", "H"), ("♦", "D"), ("clubs", "C"), ("N", "N"),
+                                          ("nt", "N"), ("no trump", "N"), ("No-Trump", "N"), ("L", "L"),
+                                          ("LNT", "L"), ("low no trump", "L")])
+def test_strain_type_reads_key_label_noun_and_symbol(text, strain):
+    from kaiser_sim.cards import Strain
+
+    r = read("--strain", text)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"strain {Strain[strain]!r}\n"
+
+
+def test_strain_type_without_low_no_trump():
+    from kaiser_sim.cards import Strain
+
+    assert read("--trump", "NT").stdout == f"trump {Strain.N!r}\n"
+    assert_bad_input(read("--trump", "LNT"), "Invalid value for '--trump'", "unknown strain 'LNT' (use S, H, D, C, NT)")
+
+
+@pytest.mark.parametrize("text", ["AK93.5.AK.8", "AS KS 9S 3S 5H AD KD 8C", "A♠ K♠ 9♠ 3♠ 5♥ A♦ K♦ 8♣", "ad,kd,as,ks,9s,3s,5h,8c"])
+def test_hand_type_reads_dots_and_card_lists(text):
+    r = read("--hand", text)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "hand 'AK93.5.AK.8'\n"
+
+
+def test_hand_and_deal_types_read_in_the_deck_of_the_rules():
+    """The 7S is in the 34-card deck only; the rules count wherever --rules stands on the line."""
+    assert_bad_input(read("--hand", "AK97.5.AK.8"), "Invalid value for '--hand'", "invalid hand: no 7 in spades")
+    assert read("--hand", "AK97.5.AK.8", "--rules", "kitty-34").stdout == "hand 'AK97.5.AK.8'\n"
+    assert read("--rules", "kitty-34", "--hand", "AK97.5.AK.8").stdout == "hand 'AK97.5.AK.8'\n"
+    seven = "N:A7.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K".replace("AT8", "T8")  # 8 cards a hand
+    assert_bad_input(read("--deal", seven), "invalid deal: no 7 in spades")
+    assert read("--deal", seven, "--rules", "kitty-34").stdout == f"deal '{seven}'\n"
+    # a kitty game deals 7 cards: an 8-card deal is refused by the hand size of the rules
+    assert_bad_input(read("--deal", GOOD, "--rules", "kitty-4"), "invalid deal: N has 8 cards (at most 7)")
+
+
+def test_bad_rules_are_named_before_the_deal_they_would_read():
+    r = read("--deal", "N:7.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K", "--rules", "nope")
+    assert_bad_input(r, "unknown rules preset 'nope'")
+    assert "invalid deal" not in r.stderr
+
+
+def test_deal_type_reads_any_first_seat_and_case():
+    r = read("--deal", "e:j9.98.q7.j9 qt8.aj.8.q7 k3.kt.ajt.k a.5q.9K.8ta")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"deal '{GOOD}'\n"
+
+
+@pytest.mark.parametrize("text, bid", [("8", "8"), ("8NT", "8NT"), ("8n", "8NT"), ("8 no trump", "8NT"),
+                                       ("8NT-low", "8NT-low"), ("8ntl", "8NT-low"), ("pass", None), ("p", None)])
+def test_bid_type_reads_bids_and_pass(text, bid):
+    r = read("--bid", text)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == ("" if bid is None else f"bid {bid}\n")
+
+
+@pytest.mark.parametrize("args, messages", [
+    (["--seat", "X"], ["Invalid value for '--seat'", "unknown seat 'X' (use N, E, S or W)"]),
+    (["--seat", "NE"], ["unknown seat 'NE'"]),
+    (["--strain", "T"], ["Invalid value for '--strain'", "unknown strain 'T' (use S, H, D, C, NT or LNT)"]),
+    (["--hand", "ZZ"], ["Invalid value for '--hand'", "invalid hand: cannot read 'ZZ'"]),
+    (["--hand", "AS AS"], ["invalid hand: AS appears twice in the hand"]),
+    (["--hand", "AK93.5.AK"], ["invalid hand: the hand has 3 suits"]),
+    (["--deal", BAD_DEALS[0][1]], ["Invalid value for '--deal'", "invalid deal: 5H appears twice: N and W"]),
+    (["--deal", "N:A.Q5.K9.AT8"], ["invalid deal: a deal needs 4 hands, got 1"]),
+    (["--bid", "seven"], ["Invalid value for '--bid'", "cannot read the bid 'seven' (write 7, 7NT, 7NT-low or pass)"]),
+    (["--bid", "8 NT low please"], ["cannot read the bid"]),
+])
+def test_types_refuse_bad_values_with_exit_2_and_the_library_message(args, messages):
+    assert_bad_input(read(*args), "Usage:", *messages)
+
+
+def test_type_metavars_are_the_vocabulary_keys():
+    from kaiser_sim.cards import Seat, Strain
+    from kaiser_sim.cli import types
+
+    assert types.SEAT_KEYS == tuple(s.name for s in Seat)
+    assert types.STRAIN_KEYS == tuple(s.name for s in Strain)
+    text = CliRunner().invoke(probe, ["--help"]).stdout
+    for metavar in ("--seat [N|E|S|W]", "--strain [S|H|D|C|N|L]", "--trump [S|H|D|C|N]", "--hand HAND",
+                    "--deal DEAL", "--bid BID"):
+        assert metavar in text
+
+
+def test_seat_and_strain_types_complete_their_keys():
+    assert [c.value for c in SEAT.shell_complete(None, None, "")] == ["N", "E", "S", "W"]
+    assert [c.value for c in STRAIN.shell_complete(None, None, "n")] == ["N"]
+    assert [c.value for c in StrainType(low=False).shell_complete(None, None, "l")] == []
+
+
+def test_the_commands_read_through_the_types():
+    """play --strain/--leader, hand --seat/--dealer/--current-bid and HAND: the
+    library's spellings and messages."""
+    assert_bad_input(run(CliRunner(), "play", GOOD, "--strain", "L", "--leader", "N"),
+                     "Invalid value for '--strain'", "unknown strain 'L' (use S, H, D, C, NT)")
+    assert_bad_input(run(CliRunner(), "play", GOOD, "--strain", "nt", "--leader", "X"),
+                     "Invalid value for '--leader'", "unknown seat 'X'")
+    assert_bad_input(run(CliRunner(), "play", "N:AQJ.KT.9.A8", "--strain", "H", "--leader", "N"),
+                     "invalid deal: a deal needs 4 hands, got 1")
+    assert_bad_input(run(CliRunner(), "hand", "AK93.5.AK.8", "--seat", "X"), "Invalid value for '--seat'")
+    assert_bad_input(run(CliRunner(), "hand", "AK93.5.AK.8", "--current-bid", "seven", "--dealer", "N"),
+                     "Invalid value for '--current-bid'", "cannot read the bid 'seven'")
+    assert_bad_input(run(CliRunner(), "hand", "AS", "KS", "ZZ"), "Invalid value for 'HAND'", "unknown card 'ZZ'")
+    words = run(CliRunner(), "hand", "AS", "KS 9S", "3S", "5H AD KD 8C", "--seat", "south", "--dealer", "s",
+                "--current-bid", "8", "-n", "20", "--format", "json", "--no-specials")
+    assert words.exit_code == 0, words.output
+    doc = json.loads(words.stdout)
+    assert (doc["hand"], doc["seat"], doc["dealer"], doc["current_bid"]) == ("AK93.5.AK.8", "S", "S", "8")
 
 
 # --- the real entry points --------------------------------------------------------

@@ -9,8 +9,8 @@ from kaiser_sim.cards import parse_deal, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import kitty_of
 from kaiser_sim.rules import PRESETS, get_preset
-from kaiser_sim.variants import LOW_NT, kitty_dd_value
-from kaiser_sim import solver
+from kaiser_sim.dd.rule_variants import LOW_NT, kitty_dd_value
+from kaiser_sim import dd
 
 DEAL = "N:A.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K"
 
@@ -64,11 +64,11 @@ def test_solve_low_nt_adds_column_L():
     rec = json.loads(r.output)
     assert list(rec["points"]["N"]) == ["S", "H", "D", "C", "N", "L"]
     # the first five columns are the ordinary table
-    base = solver.dd_table([DEAL], "points")[0]
+    base = dd.dd_table([DEAL], "points")[0]
     for i, leader in enumerate("NESW"):
         assert [rec["points"][leader][k] for k in "SHDCN"] == list(base[i])
     # L equals the solver on rank-reversed hands
-    from kaiser_sim.variants import dd_value
+    from kaiser_sim.dd.rule_variants import dd_value
     assert rec["points"]["N"]["L"] == dd_value(parse_deal(DEAL), 0, LOW_NT, get_preset("low-nt"), "points")
 
 

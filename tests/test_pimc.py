@@ -1,4 +1,4 @@
-"""The PIMC player (``kaiser_sim.pimc``): sampling that respects what a seat
+"""The PIMC player (``kaiser_sim.dd.pimc``): sampling that respects what a seat
 knows, PIMC = double dummy when nothing is hidden, double-dummy players
 realise the double-dummy value, legal and reproducible play."""
 
@@ -10,8 +10,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kaiser_sim import pimc, play, solver
 from kaiser_sim.cards import DECK_32, SUIT_MASK, cards_of
+from kaiser_sim.dd import api, bits, midtrick, pimc
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.studies.common import trump_by_rule
 
@@ -126,7 +126,7 @@ def test_pimc_equals_dd_on_last_trick():
             trick.append(int(h[q]).bit_length() - 1)
             h[q] = np.uint64(0)
         card, means = pimc.pimc_scores(h, leader, strain, trick, samples=K, seed=i)
-        dd = play.score_cards(h, leader, strain, trick)
+        dd = midtrick.score_cards(h, leader, strain, trick)
         assert card == max(dd, key=lambda c: (dd[c], -c))  # one card left: the same card
         if ntrick == 3:  # every other card on the table: nothing hidden, the same scores
             assert means == {c: float(v) for c, v in dd.items()}
@@ -135,11 +135,11 @@ def test_pimc_equals_dd_on_last_trick():
 def test_pimc_equals_dd_when_voids_pin_every_card():
     # two tricks left; East has shown out of hearts and clubs, West of
     # clubs, South of hearts: N knows where every card is
-    h = play._parse_partial_deal("N:-.-.AK.- K9.-.-.- -.-.-.AK -.QJ.-.-")
+    h = midtrick._parse_partial_deal("N:-.-.AK.- K9.-.-.- -.-.-.AK -.QJ.-.-")
     voids = {"E": "HC", "S": "H", "W": "C"}
     for seed in range(3):
         card, means = pimc.pimc_scores(h, 0, 4, (), voids=voids, samples=K, seed=seed)
-        dd = play.score_cards(h, 0, 4, ())
+        dd = midtrick.score_cards(h, 0, 4, ())
         assert means == {c: float(v) for c, v in dd.items()}
 
 
@@ -158,12 +158,12 @@ def deals():
 def test_dd_players_realise_the_dd_value(deals):
     d, dec, strains = deals
     r = pimc.play_deals(d, dec, strains, declarer="dd", defenders="dd")
-    assert np.array_equal(r.declarer_points, solver.dd_contracts(d, dec, strains))
+    assert np.array_equal(r.declarer_points, api.dd_contracts(d, dec, strains))
 
 
 def test_pimc_against_dd_is_bounded_by_the_dd_value(deals):
     d, dec, strains = deals
-    dd = solver.dd_contracts(d, dec, strains)
+    dd = api.dd_contracts(d, dec, strains)
     a = pimc.play_deals(d, dec, strains, declarer="pimc", defenders="dd", samples=6, seed=1)
     b = pimc.play_deals(d, dec, strains, declarer="dd", defenders="pimc", samples=6, seed=1)
     assert np.all(a.declarer_points <= dd)  # best defence seeing all cards: at most the DD value
@@ -188,7 +188,7 @@ def _check_legal(r):
                 hands[q] ^= 1 << c
             w = 0
             for j in range(1, 4):
-                if solver._beats(trick[j], trick[w], int(r.strains[i])):
+                if bits.beats(trick[j], trick[w], int(r.strains[i])):
                     w = j
             winner = (leader + w) % 4
             pts = 1 + 5 * (16 in trick) - 3 * (0 in trick)
@@ -214,7 +214,7 @@ def test_pimc_play_unchanged_by_search_changes():
     # its samples, ties to the lowest card), so any search change that stays
     # exact plays these deals card for card as before.  Recorded with the
     # solver before the ladder (c7c906d^) and after the mid-trick search
-    # (solver._search_mid); a change here means a value changed.
+    # (kaiser_sim.dd.search.search_mid); a change here means a value changed.
     import hashlib
 
     r = pimc.play_deals(deal_batch(8, 7), [0, 1, 2, 3, 0, 1, 2, 3], [0, 1, 2, 3, 4, 0, 1, 4], samples=6, seed=11)
@@ -237,7 +237,7 @@ def test_dd_bias_study_tables():
     assert (deals["pimc_vs_dd_defence"] <= deals["dd"]).all() and (deals["dd_vs_pimc_defence"] >= deals["dd"]).all()
     assert list(tables["decomposition"]["n"]) == [24, 24, 24]
     dec, strains = study.contracts(res)
-    assert np.array_equal(deals["dd"].to_numpy(), solver.dd_contracts(res[["hand_N", "hand_E", "hand_S", "hand_W"]]
+    assert np.array_equal(deals["dd"].to_numpy(), api.dd_contracts(res[["hand_N", "hand_E", "hand_S", "hand_W"]]
                                                                         .to_numpy(dtype=np.uint64), dec, strains))
     assert np.array_equal(deals["diff"], deals["pimc"] - deals["dd"])
     overall = tables["difference"].iloc[0]
@@ -275,7 +275,7 @@ def test_play_command():
     import json
 
     doc = json.loads(r.output)
-    assert doc["result"] == doc["dd"] == solver.solve(deal, 1, 4)
+    assert doc["result"] == doc["dd"] == api.solve(deal, 1, 4)
     assert all(t["dd"] == doc["dd"] for t in doc["tricks"])  # DD players never give anything away
     r = runner.invoke(main, ["play", "N:AQJ.KT.9.A8", "--strain", "H", "--leader", "N"])
     assert r.exit_code == 2 and "invalid deal" in r.output

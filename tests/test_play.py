@@ -1,4 +1,4 @@
-"""Mid-trick solving and per-card scores (``kaiser_sim.play``) against the
+"""Mid-trick solving and per-card scores (``kaiser_sim.dd.midtrick``) against the
 plain reference (``tests/naive.py``: its searches entered with cards on the
 table) and the trick-boundary solver."""
 
@@ -9,8 +9,9 @@ import pytest
 
 import naive
 from conftest import random_endgame
-from kaiser_sim import play, solver
+from kaiser_sim import dd
 from kaiser_sim.cards import NotationError, format_deal, parse_deal
+from kaiser_sim.dd import midtrick
 
 MODES = ("points", "tricks")
 
@@ -76,7 +77,7 @@ def test_empty_trick_equals_solve(mode, make_endgames, make_deals):
     deals = np.concatenate([make_endgames(40, (1, 2, 3, 4, 5, 6, 7), seed=51), make_deals(8, 52)])
     for i, h in enumerate(deals):
         leader, strain = i % 4, (i * 3) % 5
-        assert play.solve_mid(h, leader, strain, (), mode) == solver.solve(h, leader, strain, mode), format_deal(h)
+        assert midtrick.solve_mid(h, leader, strain, (), mode) == dd.solve(h, leader, strain, mode), format_deal(h)
 
 
 # --- against the naive reference ----------------------------------------------------------------
@@ -91,7 +92,7 @@ def test_mid_trick_matches_naive_on_endgames():
     bad = []
     for h, leader, strain, trick, mode in _positions(54, 300, (1, 2, 3, 4, 5)):
         exp = naive.solve_mid(h, leader, strain, trick, mode)
-        got = play.solve_mid(h, leader, strain, trick, mode)
+        got = midtrick.solve_mid(h, leader, strain, trick, mode)
         if exp != got:
             bad.append((_where(h, leader, strain, trick, mode), exp, got))
     assert not bad, bad[:5]
@@ -101,10 +102,10 @@ def test_score_cards_match_naive_on_endgames():
     bad = []
     for h, leader, strain, trick, mode in _positions(55, 150, (1, 2, 3, 4)):
         exp = _score_reference(h, leader, strain, trick, mode)
-        got = play.score_cards(h, leader, strain, trick, mode)
+        got = midtrick.score_cards(h, leader, strain, trick, mode)
         if exp != got:
             bad.append((_where(h, leader, strain, trick, mode), exp, got))
-        assert max(got.values()) == play.solve_mid(h, leader, strain, trick, mode)
+        assert max(got.values()) == midtrick.solve_mid(h, leader, strain, trick, mode)
     assert not bad, bad[:5]
 
 
@@ -112,7 +113,7 @@ def _check_full(seed, n):
     bad = []
     for h, leader, strain, trick, mode in _positions(seed, n, (8,), full=True):
         exp = naive.solve_mid(h, leader, strain, trick, mode)
-        got = play.solve_mid(h, leader, strain, trick, mode)
+        got = midtrick.solve_mid(h, leader, strain, trick, mode)
         if exp != got:
             bad.append((_where(h, leader, strain, trick, mode), exp, got))
     assert not bad, bad[:5]
@@ -132,7 +133,7 @@ def test_score_cards_match_naive_on_full_deals():
     bad = []
     for h, leader, strain, trick, mode in _positions(58, 12, (8,), full=True):
         exp = _score_reference(h, leader, strain, trick, mode)
-        got = play.score_cards(h, leader, strain, trick, mode)
+        got = midtrick.score_cards(h, leader, strain, trick, mode)
         if exp != got:
             bad.append((_where(h, leader, strain, trick, mode), exp, got))
     assert not bad, bad[:5]
@@ -145,15 +146,15 @@ def test_rules_example_mid_trick():
     # "Diamonds trump, A leads AH, B 8H, C 5H, D KH: A wins; the trick is worth 6."
     # With AH, 8H, 5H on the table, West's only card is the KH: N-S get 6.
     h = np.array([0, 0, 0, 1 << (16 + 7)], dtype=np.uint64)
-    assert play.solve_mid(h, 0, 2, ["AH", "8H", "5H"]) == 0  # West's side gets nothing
-    assert play.score_cards(h, 0, 2, ["AH", "8H", "5H"]) == {16 + 7: 0}
+    assert midtrick.solve_mid(h, 0, 2, ["AH", "8H", "5H"]) == 0  # West's side gets nothing
+    assert midtrick.score_cards(h, 0, 2, ["AH", "8H", "5H"]) == {16 + 7: 0}
     assert naive.solve_mid(h, 0, 2, [16 + 8, 16 + 2, 16 + 0], side=0) == 6
 
 
 def test_score_every_legal_card_reported():
     # North leads; equivalent cards (AKQ of spades) each get a score
     h = parse_deal("N:AKQ.-.-.- JT9.-.-.- -.AKQ.-.- -.-.AKQ.-")
-    got = play.score_cards(h, 0, 4, ())
+    got = midtrick.score_cards(h, 0, 4, ())
     assert sorted(got) == [6, 7, 8]
     assert len(set(got.values())) == 1
 
@@ -161,11 +162,11 @@ def test_score_every_legal_card_reported():
 def test_bad_positions_refused():
     h = parse_deal("N:AK.-.-.- QJ.-.-.- T9.-.-.- 83.-.-.-")
     with pytest.raises(NotationError):
-        play.solve_mid(h, 0, 4, ["AS"])  # on the table and still in North's hand
+        midtrick.solve_mid(h, 0, 4, ["AS"])  # on the table and still in North's hand
     h2 = h.copy()
     h2[0] ^= np.uint64(1 << 8)
     with pytest.raises(NotationError):
-        play.solve_mid(h2, 1, 4, ["AS"])  # East led but North is one card short
-    revoke = play._parse_partial_deal("N:-.-.7.- A.-.-.- Q.-.9.- J.-.T.-")
+        midtrick.solve_mid(h2, 1, 4, ["AS"])  # East led but North is one card short
+    revoke = midtrick._parse_partial_deal("N:-.-.7.- A.-.-.- Q.-.9.- J.-.T.-")
     with pytest.raises(NotationError):
-        play.solve_mid(revoke, 0, 4, ["KS", "8D"])  # East shows out of spades holding the AS
+        midtrick.solve_mid(revoke, 0, 4, ["KS", "8D"])  # East shows out of spades holding the AS

@@ -28,7 +28,7 @@ from kaiser_sim.policies import (PASS, BidView, EVPolicy, HeuristicPolicy, Polic
                                  contracts_of, get_policy, hand_values, ladder_arrays, play_note, play_used,
                                  run_auction)
 from kaiser_sim.rules import Rules
-from kaiser_sim.win_prob import PILOT_DEALS, PILOT_SEED, win_table
+from kaiser_sim.policies import PILOT_DEALS, PILOT_SEED, win_table
 
 STANDARD = Rules.preset("standard")
 KITTY = Rules.preset("kitty-4")

@@ -519,7 +519,7 @@ def _examples():
 def test_every_documented_rules_choice_is_valid():
     """The rules of each example (--rules, --rule) resolve: no example exits 2
     on its rules (the match example once combined target=32 with bid_out=45)."""
-    from kaiser_sim.cli_rules import RulesInputError, rules_from_cli
+    from kaiser_sim.cli.rules_options import RulesInputError, rules_from_cli
 
     checked = 0
     for line in _examples():

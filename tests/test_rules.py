@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kaiser_sim.cli_rules import RulesInputError, rules, rules_from_cli, rules_options
+from kaiser_sim.cli.rules_options import RulesInputError, rules, rules_from_cli, rules_options
 from kaiser_sim.rules import OPTIONS, PRESETS, Rules, RulesError, get_preset, options_markdown, preset_of
 
 # --- the option table -------------------------------------------------------------

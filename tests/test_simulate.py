@@ -126,8 +126,8 @@ def test_fixed_cards(tmp_path):
 
 def test_rules_that_change_the_deal_and_the_play(tmp_path):
     """kitty-4: 7-card hands, values with the kitty exchange; low-nt: an LNT
-    strain.  The values are those of variants.dd_table_for_rules (= solve --rules)."""
-    from kaiser_sim.variants import dd_table_for_rules, deal_for_rules
+    strain.  The values are those of rule_variants.dd_table_for_rules (= solve --rules)."""
+    from kaiser_sim.dd.rule_variants import dd_table_for_rules, deal_for_rules
 
     for preset, n, strains in (("kitty-4", 1, 5), ("low-nt", 3, 6)):
         rules = Rules.preset(preset)

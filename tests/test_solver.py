@@ -1,4 +1,4 @@
-"""The fast double-dummy solver (``kaiser_sim.solver``, ``kaiser_sim.dd_table``).
+"""The fast double-dummy solver (``kaiser_sim.dd``, ``kaiser_sim.dd_table``).
 
 Checked against DDS in tricks mode, against the naive reference
 (``tests/naive.py``) in points mode, on game invariants and symmetries, and
@@ -32,9 +32,9 @@ def fast():
     if os.environ.get("KAISER_SIM_SOLVER_UNDER_TEST") == "naive":
         return SimpleNamespace(solve=naive.solve, can_reach=naive.can_reach, dd_table=naive.dd_table)
     import kaiser_sim
-    from kaiser_sim import solver
+    from kaiser_sim import dd
 
-    return SimpleNamespace(solve=solver.solve, can_reach=solver.can_reach, dd_table=kaiser_sim.dd_table)
+    return SimpleNamespace(solve=dd.solve, can_reach=dd.can_reach, dd_table=kaiser_sim.dd_table)
 
 
 def _mismatches(rows):
@@ -315,7 +315,7 @@ def test_dd_contracts_picks_the_table_entries(make_deals, make_endgames):
     """One contract a row equals the matching entry of the full table, in both
     modes, on full deals and endgames, whatever the thread count; bad rows are
     refused."""
-    from kaiser_sim.solver import dd_contracts, dd_table
+    from kaiser_sim.dd import dd_contracts, dd_table
 
     deals = np.concatenate([make_deals(40, 77), make_endgames(20, (1, 6), seed=77)])
     rng = np.random.default_rng(77)
@@ -359,18 +359,18 @@ def _pdep_py(x: int, m: int) -> int:
 def test_pext_pdep_match_their_definitions():
     """The solver's bit gather/scatter (BMI2 instructions where the CPU has
     them, loops elsewhere) against plain Python; both the loops, jitted and
-    not, and whatever ``_pext``/``_pdep`` the kernels use on this CPU."""
+    not, and whatever ``pext``/``pdep`` the kernels use on this CPU."""
     from numba import njit
 
-    from kaiser_sim import solver
+    from kaiser_sim.dd import bits
 
     @njit
     def kernel_pext(x, m):
-        return solver._pext(x, m)
+        return bits.pext(x, m)
 
     @njit
     def kernel_pdep(x, m):
-        return solver._pdep(x, m)
+        return bits.pdep(x, m)
 
     rng = np.random.default_rng(5)
     words = rng.integers(0, 2**64, size=(300, 2), dtype=np.uint64)
@@ -379,11 +379,11 @@ def test_pext_pdep_match_their_definitions():
     for x, m in words:
         ux, um = np.uint64(x), np.uint64(m)
         want_ext, want_dep = _pext_py(int(x), int(m)), _pdep_py(int(x), int(m))
-        assert int(solver._pext_soft(ux, um)) == want_ext
-        assert int(solver._pext_soft.py_func(ux, um)) == want_ext
+        assert int(bits.pext_soft(ux, um)) == want_ext
+        assert int(bits.pext_soft.py_func(ux, um)) == want_ext
         assert int(kernel_pext(ux, um)) == want_ext
-        assert int(solver._pdep_soft(ux, um)) == want_dep
-        assert int(solver._pdep_soft.py_func(ux, um)) == want_dep
+        assert int(bits.pdep_soft(ux, um)) == want_dep
+        assert int(bits.pdep_soft.py_func(ux, um)) == want_dep
         assert int(kernel_pdep(ux, um)) == want_dep
 
 
@@ -399,9 +399,9 @@ def test_portable_build_gives_the_same_tables(make_deals, tmp_path):
     deals = make_deals(12, seed=31)
     np.save(tmp_path / "deals.npy", deals)
     script = (
-        "import sys, numpy as np; from kaiser_sim import solver; "
-        "assert not solver._BMI2; d = np.load(sys.argv[1]); "
-        "np.save(sys.argv[2], np.stack([solver.dd_table(d, m, threads=1) for m in ('points', 'tricks')]))"
+        "import sys, numpy as np; from kaiser_sim import dd; from kaiser_sim.dd import bits; "
+        "assert not bits.HAS_BMI2; d = np.load(sys.argv[1]); "
+        "np.save(sys.argv[2], np.stack([dd.dd_table(d, m, threads=1) for m in ('points', 'tricks')]))"
     )
     env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"))
     subprocess.run([sys.executable, "-c", script, str(tmp_path / "deals.npy"), str(tmp_path / "out.npy")],
@@ -413,12 +413,12 @@ def test_portable_build_gives_the_same_tables(make_deals, tmp_path):
 
 def test_cash_plan_special_card_rules_are_sound(make_endgames):
     """The points bounds' special-card rules against the naive value: when
-    ``_cash_takes_5h`` says the 5H falls in the lead's cash plan, and
-    ``_cash_spares_3s`` that the 3S falls in none of its tricks, the side on
+    ``cash_takes_5h`` says the 5H falls in the lead's cash plan, and
+    ``cash_spares_3s`` that the 3S falls in none of its tricks, the side on
     lead gets at least the floor the search counts on (docs/solver.md pitfall
     6: the 3S may still come later, -2).  Both rules must fire, often."""
-    from kaiser_sim import solver
     from kaiser_sim.cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
+    from kaiser_sim.dd import bounds
 
     five, three = np.uint64(FIVE_HEARTS_BIT), np.uint64(THREE_SPADES_BIT)
     endgames = make_endgames(400, [3, 4, 5, 6], 808)
@@ -428,13 +428,13 @@ def test_cash_plan_special_card_rules_are_sound(make_endgames):
         r = popcount(hands[0])
         for leader, strain in _combos_for(i, 5):
             x = [hands[(leader + k) % 4] for k in range(4)]
-            qt, used, one_hand = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, three)
+            qt, used, one_hand = bounds.quick_tricks(x[0], x[1], x[2], x[3], strain, three)
             if qt < 1:
                 continue
             f_in, t_in = bool(union & five), bool(union & three)
             # (the search applies them only to a plan of one hand's winners)
-            takes = one_hand and f_in and solver._cash_takes_5h(used, x[0], x[1], x[2], x[3], five, r)
-            spared = one_hand and t_in and solver._cash_spares_3s(used, x[0], x[1], x[2], x[3], three, r)
+            takes = one_hand and f_in and bounds.cash_takes_5h(used, x[0], x[1], x[2], x[3], five, r)
+            spared = one_hand and t_in and bounds.cash_spares_3s(used, x[0], x[1], x[2], x[3], three, r)
             floor = qt + (5 if takes else 0) - ((2 if spared else 3) if t_in else 0)
             old = qt + (5 if used & five else 0) - (3 if t_in else 0)
             took += bool(takes and not used & five)
@@ -465,24 +465,24 @@ _CASH_RULES = [
 @pytest.mark.parametrize("name,north,east,south,west,leader,strain,count", _CASH_RULES,
                          ids=[r[0] for r in _CASH_RULES])
 def test_cash_plan_rules_on_hand_made_positions(name, north, east, south, west, leader, strain, count):
-    from kaiser_sim import solver
     from kaiser_sim.cards import parse_hand
+    from kaiser_sim.dd import bounds
 
     hands = np.array([parse_hand(t) for t in (north, east, south, west)], dtype=np.uint64)
     x = [hands[(leader + k) % 4] for k in range(4)]
-    qt, used, _ = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
+    qt, used, _ = bounds.quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
     assert qt == count
     assert naive.solve(hands, leader, strain, "tricks") >= count
 
 
 def test_sure_trick_counts_are_sound(make_endgames):
     """The trick counts the bounds rest on, against the naive value on random
-    endgames: the lead's cash plan (``_quick_tricks``) never above its side's
-    tricks, each side's top trumps (``_sure_trump_tricks``) never above its
+    endgames: the lead's cash plan (``quick_tricks``) never above its side's
+    tricks, each side's top trumps (``sure_trump_tricks``) never above its
     tricks whoever leads; and the newer rules fire (a plan through an entry
     after the leader's own cash; top trumps of both hands counted past the
     larger share)."""
-    from kaiser_sim import solver
+    from kaiser_sim.dd import bounds
 
     endgames = make_endgames(300, [2, 3, 4, 5, 6], 909)
     bad, both_hands, past_share = [], 0, 0
@@ -498,14 +498,14 @@ def test_sure_trick_counts_are_sound(make_endgames):
 
         for leader, strain in _combos_for(i, 6):
             x = [hands[(leader + k) % 4] for k in range(4)]
-            qt, used, one_hand = solver._quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
+            qt, used, one_hand = bounds.quick_tricks(x[0], x[1], x[2], x[3], strain, np.uint64(0))
             both_hands += qt > 0 and not one_hand
             if tricks(leader, strain) < qt:
                 bad.append((_where(hands, leader, strain), f"cash >= {qt}", tricks(leader, strain)))
             if strain == 4:
                 continue
             for side in (0, 1):
-                st, run = solver._sure_trump_tricks(hands[side], hands[side + 2], union, strain)
+                st, run = bounds.sure_trump_tricks(hands[side], hands[side + 2], union, strain)
                 past_share += st > max(popcount(run & hands[side]), popcount(run & hands[side + 2]))
                 got = tricks(leader, strain) if (leader & 1) == side else r - tricks(leader, strain)
                 if got < st:

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from kaiser_sim import solver
+from kaiser_sim import dd
 from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES, cards_of, card_rank, card_suit, parse_hand
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
@@ -281,7 +281,7 @@ def test_five_hearts_counterfactual_recomputed(results):
         new = list(h)
         new[holder] = h[holder] & ~(1 << FIVE_HEARTS) | (1 << low)
         new[part] = h[part] & ~(1 << low) | (1 << FIVE_HEARTS)
-        after = solver.solve(np.array(new, dtype=np.uint64), holder, 4)
+        after = dd.solve(np.array(new, dtype=np.uint64), holder, 4)
         in_play = [card_rank(c) for c in cards_of(h[0] | h[1] | h[2] | h[3]) if card_suit(c) == 1 and c != FIVE_HEARTS]
         kind = (specials.LIKE if card_rank(low) == min(in_play)
                 else specials.SPOT if card_rank(low) <= 4 else specials.HONOUR)
@@ -326,7 +326,7 @@ def test_specials_study(results, study, card, lo, hi):
     h = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)[0]
     holder = next(s for s in range(4) if int(h[s]) >> card & 1)
     key = "five" if card == FIVE_HEARTS else "three"
-    want = solver.solve(h, holder, 4) - solver.solve(h, holder, 4, **{key: np.uint64(0)})
+    want = dd.solve(h, holder, 4) - dd.solve(h, holder, 4, **{key: np.uint64(0)})
     got = rec[(rec["deal"] == 0) & (rec["role"] == "declarer") & (rec["strain_kind"] == "NT")]["worth"]
     assert list(got) == [want]
     assert set(get_study(study).plot(t)) == {"swing", "mean_change", "worth_distribution"}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import naive
-from kaiser_sim import solver
+from kaiser_sim import dd
 from kaiser_sim.cards import (
     DECK_32,
     DECK_34,
@@ -23,8 +23,7 @@ from kaiser_sim.cards import (
     reverse_ranks,
     special_bits_after_reverse,
 )
-from kaiser_sim.rules import get_preset
-from kaiser_sim.variants import (
+from kaiser_sim.dd.rule_variants import (
     LOW_NT,
     dd_table_for_rules,
     dd_value,
@@ -36,6 +35,7 @@ from kaiser_sim.variants import (
     strain_keys,
     weak_hands,
 )
+from kaiser_sim.rules import get_preset
 
 STD = get_preset("standard")
 K1 = get_preset("kitty-4")
@@ -148,7 +148,7 @@ def test_dd_table_for_rules_adds_a_low_nt_column():
     deals, _ = deal_for_rules(3, 2, LOW)
     t = dd_table_for_rules(deals, LOW)
     assert t.shape == (3, 4, 6) and strain_keys(LOW)[LOW_NT] == "L"
-    assert (t[:, :, :5] == solver.dd_table(deals)).all()
+    assert (t[:, :, :5] == dd.dd_table(deals)).all()
     for i in range(3):
         for seat in range(4):
             assert t[i, seat, LOW_NT] == dd_value(deals[i], seat, LOW_NT, LOW)
@@ -195,7 +195,7 @@ def naive_solve(pos, leader, strain, mode, five, three):
 
 
 def fast_solve(pos, leader, strain, mode, five, three):
-    return solver.solve(pos, leader, strain, mode, five=np.uint64(1 << five), three=np.uint64(1 << three))
+    return dd.solve(pos, leader, strain, mode, five=np.uint64(1 << five), three=np.uint64(1 << three))
 
 
 @pytest.mark.parametrize(

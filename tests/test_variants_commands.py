@@ -22,7 +22,7 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.match import MatchError, play_matches, round_seed
 from kaiser_sim.rules import PRESETS, Rules
 from kaiser_sim.simulate import RunSpec, SimulateError, simulate
-from kaiser_sim.variants import (
+from kaiser_sim.dd.rule_variants import (
     contract_values,
     cover3_points,
     deal_for_rules,

@@ -394,7 +394,7 @@ def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame
     """A results frame (the ``load_results`` schema, points columns) built
     from a deals array, solving it unless ``points`` ((n, 4, 5)) is given;
     ``attrs["kaiser_sim"]`` records the seed.  For tests and small runs."""
-    from ..solver import dd_table
+    from ..dd import dd_table
 
     deals = np.asarray(deals, dtype=np.uint64)
     pts = dd_table(deals) if points is None else np.asarray(points)

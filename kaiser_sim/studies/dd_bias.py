@@ -2,7 +2,7 @@
 
 Every make-probability the other studies publish assumes double-dummy play:
 all four players see all 32 cards.  Here each deal is also *played* by four
-PIMC players (:mod:`kaiser_sim.pimc`: each sees its own hand and the cards
+PIMC players (:mod:`kaiser_sim.dd.pimc`: each sees its own hand and the cards
 played, samples ``samples`` layouts of the unseen cards consistent with what
 it knows at every turn, and plays the card with the best average
 double-dummy score), and the declaring side's points in that play are
@@ -73,7 +73,7 @@ import pandas as pd
 
 from .. import config
 from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
-from ..pimc import play_deals
+from ..dd.pimc import play_deals
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
                      integer_axis, legend, mean_row, new_figure, points_array, proportion_row, run_info, strength,

@@ -17,7 +17,7 @@ Tables:
   (our, their) scores in buckets, over every hand of the round robin from
   both sides' point of view (Wilson 95% clustered by card set, below),
   next to the win probability of the score-aware policy's model
-  (:mod:`kaiser_sim.win_prob`);
+  (:func:`kaiser_sim.policies.win_table`);
 - ``bid_vs_state``: for ``hands`` random hands of the first speaker, the
   highest bid the score-aware policy would make (the match-win
   maximising bid under its model) against the highest bid with a positive
@@ -62,7 +62,7 @@ than they expect).
 
 Caveats: the make-probabilities are the shipped models' (:mod:`kaiser_sim.make_model`,
 :mod:`kaiser_sim.table_play`); the score-aware policy's model of a hand's
-outcome is approximate (see :mod:`kaiser_sim.win_prob`).
+outcome is approximate (see :func:`kaiser_sim.policies.win_table`).
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
     """``win_by_state`` rows; the intervals are clustered by the card set of
     each hand's match (``matches["cards"]``; without that column by match):
     module doc."""
-    from ..win_prob import win_table
+    from ..policies import win_table
 
     w = win_table(rules, play=play)
     by_match = matches.set_index("match")
@@ -256,7 +256,7 @@ def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLI
                                "set: its matches against every opponent are played on the same cards)")
     win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
                                   "the round robin from both sides; model = the score-aware policy's estimate "
-                                  "(kaiser_sim.win_prob); Wilson 95% intervals clustered by card set (the hands of "
+                                  "(kaiser_sim.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
                                   "a match, the two matches of a pair and other policies' matches on the same "
                                   "cards move together; clusters = independent card sets behind the cell)")
     grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "

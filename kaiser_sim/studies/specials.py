@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import solver
+from .. import dd
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
@@ -197,8 +197,8 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     """View (a): ``(summary, make_change, swings, records)`` DataFrames
     (module doc).  ``records`` has one row per (deal, receiver, leader,
     strain view) of the swaps made; ``solve`` is the points solver (default
-    ``solver.dd_table``)."""
-    solve = solve or solver.dd_table
+    ``dd.dd_table``)."""
+    solve = solve or dd.dd_table
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
     pts = points_array(sample)
@@ -343,7 +343,7 @@ def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESO
     """View (c): one row per (sample deal, leader, strain) with ``worth``,
     the points of the card's own value the holder's side keeps (module doc)."""
     name, suit, value, key = CARDS[card]
-    solve = solve or solver.dd_table
+    solve = solve or dd.dd_table
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
     pts = points_array(sample)

@@ -1,6 +1,6 @@
-"""Play-affecting rules variants on top of the deal generator and the solver.
+"""Rules variants that change the deal or the play, as reductions to the solver's game.
 
-The solver (:mod:`kaiser_sim.solver`) knows one game: a higher bit wins, the
+The solver (:mod:`kaiser_sim.dd.api`) knows one game: a higher bit wins, the
 5H and 3S are given as bits.  The variants are reductions to that game, so
 the solver itself is untouched:
 
@@ -24,7 +24,7 @@ Discards are enumerated once per class of equivalent discards: cards of the
 declarer that are adjacent among the cards in play (no other player's card
 between them, neither the 5H nor the 3S) are interchangeable, so only how
 many of each such run are thrown matters.  Candidates are then tested with
-null-window searches (:func:`kaiser_sim.solver.can_reach`) against the best
+null-window searches (:func:`kaiser_sim.dd.can_reach`) against the best
 value so far, and solved exactly only when they beat it.
 """
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import (
+from ..cards import (
     FIVE_HEARTS_BIT,
     LOW_NO_TRUMP,
     NO_TRUMP,
@@ -45,9 +45,9 @@ from .cards import (
     reverse_ranks,
     special_bits_after_reverse,
 )
-from .auction import seat_of
-from .deal import deal_batch, kitty_of
-from .rules import Rules
+from ..auction import seat_of
+from ..deal import deal_batch, kitty_of
+from ..rules import Rules
 
 #: Strain number for low (reversed-rank) no trump in this module's strain
 #: arguments and in the 6th column of :func:`dd_table_for_rules`.
@@ -272,7 +272,7 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
     value, or ``(value, discard)``.  With ``kitty_discard_points="declarer"``
     the value includes the discarded special cards' points.
     """
-    from . import solver  # compiled on first use
+    from . import api  # compiled on first use
 
     hands = np.asarray(hands, dtype=np.uint64).copy()
     decl = seat_of(declarer)
@@ -321,7 +321,7 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
     # the value goes to the discard leaving the defenders fewer points (it
     # matters only when a special card is discarded, in K1)
     d0 = cands[0]
-    v0 = solver.solve(position(d0), decl, trump, mode, **kw)
+    v0 = api.solve(position(d0), decl, trump, mode, **kw)
     best, best_def, best_d = v0 + offset(d0), total(d0) - v0, d0
     for d in cands[1:]:
         off = offset(d)
@@ -329,13 +329,13 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
         if ub < best:
             continue
         pos = position(d)
-        if ub > best and solver.can_reach(pos, decl, trump, best + 1 - off, mode, **kw):
-            v = solver.solve(pos, decl, trump, mode, **kw)
+        if ub > best and api.can_reach(pos, decl, trump, best + 1 - off, mode, **kw):
+            v = api.solve(pos, decl, trump, mode, **kw)
             best, best_def, best_d = v + off, total(d) - v, d
             continue
         # now this discard's value is at most best: can it tie with fewer
         # points for the defenders?
-        if total(d) - (best - off) < best_def and solver.can_reach(pos, decl, trump, best - off, mode, **kw):
+        if total(d) - (best - off) < best_def and api.can_reach(pos, decl, trump, best - off, mode, **kw):
             best_def, best_d = total(d) - (best - off), d
     if not return_discard:
         return int(best)
@@ -369,7 +369,7 @@ def dd_value(hands, declarer, strain, rules: Rules, mode: str = "points", kitty=
     """Double-dummy value for the declaring side under ``rules``: with a kitty
     (``kitty`` given, rules with a kitty) the best discard is chosen; low NT
     (strain :data:`LOW_NT`) is solved on reversed ranks."""
-    from . import solver
+    from . import api
 
     if rules.kitty != "none":
         if kitty is None:
@@ -377,7 +377,7 @@ def dd_value(hands, declarer, strain, rules: Rules, mode: str = "points", kitty=
         return kitty_dd_value(hands, kitty, declarer, strain, rules, mode)
     trump, low = _split_strain(strain)
     h, five, three = play_view(hands, rules, low)
-    return solver.solve(h, seat_of(declarer), trump, mode, five=five, three=three)
+    return api.solve(h, seat_of(declarer), trump, mode, five=five, three=three)
 
 
 def cover3_points(points, tricks):
@@ -404,7 +404,7 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
     kitty rule) declared by ``declarer[i]`` (who leads) in ``strain[i]``
     (0..3 trump, 4 no trump, :data:`LOW_NT` low no trump).
 
-    - Without a kitty: :func:`kaiser_sim.solver.dd_contracts` (parallel), on
+    - Without a kitty: :func:`kaiser_sim.dd.dd_contracts` (parallel), on
       rank-reversed deals for low NT.  The defenders take
       ``rules.raw_total`` minus the declaring side's points.
     - With a kitty: :func:`kitty_dd_value` (the declarer takes the kitty and
@@ -430,7 +430,7 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
     ntricks = rules.tricks
     trk = None
     if rules.kitty == "none":
-        from . import solver
+        from . import api
 
         def solve(mode):
             out = np.zeros(n, dtype=np.int64)
@@ -439,8 +439,8 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
                 if sel.size:
                     h, five, three = play_view(deals[sel], rules, low)
                     kw = {"five": five, "three": three} if mode == "points" else {}
-                    out[sel] = solver.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
-                                                   mode, threads=threads, **kw)
+                    out[sel] = api.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
+                                                mode, threads=threads, **kw)
             return out
 
         decl = solve("points")
@@ -470,22 +470,22 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
 def strain_values(deals, kitties, leader: int, rules: Rules, mode: str = "points", *, threads=None) -> np.ndarray:
     """``(n, k)`` double-dummy values of every strain of :func:`strain_keys`
     (S H D C N, and L with low NT) with ``leader`` on lead (declaring), for
-    the leader's side: :func:`kaiser_sim.solver.dd_strains` without a
+    the leader's side: :func:`kaiser_sim.dd.dd_strains` without a
     kitty (plus a rank-reversed solve for L), :func:`kitty_dd_value` per
     deal and strain with one (slow: a Python loop).  Cover 3 is not applied
     here (see :func:`cover3_points`)."""
-    from . import solver
+    from . import api
 
     deals = np.asarray(deals, dtype=np.uint64)
     keys = strain_keys(rules)
     n = deals.shape[0]
     if rules.kitty == "none":
-        base = np.asarray(solver.dd_strains(deals, int(leader), mode, threads=threads), dtype=np.int8)
+        base = np.asarray(api.dd_strains(deals, int(leader), mode, threads=threads), dtype=np.int8)
         if len(keys) == 5:
             return base
         rev, five, three = play_view(deals, rules, True)
         kw = {"five": five, "three": three} if mode == "points" else {}
-        low = np.asarray(solver.dd_strains(rev, int(leader), mode, threads=threads, **kw))[:, NO_TRUMP]
+        low = np.asarray(api.dd_strains(rev, int(leader), mode, threads=threads, **kw))[:, NO_TRUMP]
         return np.concatenate([base, low[:, None].astype(np.int8)], axis=1)
     kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
     out = np.empty((n, len(keys)), dtype=np.int8)
@@ -506,21 +506,21 @@ def dd_table_for_rules(deals, rules: Rules, mode: str = "points", kitties=None) 
     declarer (= leader) N E S W, axis 2 the strains of :func:`strain_keys`
     (k = 5, or 6 with low NT as column :data:`LOW_NT`).
 
-    Without a kitty this is :func:`kaiser_sim.solver.dd_table` (parallel),
+    Without a kitty this is :func:`kaiser_sim.dd.dd_table` (parallel),
     plus a second call on rank-reversed deals for the low NT column.  With a
     kitty every cell is a :func:`kitty_dd_value` (slow: a Python loop).
     """
-    from . import solver
+    from . import api
 
     deals = np.asarray(deals, dtype=np.uint64)
     keys = strain_keys(rules)
     n = deals.shape[0]
     if rules.kitty == "none":
-        base = solver.dd_table(deals, mode=mode)
+        base = api.dd_table(deals, mode=mode)
         if len(keys) == 5:
             return base
         rev, five, three = play_view(deals, rules, True)
-        low = solver.dd_table(rev, mode=mode, five=five, three=three)[:, :, NO_TRUMP]
+        low = api.dd_table(rev, mode=mode, five=five, three=three)[:, :, NO_TRUMP]
         return np.concatenate([base, low[:, :, None]], axis=2)
     if kitties is None:
         raise ValueError(f"rules kitty={rules.kitty}: give the kitties")

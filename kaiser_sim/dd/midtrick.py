@@ -1,6 +1,6 @@
 """Double-dummy values in the middle of a trick, and a score for every card.
 
-The solver (:mod:`kaiser_sim.solver`) works from trick boundaries.  This
+The solver (:mod:`kaiser_sim.dd.api`) works from trick boundaries.  This
 module adds what a card-playing program needs (as DDS's ``SolveBoard`` does
 for bridge):
 
@@ -17,12 +17,12 @@ already taken out), ``leader`` is the seat that led the current trick and
 player to move is ``(leader + len(trick)) % 4``).  Values are points (or
 tricks) *from the start of the current trick*: the current trick counts in
 full, whoever played its first cards.  With an empty trick this is exactly
-:func:`kaiser_sim.solver.solve`.
+:func:`kaiser_sim.dd.solve`.
 
 How it works
 ------------
 The solver's search starts in the middle of a trick as well
-(``solver._search_mid``: the cards on the table fill the first rows of its
+(:func:`kaiser_sim.dd.search.search_mid`: the cards on the table fill the first rows of its
 stack), so the rest of the current trick is searched with the solver's own
 move ordering, killers and "lowest win" (measured against the small
 fixed-depth alpha-beta over the rest of the trick used before, which
@@ -41,28 +41,27 @@ neighbour in points mode.  Every legal card still gets its score.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from numba import njit
 
-from . import _jit_cache, config
-from .cards import SUIT_MASK, NotationError, Seat, card_name, parse_hand
-from .solver import (STATS_SIZE, _beats, _new_tt, _points_left, _search, _search_mid, _specials, _trick_points,
-                     highest_bit_index)
-from .solver import bit_count as _popcount, lowest_bit_index as _low_index  # (pimc uses these names)
+from .. import _jit_cache, config
+from ..cards import SUIT_MASK, NotationError, Seat, card_name, parse_hand
+from .api import special_bits
+from .bits import INF, beats, highest_bit_index, lowest_bit_index, trick_points
+from .search import STATS_SIZE, points_left, search, search_mid
+from .tt import new_tt
 
-# the kernels below carry compiled copies of solver kernels: recompile them when those change
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_jit_cache.depends_on(__file__, *(os.path.join(_HERE, f) for f in ("solver.py", "cards.py")))
+# the kernels below carry compiled copies of these files' kernels (the search's whole call tree): recompile them
+# when those change
+_jit_cache.depends_on(__file__, *_jit_cache.package_files("cards.py", "dd/bits.py", "dd/tt.py", "dd/bounds.py",
+                                                          "dd/endgame.py", "dd/search.py"))
 
-_INF = 100
 _ONE = np.uint64(1)
 _SUIT_MASKS = SUIT_MASK
 
 
 @njit(cache=True, inline="always")
-def _legal_cards(hand, led):
+def legal_cards(hand, led):
     """Cards of ``hand`` that may be played when suit ``led`` was led (-1: on lead)."""
     if led < 0:
         return hand
@@ -71,7 +70,7 @@ def _legal_cards(hand, led):
 
 
 @njit(cache=True)
-def _representatives(legal, hand, present, special):
+def representatives(legal, hand, present, special):
     """The legal cards to search: of each run of cards of ``hand`` adjacent
     among the ``present`` cards (every card still in a hand or on the table),
     only the highest; a special card is always its own run."""
@@ -82,7 +81,7 @@ def _representatives(legal, hand, present, special):
         m ^= b
         if b & special:
             continue
-        c = _low_index(b)
+        c = lowest_bit_index(b)
         above = present & _SUIT_MASKS[c >> 4] & ~((b << _ONE) - _ONE)
         if above:
             nb = above & (~above + _ONE)  # next present card up the suit
@@ -97,10 +96,10 @@ def _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data,
     plus the rest of the play from the next boundary; fail-soft in (alpha, beta)."""
     won = 0
     if (winner & 1) == 0:
-        won = _trick_points(tmask, five, three)
+        won = trick_points(tmask, five, three)
     if h[0] == 0 and h[1] == 0 and h[2] == 0 and h[3] == 0:
         return won
-    return won + _search(h, winner, trump, five, three, alpha - won, beta - won, tt_keys, tt_data, log2, stats, 0)
+    return won + search(h, winner, trump, five, three, alpha - won, beta - won, tt_keys, tt_data, log2, stats, 0)
 
 
 @njit(cache=True)
@@ -111,10 +110,10 @@ def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, be
     if n == 0:
         if h[0] == 0 and h[1] == 0 and h[2] == 0 and h[3] == 0:
             return 0
-        return _search(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0)
+        return search(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0)
     if n < 4:
-        return _search_mid(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0, n, tmask, led,
-                           winner, wcard)
+        return search_mid(h, leader, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats, 0, n, tmask, led,
+                          winner, wcard)
     return _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats)
 
 
@@ -140,7 +139,7 @@ def _node_value(h, leader, n, led, winner, wcard, tmask, trump, five, three, tot
 
 
 @njit(cache=True)
-def _trick_state(leader, trick, ntrick, trump):
+def trick_state(leader, trick, ntrick, trump):
     """(led suit, winning seat, winning card, card mask) of a partial trick."""
     if ntrick == 0:
         return -1, leader, -1, np.uint64(0)
@@ -151,14 +150,14 @@ def _trick_state(leader, trick, ntrick, trump):
     for i in range(1, ntrick):
         c = trick[i]
         tmask |= _ONE << np.uint64(c)
-        if _beats(c, wcard, trump):
+        if beats(c, wcard, trump):
             wcard = c
             winner = (leader + i) & 3
     return led, winner, wcard, tmask
 
 
 @njit(cache=True)
-def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2, stats):
+def score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2, stats):
     """Score every legal card of the player to move ``p = leader + n``:
     ``scores[c]`` = p's side's exact points from the start of the trick if
     ``p`` plays ``c`` (other entries untouched).  Returns the legal mask.
@@ -167,12 +166,12 @@ def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sc
     score.  The previous card's value is the next one's MTD(f) guess.
     """
     p = (leader + n) & 3
-    legal = _legal_cards(h[p], led)
-    total = _points_left(h, tmask, p, five, three)
+    legal = legal_cards(h[p], led)
+    total = points_left(h, tmask, p, five, three)
     present = h[0] | h[1] | h[2] | h[3] | tmask
     special = five | three
-    reps = _representatives(legal, h[p], present, special)
-    guess = -_INF
+    reps = representatives(legal, h[p], present, special)
+    guess = -INF
     # highest card of every suit first, so a run's representative (its top)
     # is scored before the cards it stands for
     for s in range(3, -1, -1):
@@ -186,10 +185,10 @@ def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sc
                 w, wc, ld = winner, wcard, led
                 if n == 0:
                     w, wc, ld = p, c, c >> 4
-                elif _beats(c, wcard, trump):
+                elif beats(c, wcard, trump):
                     w, wc = p, c
                 h[p] ^= b
-                g = guess if guess > -_INF else total // 2
+                g = guess if guess > -INF else total // 2
                 v = _node_value(h, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys,
                                 tt_data, log2, stats)
                 h[p] ^= b
@@ -201,9 +200,9 @@ def _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sc
 
 @njit(cache=True)
 def _solve_mid_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_data, log2, stats):
-    led, winner, wcard, tmask = _trick_state(leader, trick, ntrick, trump)
+    led, winner, wcard, tmask = trick_state(leader, trick, ntrick, trump)
     p = (leader + ntrick) & 3
-    total = _points_left(h, tmask, p, five, three)
+    total = points_left(h, tmask, p, five, three)
     v = _node_value(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, total, total // 2, tt_keys,
                     tt_data, log2, stats)
     return v if (p & 1) == 0 else total - v
@@ -211,10 +210,10 @@ def _solve_mid_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_
 
 @njit(cache=True)
 def _score_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_data, log2, stats):
-    led, winner, wcard, tmask = _trick_state(leader, trick, ntrick, trump)
-    scores = np.full(64, -_INF, np.int64)
-    _score_moves(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2,
-                 stats)
+    led, winner, wcard, tmask = trick_state(leader, trick, ntrick, trump)
+    scores = np.full(64, -INF, np.int64)
+    score_moves(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2,
+                stats)
     return scores
 
 
@@ -222,7 +221,7 @@ def _score_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_data
 # public wrappers
 
 
-def _position(hands, leader, trick):
+def read_position(hands, leader, trick):
     """Check a mid-trick position; returns (hands (4,) uint64, leader, trick int64 array)."""
     if isinstance(hands, str):
         h = _parse_partial_deal(hands)
@@ -290,7 +289,7 @@ def _parse_partial_deal(text):
 
 
 def _tables():
-    keys, data = _new_tt(config.TT_LOG2_ENTRIES)
+    keys, data = new_tt(config.TT_LOG2_ENTRIES)
     return keys, data, np.zeros(STATS_SIZE, dtype=np.int64)
 
 
@@ -312,10 +311,10 @@ def solve_mid(hands, leader, strain, trick=(), mode: str = "points") -> int:
     The points (tricks) from the start of the current trick on -- the
     current trick counted in full -- for the side of the player to move,
     under best play by both sides.  With ``trick=()`` this is
-    :func:`kaiser_sim.solver.solve`.  Kernel: ``_solve_mid_kernel``.
+    :func:`kaiser_sim.dd.solve`.  Kernel: ``_solve_mid_kernel``.
     """
-    h, lead, cards, n = _position(hands, leader, trick)
-    f, t = _specials(mode)
+    h, lead, cards, n = read_position(hands, leader, trick)
+    f, t = special_bits(mode)
     keys, data, stats = _tables()
     return int(_solve_mid_kernel(h, lead, cards, n, int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
 
@@ -329,11 +328,11 @@ def score_cards(hands, leader, strain, trick=(), mode: str = "points") -> dict[i
     best afterwards; the best card's value equals :func:`solve_mid`.
     Kernel: ``_score_kernel``.
     """
-    h, lead, cards, n = _position(hands, leader, trick)
-    f, t = _specials(mode)
+    h, lead, cards, n = read_position(hands, leader, trick)
+    f, t = special_bits(mode)
     keys, data, stats = _tables()
     scores = _score_kernel(h, lead, cards, n, int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats)
-    return {int(c): int(scores[c]) for c in np.nonzero(scores > -_INF)[0]}
+    return {int(c): int(scores[c]) for c in np.nonzero(scores > -INF)[0]}
 
 
 __all__ = ["solve_mid", "score_cards"]

@@ -6,7 +6,7 @@ what its seat knows, and at each turn:
 1. samples ``K`` layouts of the cards it cannot see that agree with
    everything it knows (:func:`sample_hands`);
 2. scores each of its legal cards double dummy on every sample
-   (:func:`kaiser_sim.play.score_cards`' kernel: exact points of its side
+   (:func:`kaiser_sim.dd.midtrick.score_cards`' kernel: exact points of its side
    from the start of the current trick after that card);
 3. plays the card with the best average; ties go to the lowest card number
    (:mod:`kaiser_sim.cards`: the lowest suit S H D C, then the lowest rank).
@@ -50,23 +50,26 @@ transposition table, shared by every search of every turn of its deals
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache, config
-from .cards import SUIT_MASK, Seat, Strain, format_deal
-from .deal import _bounded, _splitmix64, seed_key
-from .play import (_legal_cards, _low_index, _popcount, _position, _representatives, _score_moves,
-                   _trick_state)
-from .solver import STATS_SIZE, _beats, _new_tt, _specials, _trick_points
+from .. import _jit_cache, config
+from ..cards import SUIT_MASK, Seat, Strain, card_name, format_deal, parse_deal
+from ..deal import bounded, seed_key, splitmix64
+from .api import solve, special_bits
+from .bits import beats, bit_count, lowest_bit_index, trick_points
+from .midtrick import legal_cards, read_position, representatives, score_moves, trick_state
+from .search import STATS_SIZE
+from .tt import new_tt
 
-# the kernels below carry compiled copies of kernels of these modules: recompile them when those change
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_jit_cache.depends_on(__file__, *(os.path.join(_HERE, f) for f in ("play.py", "solver.py", "deal.py", "cards.py")))
+# the kernels below carry compiled copies of these files' kernels (and of their callees'): recompile them when
+# those change
+_jit_cache.depends_on(__file__, *_jit_cache.package_files("cards.py", "deal.py", "dd/bits.py", "dd/tt.py",
+                                                          "dd/bounds.py", "dd/endgame.py", "dd/search.py",
+                                                          "dd/midtrick.py"))
 
 #: player kinds (kernel encoding)
 DD, PIMC = 0, 1
@@ -92,7 +95,7 @@ def _layout_counts(unknown, others, sizes, voids, W):
     u = np.zeros(4, np.int64)
     R = np.zeros(5, np.int64)
     for s in range(4):
-        u[s] = _popcount(unknown & _SUIT_MASKS[s])
+        u[s] = bit_count(unknown & _SUIT_MASKS[s])
     for s in range(3, -1, -1):
         R[s] = R[s + 1] + u[s]
     oa, ob, oc = others[0], others[1], others[2]
@@ -140,15 +143,15 @@ def _draw_layout(state, unknown, others, sizes, voids, W, out):
     cards = np.empty(16, np.int64)
     for s in range(4):
         m = unknown & _SUIT_MASKS[s]
-        us = _popcount(m)
+        us = bit_count(m)
         c = 0
         for s2 in range(s, 4):
-            c += _popcount(unknown & _SUIT_MASKS[s2])
+            c += bit_count(unknown & _SUIT_MASKS[s2])
         c -= a + b
         va = (voids[oa] >> s) & 1
         vb = (voids[ob] >> s) & 1
         vc = (voids[oc] >> s) & 1
-        state, r = _splitmix64(state)
+        state, r = splitmix64(state)
         x = np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * W[s, a, b]
         pick_a = -1
         pick_b = -1
@@ -178,10 +181,10 @@ def _draw_layout(state, unknown, others, sizes, voids, W, out):
         while m:
             bb = m & (~m + _ONE)
             m ^= bb
-            cards[n] = _low_index(bb)
+            cards[n] = lowest_bit_index(bb)
             n += 1
         for j in range(n - 1, 0, -1):
-            state, k = _bounded(state, j + 1)
+            state, k = bounded(state, j + 1)
             t = cards[j]
             cards[j] = cards[k]
             cards[k] = t
@@ -201,7 +204,7 @@ def _draw_layout(state, unknown, others, sizes, voids, W, out):
 @njit(cache=True, inline="always")
 def _turn_state(key, deal_index, turn):
     state = key ^ (np.uint64(deal_index) * _GOLDEN) ^ (np.uint64(turn + 1) * _TURN_MIX)
-    state, _ = _splitmix64(state)
+    state, _ = splitmix64(state)
     return state
 
 
@@ -235,27 +238,27 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
     equivalent and ``always`` is false: then the lowest is played unscored.
     Returns the card."""
     p = (leader + n) & 3
-    legal = _legal_cards(h[p], led)
+    legal = legal_cards(h[p], led)
     present = h[0] | h[1] | h[2] | h[3] | tmask
-    reps = _representatives(legal, h[p], present, five | three)
-    if _popcount(reps) == 1 and not always:
-        return _low_index(legal)  # every legal card is the same card: the lowest
+    reps = representatives(legal, h[p], present, five | three)
+    if bit_count(reps) == 1 and not always:
+        return lowest_bit_index(legal)  # every legal card is the same card: the lowest
     for c in range(64):
         sums[c] = 0
     if kind == DD:
-        _score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2,
-                     stats)
+        score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2,
+                    stats)
         m = legal
         while m:
             b = m & (~m + _ONE)
             m ^= b
-            c = _low_index(b)
+            c = lowest_bit_index(b)
             sums[c] = scores[c]
     else:
         others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
         sizes = np.zeros(4, np.int64)
         for q in range(4):
-            sizes[q] = _popcount(h[q])
+            sizes[q] = bit_count(h[q])
         unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
         W = np.zeros((5, _MAXH, _MAXH), np.float64)
         if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
@@ -266,13 +269,13 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
         for _ in range(K):
             state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
             hs[p] = h[p]
-            _score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
-                         log2, stats)
+            score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
+                        log2, stats)
             m = legal
             while m:
                 b = m & (~m + _ONE)
                 m ^= b
-                c = _low_index(b)
+                c = lowest_bit_index(b)
                 sums[c] += scores[c]
     best = -(1 << 40)
     card = -1
@@ -280,7 +283,7 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
     while m:  # ascending card numbers: ties go to the lowest
         b = m & (~m + _ONE)
         m ^= b
-        c = _low_index(b)
+        c = lowest_bit_index(b)
         if sums[c] > best:
             best = sums[c]
             card = c
@@ -317,14 +320,14 @@ def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, t
             else:
                 if (c >> 4) != led:
                     voids[p] |= 1 << led
-                if _beats(c, wcard, trump):
+                if beats(c, wcard, trump):
                     wcard = c
                     winner = p
             h[p] ^= b
             tmask |= b
             plays[turn] = c
             turn += 1
-        pts = _trick_points(tmask, five, three)
+        pts = trick_points(tmask, five, three)
         if (winner & 1) == 0:
             ns += pts
             trick_ns[t] = pts
@@ -341,7 +344,7 @@ def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, thre
     n = deals.shape[0]
     ncards = 0
     for q in range(4):
-        ncards += _popcount(deals[0, q]) if n else 0
+        ncards += bit_count(deals[0, q]) if n else 0
     plays = np.full((n, max(ncards, 1)), -1, np.int8)
     trick_ns = np.zeros((n, max(ncards // 4, 1)), np.int8)
     ns = np.zeros(n, np.int64)
@@ -349,7 +352,7 @@ def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, thre
     for k in prange(nchunks):
         lo = n * k // nchunks
         hi = n * (k + 1) // nchunks
-        tt_keys, tt_data = _new_tt(log2)
+        tt_keys, tt_data = new_tt(log2)
         stats = np.zeros(STATS_SIZE, np.int64)
         pl = np.zeros(64, np.int64)
         tn = np.zeros(16, np.int64)
@@ -367,7 +370,7 @@ def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, thre
 @njit(cache=True)
 def _pimc_scores_kernel(h, leader, trick, ntrick, trump, five, three, voids, K, key, index, turn, tt_keys, tt_data,
                         log2, stats):
-    led, winner, wcard, tmask = _trick_state(leader, trick, ntrick, trump)
+    led, winner, wcard, tmask = trick_state(leader, trick, ntrick, trump)
     sums = np.zeros(64, np.int64)
     scores = np.zeros(64, np.int64)
     state = _turn_state(key, index, turn)
@@ -433,16 +436,16 @@ def pimc_scores(hands, leader, strain, trick=(), voids=None, samples: int = 20, 
     """A PIMC player's decision at one position.
 
     ``hands``, ``leader``, ``strain``, ``trick`` as in
-    :func:`kaiser_sim.play.solve_mid` (the real hands: the player reads only
+    :func:`kaiser_sim.dd.midtrick.solve_mid` (the real hands: the player reads only
     its own, the others' sizes and the unseen cards); ``voids`` the suits each
     seat has shown out of.  Returns ``(card, {card: mean score})``: the card
     played and, for each legal card, its mean double-dummy score over the
     ``samples`` layouts (points for the mover's side from the start of the
     trick).  Kernel: ``_pimc_scores_kernel``.
     """
-    h, lead, cards, n = _position(hands, leader, trick)
-    f, t = _specials(mode)
-    keys, data = _new_tt(config.TT_LOG2_ENTRIES)
+    h, lead, cards, n = read_position(hands, leader, trick)
+    f, t = special_bits(mode)
+    keys, data = new_tt(config.TT_LOG2_ENTRIES)
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
     card, sums = _pimc_scores_kernel(h, lead, cards, n, int(strain), f, t, _voids_array(voids), int(samples),
                                      seed_key(seed), int(index), int(turn), keys, data, config.TT_LOG2_ENTRIES, stats)
@@ -516,7 +519,7 @@ def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: 
     if samples < 1:
         raise ValueError("samples must be >= 1")
     kinds = _kinds(dec, declarer, defenders)
-    f, t = _specials(mode)
+    f, t = special_bits(mode)
     if n == 0:
         z = np.zeros((0, 32), np.int8)
         return PlayResult(arr, dec, strn, z, np.zeros((0, 8), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), 0)
@@ -566,10 +569,8 @@ class PlayedDeal:
     result: int
 
     def to_dict(self) -> dict:
-        from .cards import card_name
-
         return {
-            "deal": format_deal(self.deal), "strain": "SHDCN"[self.strain], "declarer": Seat(self.declarer).name,
+            "deal": format_deal(self.deal), "strain": Strain(self.strain).name, "declarer": Seat(self.declarer).name,
             "players": self.players, "samples": self.samples, "seed": self.seed, "dd": self.dd_value,
             "result": self.result, "difference": self.result - self.dd_value,
             "tricks": [dict(t, leader=Seat(t["leader"]).name, winner=Seat(t["winner"]).name,
@@ -577,8 +578,6 @@ class PlayedDeal:
         }
 
     def to_text(self) -> str:
-        from .cards import card_name
-
         side = "N-S" if self.declarer % 2 == 0 else "E-W"
         strain = Strain(self.strain).noun
         kinds = ", ".join(f"{k} {v.upper()}" for k, v in self.players.items())
@@ -602,9 +601,6 @@ def play_deal(deal, strain, declarer, *, samples: int = 20, seed: int = 0, decla
               defenders: str = "pimc") -> PlayedDeal:
     """Play one deal (a ``N:...`` string or 4 bitboards) out with
     :func:`play_deals` and describe it trick by trick (:class:`PlayedDeal`)."""
-    from .cards import parse_deal
-    from .solver import solve
-
     h = parse_deal(deal) if isinstance(deal, str) else np.asarray(deal, dtype=np.uint64)
     strain, declarer = int(strain), int(declarer)
     r = play_deals(h[None, :], [declarer], [strain], declarer=declarer_player, defenders=defenders,
@@ -618,13 +614,13 @@ def play_deal(deal, strain, declarer, *, samples: int = 20, seed: int = 0, decla
         cards = plays[4 * t: 4 * t + 4]
         w = 0
         for j in range(1, 4):
-            if _beats(cards[j], cards[w], strain):
+            if beats(cards[j], cards[w], strain):
                 w = j
         winner = (leader + w) % 4
         for j, c in enumerate(cards):
             hands[(leader + j) % 4] &= ~(1 << c)
         bits = sum(1 << c for c in cards)
-        pts = int(_trick_points(np.uint64(bits), np.uint64(1 << 16), np.uint64(1)))
+        pts = int(trick_points(np.uint64(bits), np.uint64(1 << 16), np.uint64(1)))
         if winner % 2 == 0:
             ns += pts
         else:

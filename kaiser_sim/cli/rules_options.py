@@ -1,12 +1,11 @@
-"""Command-line pieces for rules: the ``rules`` command and the shared
-``--rules PRESET`` / ``--rule key=value`` options.
+"""The rules on the command line: the shared ``--rules PRESET`` / ``--rule
+key=value`` options and the ``rules`` command that lists the presets.
 
-Wiring (done in ``cli.py``)::
+Wiring::
 
-    from .cli_rules import rules, rules_options
-    main.add_command(rules)
+    from .rules_options import rules_options
 
-    @main.command()
+    @click.command()
     @rules_options
     def solve(..., rules):      # rules: a kaiser_sim.rules.Rules
         ...
@@ -16,6 +15,11 @@ a ``.json`` file written by :meth:`Rules.to_json` also works) and the
 repeatable ``--rule key=value``, and passes the resolved :class:`Rules` to
 the command as ``rules``.  A bad preset, key, value or combination stops
 the command with a message naming it and exit status 2.
+
+The two options are eager (read before the command's other parameters), so
+a parameter type whose reading depends on the rules (a hand or deal of the
+34-card deck) can ask :func:`rules_of` for them while the command line is
+parsed; the command gets the same object.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from pathlib import Path
 
 import click
 
-from . import config
-from .rules import PRESETS, Rules, RulesError, get_preset, options_markdown
+from .. import config
+from ..rules import PRESETS, Rules, RulesError, get_preset, options_markdown
 
 
 class RulesInputError(click.ClickException):
@@ -72,6 +76,22 @@ def read_rules_file(name: str) -> str:
                          "write it with kaiser-sim rules PRESET --format json") from None
 
 
+#: where :func:`rules_of` keeps the command's rules (``ctx.meta``: one command a run)
+_META_KEY = "kaiser_sim.cli.rules"
+
+
+def rules_of(ctx: click.Context | None) -> Rules:
+    """The rules of the command being parsed: its ``--rules`` / ``--rule``,
+    resolved once (:class:`RulesInputError` if they are bad), or ``standard``
+    for a command without them (or without a context)."""
+    if ctx is None:
+        return get_preset("standard")
+    if _META_KEY not in ctx.meta:
+        ctx.meta[_META_KEY] = rules_from_cli(ctx.params.get("rules_preset", "standard"),
+                                             ctx.params.get("rule_overrides", ()))
+    return ctx.meta[_META_KEY]
+
+
 _RULES_HELP = "Rules preset (" + ", ".join(PRESETS) + "), or a rules .json file.  See: kaiser-sim rules"
 _RULE_HELP = "Override one rules option, KEY=VALUE (repeatable), e.g. --rule target=62.  See: kaiser-sim rules PRESET"
 
@@ -82,12 +102,14 @@ def rules_options(f):
 
     @functools.wraps(f)
     def wrapper(*args, rules_preset, rule_overrides, **kwargs):
-        kwargs["rules"] = rules_from_cli(rules_preset, rule_overrides)
+        ctx = click.get_current_context(silent=True)
+        kwargs["rules"] = rules_from_cli(rules_preset, rule_overrides) if ctx is None else rules_of(ctx)
         return f(*args, **kwargs)
 
-    wrapper = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE", help=_RULE_HELP)(wrapper)
+    wrapper = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE", help=_RULE_HELP,
+                           is_eager=True)(wrapper)
     wrapper = click.option("--rules", "rules_preset", default="standard", show_default=True, metavar="PRESET",
-                           help=_RULES_HELP)(wrapper)
+                           help=_RULES_HELP, is_eager=True)(wrapper)
     return wrapper
 
 
@@ -160,4 +182,4 @@ def rules(preset, overrides, fmt):
         click.echo("\n".join(rules_lines(r, title)))
 
 
-__all__ = ["rules", "rules_options", "rules_from_cli", "read_rules_file", "RulesInputError"]
+__all__ = ["rules", "rules_options", "rules_of", "rules_from_cli", "read_rules_file", "RulesInputError"]

@@ -1,0 +1,93 @@
+"""The ``kaiser-sim`` group: an output that cannot be written ends the command
+cleanly (:class:`MainGroup`)."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+
+import click
+
+from .common import OutputFailed
+
+
+class _ClosedStdout(io.TextIOBase):
+    """Stands in for ``sys.stdout`` when the process started with it closed:
+    writing is an error (not a silent success)."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the exit does not try again to write
+    what could not be written."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(fd, sys.stdout.fileno())
+        finally:
+            os.close(fd)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+class MainGroup(click.Group):
+    """The ``kaiser-sim`` group: an output that cannot be written is a clear
+    error with a non-zero exit, never a traceback or a silent success.  A
+    reader that went away (a closed pipe, ``| head``) ends the command
+    quietly with exit status 1; a full disk or a closed stdout is named on
+    stderr (exit 1); files already checked are named by the command."""
+
+    def main(self, *args, **kwargs):
+        if sys.stdout is None:  # started with stdout closed (>&-)
+            sys.stdout = _ClosedStdout()
+        return super().main(*args, **kwargs)
+
+    def invoke(self, ctx):
+        try:
+            rv = super().invoke(ctx)
+        except OSError as e:
+            _output_error(e, stdout=None)
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError as e:
+            _output_error(e, stdout=True)
+        return rv
+
+
+def _output_error(e: OSError, stdout: bool | None):
+    """Raise the clean exit for an output that failed: quiet exit 1 for a
+    reader that went away, else :class:`OutputFailed` naming what failed.
+    ``stdout``: True if stdout failed, None to find out from the traceback."""
+    from ..output_dir import OutputError
+
+    if isinstance(e, OutputError):
+        raise OutputFailed(str(e)) from None
+    if stdout is None:
+        stdout = not e.filename and _stdout_failed(e)
+    if stdout:
+        _quiet_stdout()  # the exit must not try again to write what is buffered
+    if isinstance(e, BrokenPipeError):
+        raise click.exceptions.Exit(1) from None
+    if stdout:
+        raise OutputFailed(f"cannot write to standard output: {e.strerror or e}") from None
+    raise OutputFailed(f"{e.filename}: {e.strerror or e}" if e.filename else f"{e.strerror or e}") from None
+
+
+def _stdout_failed(e: OSError) -> bool:
+    """Did ``e`` come from writing stdout (``click.echo`` without ``err``)?"""
+    import traceback
+
+    if isinstance(sys.stdout, _ClosedStdout):
+        return True
+    return any(frame.f_code.co_name == "echo" and frame.f_globals.get("__name__") == "click.utils"
+               and not frame.f_locals.get("err", False) for frame, _ in traceback.walk_tb(e.__traceback__))

@@ -1,0 +1,114 @@
+"""The hand advisor: ``kaiser-sim hand`` (library: ``kaiser_sim.advisor``)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from .. import config
+from .common import InputError, OutputFailed, not_empty, output_dir, seed_option
+from .rules_options import rules_options
+from .types import BID, HAND, SEAT, joined
+
+
+@click.command()
+@click.argument("hand_mask", metavar="HAND", nargs=-1, required=True, callback=joined(HAND))
+@click.option("--seat", type=SEAT, default="N", show_default=True,
+              help="Your seat.  It leads, i.e. declares: the values are for its side.")
+@click.option("--dealer", type=SEAT,
+              help="The dealer; decides only the legal calls (matching, the forced bid).  "
+              "[default: the seat on your right, so you speak first]")
+@click.option("--deals", "-n", type=click.IntRange(1, config.HAND_MAX_DEALS), default=None,
+              help=f"Random deals of the other cards to solve (at most {config.HAND_MAX_DEALS:,}).  [default: "
+              f"{config.HAND_ADVISOR_DEALS:,}; 500 with a kitty, where each deal is a search over the discards: "
+              "about 30 ms a deal with kitty-4, 15 ms with kitty-34, against 2 ms without]")
+@seed_option
+@click.option("--current-bid", type=BID, help="The highest bid so far (8, 8NT): only calls after it are "
+              "considered, and a dealer is told whether to match it.")
+@click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table",
+              show_default=True, help="table: choose the trump, the call and the limit on table play, what your side takes when "
+              "nobody sees the other hands (the table-play model of PIMC players; README: Hand advisor), with "
+              "the double-dummy numbers beside them; dd: everything double dummy (all four hands seen), for "
+              "comparison.  Rules the model does not hold for fall back to dd with a note.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="table: the report; json: one object, schema kaiser-sim/hand-advice/2 (README: Hand advisor).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
+@click.option("--specials/--no-specials", default=True, show_default=True,
+              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
+@rules_options
+def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, specials, rules):
+    """Advise on one hand: make odds, expected score of each bid, the call.
+
+    HAND is your 8 cards, spades.hearts.diamonds.clubs (AK93.5.AK.8) or a
+    list (AS KS 9S 3S 5H AD KD 8C, or A♠ K♠ ...).  The other cards are
+    dealt at random --deals times and each deal is solved double dummy in
+    every strain with your hand on lead; the table-play model turns each
+    value into what players who see only their own hand take (--play).
+
+    Every rules preset and option works (README: Rule variants): with a
+    kitty HAND is the hand as dealt (7 cards with kitty-4, 8 from the
+    34-card deck with kitty-34), the kitty is dealt at random and you take
+    it and discard best; low no trump is its own column (LNT) and bid;
+    cover 3 is approximate and the solo Kaiser's 12NT is left out (the
+    notes say how); under the weak-hand redeal the other hands are never
+    weak.  Table play applies to the standard game only (else dd, noted).
+    Printed: per strain the chance of taking at least each bid and the
+    mean points; per bid the expected hand score under the rules (trump
+    chosen once for the hand); the recommended call; with --current-bid
+    and --dealer = --seat, whether to match; where the 5H and 3S are dealt
+    and what they are worth (double dummy).  Bad input (wrong card count,
+    a card twice, an impossible bid): exit 2.
+
+    \b
+    Examples:
+        kaiser-sim hand AK93.5.AK.8
+        kaiser-sim hand "AS KS 9S 3S 5H AD KD 8C" --seat S --dealer S --current-bid 8
+        kaiser-sim hand AKQJ.A.AK.A --format json --plot odds.png
+        kaiser-sim hand AK93.5.AK.8 --play dd
+        kaiser-sim hand AK93.5.AK.- --rules kitty-4
+        kaiser-sim hand 98.5.T9.987 --rules low-nt
+    """
+    from ..advisor import AdvisorInputError, advise, plot_format
+
+    not_empty(plot=plot)
+    try:
+        if plot:
+            plot_format(plot)
+            if os.path.isdir(plot):
+                raise InputError(f"--plot {plot}: is a directory; give a file name")
+            output_dir(os.path.dirname(os.path.abspath(plot)), f"--plot {plot}")
+        advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
+                        current_bid=current_bid, specials=specials, play=play.lower())
+    except AdvisorInputError as e:
+        raise InputError(str(e)) from None
+    if plot:
+        import matplotlib
+
+        from ..output_dir import OutputError, removed_on_failure, write_file_atomic
+
+        matplotlib.use("Agg")  # a file, no window
+        folder = os.path.dirname(os.path.abspath(plot))
+
+        def draw(tmp):  # the format comes from --plot, not from the temporary name
+            import matplotlib.pyplot as plt
+
+            from ..advisor import plot_make_probability
+            from ..studies.common import save_figure
+
+            fig = plot_make_probability(advice)
+            try:
+                save_figure(fig, tmp, plot_format(plot))
+            finally:
+                plt.close(fig)
+
+        try:
+            with removed_on_failure(folder):
+                os.makedirs(folder, exist_ok=True)
+                write_file_atomic(plot, draw)
+        except OutputError as e:
+            raise OutputFailed(f"--plot {plot}: {e}") from None
+        except OSError as e:
+            raise OutputFailed(f"--plot {plot}: cannot write it ({e.strerror or e})") from None
+    click.echo(advice.to_json() if fmt == "json" else advice.to_text())

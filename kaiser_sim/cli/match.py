@@ -1,0 +1,109 @@
+"""Bidding policies played against each other: ``kaiser-sim match``
+(library: ``kaiser_sim.match``, ``kaiser_sim.policies``)."""
+
+from __future__ import annotations
+
+import click
+
+from .. import config
+from .common import InputError, not_empty, output_dir, seed_option
+from .rules_options import rules_options
+
+
+class _PolicyChoice(click.Choice):
+    """The policy names (``kaiser_sim.policies.POLICIES``), read when a value is
+    checked or completed, not for ``--help`` (the policies import numba)."""
+
+    def __init__(self):
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self):
+        from ..policies import POLICIES
+
+        return tuple(POLICIES)
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ sets it
+        pass
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "POLICY"
+
+
+_POLICY_CHOICE = _PolicyChoice()
+
+
+@click.command()
+@click.option("--policy", "-a", "policy_a", required=True, type=_POLICY_CHOICE, help="Policy A (the one measured).")
+@click.option("--vs", "-b", "policy_b", required=True, type=_POLICY_CHOICE, help="Policy B, the opponents.")
+@click.option("--matches", "-n", type=click.IntRange(1, config.MATCH_MAX_COUNT), default=config.MATCH_DEFAULT_COUNT,
+              show_default=True, help="Matches to play (in pairs on the same cards, A on each side once; "
+              f"at most {config.MATCH_MAX_COUNT:,}).")
+@seed_option
+@click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table", show_default=True,
+              help="What the policies' make-probabilities expect: table play (the double-dummy make model "
+                   "through the table-play model: about a bid lower) or dd (double dummy). How the contracts are "
+                   "scored is --engine. Rules table play does not cover fall back to dd, with a warning.")
+@click.option("--engine", type=click.Choice(["table", "dd"], case_sensitive=False), default=None,
+              help="How each contract is scored: table (the declaring side's points drawn from the table-play "
+                   "model given the contract's double-dummy points, so bidders are judged by table play) or dd "
+                   "(the double-dummy points).  [default: table where the table-play model holds for the "
+                   "rules (the standard game), else dd with a note]")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
+              help="What to print: a readable table, one CSV summary row, or a JSON document.")
+@click.option("--out", "-o", type=click.Path(file_okay=False),
+              help="Also write summary.csv, summary.json, matches.csv and hands.csv into this directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@rules_options
+def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rules):
+    """Play whole matches of policy A against policy B; A's win rate.
+
+    Each hand is dealt (redealt when a hand is weak, under rules with the
+    weak-hand redeal), bid by the two policies (each seat sees only its
+    own hand and the public auction and scores), played in the contract
+    (--engine: table play drawn from the table-play model, or double
+    dummy) and scored by the rules, until a side wins.  The policies bid
+    expecting table play (--play table, the default) or double dummy
+    (--play dd); the output records both.  Printed: A's win rate with its
+    95% interval, hands per match, the score margin, how each side went
+    out (bidding or defending) and skunks.  Policies: ev, cautious,
+    aggressive, score-aware, rank-squared, trump-heuristic (README:
+    Matches).  Every preset works: a kitty (the declarer takes it and
+    discards best, double dummy; slower), low no trump (its own bid),
+    cover 3 (approximate), the solo Kaiser (no policy bids 12NT); the
+    output notes what the policies' make model does not know of the
+    rules.  Passing cards (pass_cards) is not modelled: exit 2.
+
+    \b
+    Examples:
+        kaiser-sim match --policy score-aware --vs ev --matches 2000 --seed 1
+        kaiser-sim match -a ev -b rank-squared --rule target=32 --rule bid_out=25 --format json
+        kaiser-sim match -a ev -b cautious --rules low-nt --matches 200
+    """
+    from ..match import MatchError, play_matches
+    from ..progress import make_progress
+
+    not_empty(out=out)
+    if out:
+        output_dir(out, f"--out {out}")
+    try:
+        result = play_matches(policy_a, policy_b, matches, seed, rules, play=play.lower(),
+                              engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet))
+    except MatchError as e:
+        raise InputError(str(e)) from None
+    if result.play.get("play_note"):
+        click.echo(f"warning: {result.play['play_note']}", err=True)
+    if result.play.get("engine_note"):  # table play asked for, or the default falling back to dd
+        click.echo(f"{'warning' if engine else 'note'}: {result.play['engine_note']}", err=True)
+    if out:
+        from ..output_dir import removed_on_failure, staged
+
+        with removed_on_failure(out), staged(out, "the match tables") as stage:
+            result.write(stage)
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(result.summary_frame().to_csv(index=False), nl=False)
+    else:
+        click.echo(result.to_text())

@@ -1,0 +1,52 @@
+"""The double-dummy engine: exact solving of Kaiser deals, mid-trick values, PIMC players.
+
+Modules, lowest first (each imports only those above it in this list):
+
+- :mod:`~kaiser_sim.dd.bits`: bit scans as machine instructions, pext/pdep,
+  the rules of a trick on bitboards;
+- :mod:`~kaiser_sim.dd.tt`: position keys and the transposition table with
+  winning ranks;
+- :mod:`~kaiser_sim.dd.bounds`: sound bounds from sure tricks;
+- :mod:`~kaiser_sim.dd.endgame`: two-trick endings solved directly;
+- :mod:`~kaiser_sim.dd.search`: the alpha-beta search, MTD(f), the parallel
+  table kernels;
+- :mod:`~kaiser_sim.dd.api`: the public functions (``solve``, ``can_reach``,
+  ``dd_table``, ``dd_strains``, ``dd_contracts``);
+- :mod:`~kaiser_sim.dd.midtrick`: values in the middle of a trick and a
+  score for every card;
+- :mod:`~kaiser_sim.dd.pimc`: the PIMC card player, deals played out;
+- :mod:`~kaiser_sim.dd.rule_variants`: the rules that change the deal or
+  the play (kitty, low no trump, weak-hand redeals) reduced to the solver's
+  game;
+- :mod:`~kaiser_sim.dd.table`: one deal's table as a result object
+  (:class:`DDTable`), JSON-ready dicts and text.
+
+docs/solver.md explains the search and its pitfalls.  The names below are
+imported on first use (PEP 562): importing :mod:`kaiser_sim.dd.table` alone
+loads no kernel.
+"""
+
+#: public name -> the module of this package that defines it
+_LAZY = {
+    "MODES": "api", "solve": "api", "can_reach": "api", "dd_table": "api", "dd_strains": "api", "dd_contracts": "api",
+    "solve_mid": "midtrick", "score_cards": "midtrick",
+    "play_deals": "pimc", "play_deal": "pimc", "pimc_scores": "pimc", "sample_hands": "pimc",
+    "PlayResult": "pimc", "PlayedDeal": "pimc",
+    "DDTable": "table",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
