@@ -124,7 +124,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from . import __version__
+from . import __version__, config
 from .auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
 from .cards import (
     FIVE_HEARTS_BIT,
@@ -160,8 +160,8 @@ LOW = 5
 #: deals solved by default: the standard game, and rules with a kitty (each value is a search over
 #: the declarer's discards, a Python loop: kaiser-sim hand -n 2000 took 63 s with kitty-4 and 32 s
 #: with kitty-34 on the 2-core machine, against 4.6 s without a kitty; -n 500: 20 s and 8 s)
-DEFAULT_DEALS = 2000
-KITTY_DEALS = 500
+DEFAULT_DEALS = config.HAND_ADVISOR_DEALS
+KITTY_DEALS = config.HAND_ADVISOR_KITTY_DEALS
 
 
 def keys_of(values) -> tuple[str, ...]:

@@ -71,6 +71,8 @@ DASK_CONNECT_TIMEOUT = "20s"
 
 #: random deals of the other hands that ``kaiser-sim hand`` solves by default
 HAND_ADVISOR_DEALS = 2000
+#: ... and with a kitty, where each deal is a search over the declarer's discards
+HAND_ADVISOR_KITTY_DEALS = 500
 
 #: matches played by ``kaiser-sim match`` when ``--matches`` is not given
 MATCH_DEFAULT_COUNT = 1000

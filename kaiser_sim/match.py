@@ -71,6 +71,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from . import config
 from .config import MATCH_MAX_HANDS as MAX_HANDS
 from .rules import Rules
 from .stats import cluster_mean_ci, cluster_proportion_ci
@@ -270,7 +271,7 @@ class MatchResults:
         return ["summary.csv", "summary.json", "matches.csv", "hands.csv"]
 
 
-def play_matches(policy_a, policy_b, n: int, seed: int = 0, rules: Rules | None = None, *, play: str = "table",
+def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, rules: Rules | None = None, *, play: str = "table",
                  engine: str = "auto", threads=None, progress=None, max_hands: int = MAX_HANDS,
                  table_model=None) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or

@@ -64,7 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from . import __version__, config
 from .simulate import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
 
 #: the declaring side's raw points (standard game): the values of the model's axes
@@ -417,7 +417,7 @@ def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, sample
 
 
 def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
-                samples: int = 20, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
+                samples: int = config.PIMC_SAMPLES, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
                 progress=None) -> TablePlayModel:
     """Play ``deals`` deals of ``seed`` (``simulate --play samples``) and fit
     the model on them; play ``holdout`` deals of ``seed + 1`` and check it

@@ -431,7 +431,7 @@ def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 
     return out
 
 
-def pimc_scores(hands, leader, strain, trick=(), voids=None, samples: int = 20, seed: int = 0, index: int = 0,
+def pimc_scores(hands, leader, strain, trick=(), voids=None, samples: int = config.PIMC_SAMPLES, seed: int = 0, index: int = 0,
                 turn: int = 0, mode: str = "points"):
     """A PIMC player's decision at one position.
 
@@ -490,7 +490,7 @@ def _kinds(declarers, declarer: str, defenders: str) -> np.ndarray:
     return np.where((seats & 1) == side, d, f).astype(np.int64)
 
 
-def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: str = "pimc", samples: int = 20,
+def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: str = "pimc", samples: int = config.PIMC_SAMPLES,
                seed: int = 0, start: int = 0, mode: str = "points", threads: int | None = None) -> PlayResult:
     """Play deals out, declarer leading, each side PIMC or double dummy.
 
@@ -597,7 +597,7 @@ class PlayedDeal:
         return "\n".join(lines)
 
 
-def play_deal(deal, strain, declarer, *, samples: int = 20, seed: int = 0, declarer_player: str = "pimc",
+def play_deal(deal, strain, declarer, *, samples: int = config.PIMC_SAMPLES, seed: int = 0, declarer_player: str = "pimc",
               defenders: str = "pimc") -> PlayedDeal:
     """Play one deal (a ``N:...`` string or 4 bitboards) out with
     :func:`play_deals` and describe it trick by trick (:class:`PlayedDeal`)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import config
 from ..cards import FIVE_HEARTS, THREE_SPADES
 from ..figures import save_figure  # noqa: F401  (re-exported: the studies save with it)
 from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K,  # noqa: F401
@@ -45,7 +46,7 @@ STRENGTH_LEVELS = tuple(b[0] for b in STRENGTH_BUCKETS)
 LENGTH_LEVELS = tuple(b[0] for b in LENGTH_BUCKETS)
 
 
-def definition(key: str, description: str, params: dict, *, deals: int | None = 100_000, seed: int = 1,
+def definition(key: str, description: str, params: dict, *, deals: int | None = 100_000, seed: int = config.STUDY_SEED,
                rules: str = "standard") -> dict:
     """A study's default definition, in the shape of ``analyses/NAME.toml``
     (which a test keeps equal to it): the study, what it answers, its deals

@@ -72,6 +72,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from .. import config
 from .common import definition, footer, mean_row, new_figure, share_row
 
 KEY = "match"
@@ -175,7 +176,7 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
     return pd.DataFrame(rows)
 
 
-def run(results, rules, matches: int = 400, seed: int = 1, policies=DEFAULT_POLICIES, hands: int = 2000,
+def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, policies=DEFAULT_POLICIES, hands: int = 2000,
         grid_step: int = 5, rules_matches: int | None = None, play: str = "table",
         engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the round robin and build the tables (module doc).  ``results``
