@@ -147,7 +147,7 @@ def _run_table(arr, f, t, threads, leaders):
     return _on_threads(dd_table_kernel, n, threads, arr, f, t, config.TT_LOG2_ENTRIES, leaders)
 
 
-def _run_both(arr, f, t, threads, leaders, order=2):
+def _run_both(arr, f, t, threads, leaders, order=98):
     """Run the ``dd_table_both_kernel`` kernel on all (or ``threads``) numba threads."""
     n = arr.shape[0]
     if n == 0:
