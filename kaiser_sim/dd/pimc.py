@@ -266,17 +266,42 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
                 voids[q] = 0
             _layout_counts(unknown, others, sizes, voids, W)
         hs = np.zeros(4, np.uint64)
+        # a layout drawn again (common late in the play) has the same exact scores: reuse them
+        seen = np.empty((K, 2), np.uint64)
+        seen_scores = np.empty((K, 16), np.int64)
+        nseen = 0
+        oa, ob = others[0], others[1]
         for _ in range(K):
             state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
             hs[p] = h[p]
+            j = 0
+            while j < nseen:
+                if seen[j, 0] == hs[oa] and seen[j, 1] == hs[ob]:
+                    break
+                j += 1
+            if j < nseen:
+                m = legal
+                i = 0
+                while m:
+                    b = m & (~m + _ONE)
+                    m ^= b
+                    sums[lowest_bit_index(b)] += seen_scores[j, i]
+                    i += 1
+                continue
             score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
                         log2, stats)
+            seen[nseen, 0] = hs[oa]
+            seen[nseen, 1] = hs[ob]
             m = legal
+            i = 0
             while m:
                 b = m & (~m + _ONE)
                 m ^= b
                 c = lowest_bit_index(b)
                 sums[c] += scores[c]
+                seen_scores[nseen, i] = scores[c]
+                i += 1
+            nseen += 1
     best = -(1 << 40)
     card = -1
     m = legal
