@@ -60,9 +60,9 @@ from .. import _jit_cache, config
 from ..cards import SUIT_MASK, Seat, Strain, card_name, format_deal, parse_deal
 from ..deal import bounded, seed_key, splitmix64
 from .api import solve, special_bits
-from .bits import beats, bit_count, lowest_bit_index, trick_points
-from .midtrick import legal_cards, read_position, representatives, score_moves, trick_state
-from .search import STATS_SIZE
+from .bits import beats, bit_count, highest_bit_index, lowest_bit_index, trick_points
+from .midtrick import _node, _node_value, legal_cards, read_position, representatives, score_moves, trick_state
+from .search import STATS_SIZE, points_left
 from .tt import new_tt
 
 # the kernels below carry compiled copies of these files' kernels (and of their callees'): recompile them when
@@ -229,6 +229,161 @@ def _sample_kernel(key, index, seat, own, unknown, sizes, voids, n):
 
 
 @njit(cache=True)
+def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p, c, total, exact, target, tt_keys,
+                 tt_data, log2, stats):
+    """Seat ``p`` (to move) plays ``c`` in layout ``hs``.  ``exact``: returns
+    (v, v), p's side's exact points from the start of the trick (MTD(f) from
+    the guess ``target``).  Else one null-window search testing whether the
+    value is at least ``target``: returns (lower, upper) bounds in p's terms."""
+    b = _ONE << np.uint64(c)
+    w, wc, ld = winner, wcard, led
+    if n == 0:
+        w, wc, ld = p, c, c >> 4
+    elif beats(c, wcard, trump):
+        w, wc = p, c
+    hs[p] ^= b
+    odd = (p & 1) != 0
+    if exact:
+        g = target if not odd else total - target
+        v = _node_value(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys, tt_data,
+                        log2, stats)
+        hs[p] ^= b
+        if odd:
+            v = total - v
+        return v, v
+    lo = -3
+    hi = total + 3
+    if not odd:  # N-S value >= target?
+        beta = target
+        g = _node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
+                  log2, stats)
+        if g >= beta:
+            lo = g
+        else:
+            hi = g
+    else:  # p's value >= target  <=>  N-S value < total - target + 1
+        beta = total - target + 1
+        g = _node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
+                  log2, stats)
+        if g < beta:
+            lo = total - g
+        else:
+            hi = total - g
+    hs[p] ^= b
+    return lo, hi
+
+
+@njit(cache=True)
+def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K, state, voids, legal, reps, tt_keys,
+                 tt_data, log2, stats):
+    """A PIMC player's card without every exact score: the argmax (ties to
+    the lowest card) of the cards' total scores over the ``K`` layouts, from
+    exact scores of one reference card a layout and null-window bounds on the
+    others, made exact only where the argmax needs it.  Same card as exact
+    sums would give."""
+    p = (leader + n) & 3
+    # representatives in search order (suits down, cards down); run_low: the lowest card each stands for
+    rep_cards = np.empty(16, np.int64)
+    run_low = np.empty(16, np.int64)
+    nr = 0
+    for s in range(3, -1, -1):
+        m = legal & _SUIT_MASKS[s]
+        while m:
+            c = highest_bit_index(m)
+            b = _ONE << np.uint64(c)
+            m ^= b
+            if reps & b:
+                rep_cards[nr] = c
+                nr += 1
+            run_low[nr - 1] = c
+    others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
+    sizes = np.zeros(4, np.int64)
+    for q in range(4):
+        sizes[q] = bit_count(h[q])
+    unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
+    W = np.zeros((5, _MAXH, _MAXH), np.float64)
+    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+        for q in range(4):
+            voids[q] = 0
+        _layout_counts(unknown, others, sizes, voids, W)
+    # the distinct layouts drawn and how often
+    lay = np.empty((K, 4), np.uint64)
+    mult = np.zeros(K, np.int64)
+    nl = 0
+    hs = np.zeros(4, np.uint64)
+    oa, ob = others[0], others[1]
+    for _ in range(K):
+        state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
+        hs[p] = h[p]
+        j = 0
+        while j < nl:
+            if lay[j, oa] == hs[oa] and lay[j, ob] == hs[ob]:
+                break
+            j += 1
+        if j == nl:
+            for q in range(4):
+                lay[nl, q] = hs[q]
+            nl += 1
+        mult[j] += 1
+    total = points_left(h, tmask, p, five, three)
+    lo = np.empty((nl, nr), np.int64)
+    hi = np.empty((nl, nr), np.int64)
+    slo = np.zeros(nr, np.int64)
+    for j in range(nl):
+        for q in range(4):
+            hs[q] = lay[j, q]
+        if j == 0:
+            g = total // 2
+            for i in range(nr):
+                v, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p, rep_cards[i],
+                                    total, True, g, tt_keys, tt_data, log2, stats)
+                lo[j, i] = v
+                hi[j, i] = v
+                g = v
+        else:
+            # the reference: the card leading on lower bounds so far, exactly; the others tested against it
+            ref = 0
+            for i in range(1, nr):
+                if slo[i] > slo[ref] or (slo[i] == slo[ref] and run_low[i] < run_low[ref]):
+                    ref = i
+            vr, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p, rep_cards[ref],
+                                 total, True, total // 2, tt_keys, tt_data, log2, stats)
+            lo[j, ref] = vr
+            hi[j, ref] = vr
+            for i in range(nr):
+                if i != ref:
+                    a, z = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p,
+                                        rep_cards[i], total, False, vr + 1, tt_keys, tt_data, log2, stats)
+                    lo[j, i] = a
+                    hi[j, i] = z
+        for i in range(nr):
+            slo[i] += mult[j] * lo[j, i]
+    while True:
+        best = -1
+        bu = 0
+        for i in range(nr):
+            u = 0
+            for j in range(nl):
+                u += mult[j] * hi[j, i]
+            if best < 0 or u > bu or (u == bu and run_low[i] < run_low[best]):
+                best = i
+                bu = u
+        done = True
+        for j in range(nl):
+            if lo[j, best] < hi[j, best]:
+                done = False
+                for q in range(4):
+                    hs[q] = lay[j, q]
+                g = hi[j, best] if hi[j, best] <= total else total // 2
+                v, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p,
+                                    rep_cards[best], total, True, g, tt_keys, tt_data, log2, stats)
+                lo[j, best] = v
+                hi[j, best] = v
+        if done:
+            return run_low[best]
+
+
+@njit(cache=True)
 def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K, state, voids, sums, scores,
             tt_keys, tt_data, log2, stats, always=False):
     """The card the player to move plays.  ``h``: the real remaining hands;
@@ -243,6 +398,9 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
     reps = representatives(legal, h[p], present, five | three)
     if bit_count(reps) == 1 and not always:
         return lowest_bit_index(legal)  # every legal card is the same card: the lowest
+    if kind != DD and not always:
+        return _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K, state, voids, legal,
+                            reps, tt_keys, tt_data, log2, stats)
     for c in range(64):
         sums[c] = 0
     if kind == DD:
