@@ -368,19 +368,23 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
             if best < 0 or u > bu or (u == bu and run_low[i] < run_low[best]):
                 best = i
                 bu = u
-        done = True
+        # make one layout of the leader exact (the widest bounds first), then look again
+        jm = -1
+        gap = 0
         for j in range(nl):
-            if lo[j, best] < hi[j, best]:
-                done = False
-                for q in range(4):
-                    hs[q] = lay[j, q]
-                g = hi[j, best] if hi[j, best] <= total else total // 2
-                v, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p,
-                                    rep_cards[best], total, True, g, tt_keys, tt_data, log2, stats)
-                lo[j, best] = v
-                hi[j, best] = v
-        if done:
+            d = mult[j] * (hi[j, best] - lo[j, best])
+            if d > gap:
+                gap = d
+                jm = j
+        if jm < 0:
             return run_low[best]
+        for q in range(4):
+            hs[q] = lay[jm, q]
+        g = hi[jm, best] if hi[jm, best] <= total else lo[jm, best]
+        v, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p,
+                            rep_cards[best], total, True, g, tt_keys, tt_data, log2, stats)
+        lo[jm, best] = v
+        hi[jm, best] = v
 
 
 @njit(cache=True)
