@@ -30,7 +30,7 @@ ordered only "beat the winning card or not": PIMC play at K = 20, 100
 deals, 6% fewer nodes counting the trick's own, 9% less CPU time).  A
 completed trick (``_finish``) adds its points and searches on from the next
 trick boundary with the window shifted by them.  Exact values come from an
-MTD(f) driver (:func:`_node_value`, null-window searches closing in on a
+MTD(f) driver (:func:`node_value`, null-window searches closing in on a
 guess) and one transposition table is shared by every search of a turn --
 its entries are exact facts about positions, so it may also be shared across
 different cards, samples and deals of one thread.  Cards adjacent in rank in
@@ -103,7 +103,7 @@ def _finish(h, winner, tmask, trump, five, three, alpha, beta, tt_keys, tt_data,
 
 
 @njit(cache=True)
-def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
+def node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, beta, tt_keys, tt_data, log2, stats):
     """Fail-soft N-S points from the start of the current trick, ``n`` cards
     (``tmask``) already played to it; ``n == 0`` is a trick boundary and
     ``n == 4`` a completed trick (``winner`` took it)."""
@@ -118,9 +118,9 @@ def _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, alpha, be
 
 
 @njit(cache=True)
-def _node_value(h, leader, n, led, winner, wcard, tmask, trump, five, three, total, guess, tt_keys, tt_data, log2,
+def node_value(h, leader, n, led, winner, wcard, tmask, trump, five, three, total, guess, tt_keys, tt_data, log2,
                 stats):
-    """Exact N-S points of a ``_node`` position, by MTD(f) from ``guess``
+    """Exact N-S points of a ``node`` position, by MTD(f) from ``guess``
     (null-window searches; ``total`` = both sides' points from the trick's start)."""
     lo = -3
     hi = total + 3
@@ -129,7 +129,7 @@ def _node_value(h, leader, n, led, winner, wcard, tmask, trump, five, three, tot
         g = total // 2
     while lo < hi:
         beta = g + 1 if g == lo else g
-        g = _node(h, leader, n, led, winner, wcard, tmask, trump, five, three, beta - 1, beta, tt_keys, tt_data, log2,
+        g = node(h, leader, n, led, winner, wcard, tmask, trump, five, three, beta - 1, beta, tt_keys, tt_data, log2,
                   stats)
         if g < beta:
             hi = g
@@ -189,7 +189,7 @@ def score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sco
                     w, wc = p, c
                 h[p] ^= b
                 g = guess if guess > -INF else total // 2
-                v = _node_value(h, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys,
+                v = node_value(h, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys,
                                 tt_data, log2, stats)
                 h[p] ^= b
                 guess = v
@@ -203,7 +203,7 @@ def _solve_mid_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_
     led, winner, wcard, tmask = trick_state(leader, trick, ntrick, trump)
     p = (leader + ntrick) & 3
     total = points_left(h, tmask, p, five, three)
-    v = _node_value(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, total, total // 2, tt_keys,
+    v = node_value(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, total, total // 2, tt_keys,
                     tt_data, log2, stats)
     return v if (p & 1) == 0 else total - v
 

@@ -11,6 +11,17 @@ what its seat knows, and at each turn:
 3. plays the card with the best average; ties go to the lowest card number
    (:mod:`kaiser_sim.cards`: the lowest suit S H D C, then the lowest rank).
 
+In play only that argmax is needed, so :func:`_decide_pimc` does not score
+every card exactly on every layout: a layout drawn again counts once more
+without a search; on the first layout every card is scored exactly, on each
+later one only the card leading so far (a null-window test of every other
+card against it bounds the others' scores); then the card with the best
+upper-bound total, if any of its bounds is open, gets one layout made exact
+(widest bounds first) and the leader is looked for again.  The card
+returned is exactly the argmax (ties included) of the exact totals
+(measured, 60 deals, K = 20: 34.1M -> 25.4M nodes, about 1.5x faster).
+:func:`pimc_scores`, which returns every card's mean, still scores all.
+
 A double-dummy (DD) player does step 2 on the real hands: it always plays a
 card that keeps the double-dummy value (ties the same way), so four DD
 players realise exactly the double-dummy value of the deal.
@@ -61,7 +72,7 @@ from ..cards import SUIT_MASK, Seat, Strain, card_name, format_deal, parse_deal
 from ..deal import bounded, seed_key, splitmix64
 from .api import solve, special_bits
 from .bits import beats, bit_count, highest_bit_index, lowest_bit_index, trick_points
-from .midtrick import _node, _node_value, legal_cards, read_position, representatives, score_moves, trick_state
+from .midtrick import legal_cards, node, node_value, read_position, representatives, score_moves, trick_state
 from .search import STATS_SIZE, points_left
 from .tt import new_tt
 
@@ -245,7 +256,7 @@ def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p
     odd = (p & 1) != 0
     if exact:
         g = target if not odd else total - target
-        v = _node_value(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys, tt_data,
+        v = node_value(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys, tt_data,
                         log2, stats)
         hs[p] ^= b
         if odd:
@@ -255,7 +266,7 @@ def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p
     hi = total + 3
     if not odd:  # N-S value >= target?
         beta = target
-        g = _node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
+        g = node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
                   log2, stats)
         if g >= beta:
             lo = g
@@ -263,7 +274,7 @@ def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p
             hi = g
     else:  # p's value >= target  <=>  N-S value < total - target + 1
         beta = total - target + 1
-        g = _node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
+        g = node(hs, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, beta - 1, beta, tt_keys, tt_data,
                   log2, stats)
         if g < beta:
             lo = total - g
@@ -392,9 +403,11 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
             tt_keys, tt_data, log2, stats, always=False):
     """The card the player to move plays.  ``h``: the real remaining hands;
     a PIMC player reads only its own hand from it, the other hands' sizes
-    and the union of the unseen cards.  ``sums[c]`` gets the card's total
-    score over the samples (DD: its one score) -- unless all legal cards are
-    equivalent and ``always`` is false: then the lowest is played unscored.
+    and the union of the unseen cards.  With ``always`` (:func:`pimc_scores`)
+    ``sums[c]`` gets the card's total score over the samples; a DD player
+    fills it too (its one score); a PIMC player in play (``always`` false)
+    leaves it alone (:func:`_decide_pimc` finds the argmax from bounds).  All
+    legal cards equivalent and ``always`` false: the lowest is played unscored.
     Returns the card."""
     p = (leader + n) & 3
     legal = legal_cards(h[p], led)
