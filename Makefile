@@ -40,7 +40,7 @@ lint: venv
 ##      (the jitted code is measured as Python; the solver's bit intrinsics need the
 ##      JIT, so no test that solves is in the subset; under a minute), report in htmlcov/
 COV_TESTS ?= tests/test_rules.py tests/test_scoring.py tests/test_auction.py tests/test_deal.py \
-             tests/test_deal_io.py tests/test_dd_format.py tests/test_stats.py tests/test_layers.py \
+             tests/test_deal_io.py tests/test_dd_table.py tests/test_stats.py tests/test_layers.py \
              tests/test_docs.py
 cov: venv
 	NUMBA_DISABLE_JIT=1 $(PY) -m coverage run -m pytest -q -p no:cacheprovider $(COV_TESTS)
