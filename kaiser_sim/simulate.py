@@ -220,8 +220,9 @@ class RunSpec:
 
 
 def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
-    """Fixed cards as four bitboards, from ``["N=AKQ.5.-.-", "S=AS KS"]``
-    (``--fix``) or ``{"N": "AKQ.5.-.-"}`` / ``{Seat.N: mask}``.
+    """Fixed cards as four bitboards, from ``["N=AKQ.5.-.-", "S=AS KS"]``,
+    ``{"N": "AKQ.5.-.-"}`` / ``{Seat.N: mask}`` or ``[(Seat.N, mask), ...]``
+    (``--fix``, read by the command line's ``SEAT=HAND`` type).
 
     A card given to two seats, a seat given twice, an unknown seat or a hand
     that cannot be read is a :class:`SimulateError`.
@@ -233,6 +234,9 @@ def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
     else:
         items = []
         for text in fixed:
+            if isinstance(text, tuple):  # (seat, hand) read already
+                items.append((Seat(text[0]).name, text[1], f"{Seat(text[0]).name}={text[1]!r}"))
+                continue
             seat, sep, hand = str(text).partition("=")
             if not sep:
                 raise SimulateError(f"--fix {text!r}: give SEAT=HAND, e.g. N=AKQ.5.-.- or 'N=AS KS 5H'")

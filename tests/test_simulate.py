@@ -310,7 +310,7 @@ def test_existing_output_is_never_overwritten_without_force(run_one, tmp_path):
 @pytest.mark.parametrize("fix, fragment", [
     (["X=AK.-.-.-"], "unknown seat 'X'"),
     (["N"], "give SEAT=HAND"),
-    (["N=AKZ.-.-.-"], "--fix 'N=AKZ.-.-.-'"),
+    (["N=AKZ.-.-.-"], "'--fix': 'N=AKZ.-.-.-'"),
     (["N=A.-.-.-", "S=A.-.-.-"], "AS is fixed twice: N and S"),
     (["N=AKQJT98.5.A.-"], "N is fixed 9 cards, a hand has 8"),
     (["N=A.-.-.-", "n=K.-.-.-"], "seat N is given twice"),
@@ -323,6 +323,20 @@ def test_bad_fix_is_refused(tmp_path, fix, fragment):
         args += ["--fix", f]
     assert_refused(cli(*args), fragment)
     assert not out.exists()
+
+
+def test_fix_reads_any_seat_spelling_and_the_rules_deck(tmp_path):
+    """--fix's SEAT=HAND type: the seat by any spelling Seat.parse reads, the
+    cards as dots or a list, in the deck of the run's rules (the 7S only in
+    the 34-card deck), the same rows as the letters."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli("simulate", "-n", 3, "-q", "--out", a, "--fix", "N=AK.5.-.-", "--fix", "S=Q3.-.-.-").exit_code == 0
+    assert cli("simulate", "-n", 3, "-q", "--out", b, "--fix", "north=AS KS 5H", "--fix", "South=QS 3S").exit_code == 0
+    assert res.read_metadata(a)["fixed"] == res.read_metadata(b)["fixed"]
+    assert kaiser_sim.load_results(a).equals(kaiser_sim.load_results(b))
+    c = tmp_path / "c"
+    r = cli("simulate", "-n", 2, "-q", "--rules", "kitty-34", "--mode", "tricks", "--out", c, "--fix", "W=7S")
+    assert r.exit_code == 0, r.output
 
 
 def test_other_refusals(tmp_path):

@@ -15,6 +15,7 @@ import click
 from .. import config
 from .common import InputError, given, not_empty, seed_option
 from .rules_options import rules_options
+from .types import SEAT_HAND
 
 
 @click.command()
@@ -34,7 +35,7 @@ from .rules_options import rules_options
               f"and at most {config.SIMULATE_MAX_CHUNKS:,} parts).  [default: {config.SIMULATE_CHUNK_SIZE:,}; "
               f"fewer for a small run, at least {config.SIMULATE_CHUNKS_PER_WORKER} parts a worker, so that the "
               f"progress moves early; {config.PLAY_CHUNK_SIZE} with --play]")
-@click.option("--fix", multiple=True, metavar="SEAT=HAND",
+@click.option("--fix", multiple=True, type=SEAT_HAND,
               help="Give SEAT these cards in every deal (repeatable), e.g. --fix N=AKQ.5.-.- or --fix 'S=AS KS'.")
 @click.option("--play", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), metavar="K",
               help="Also play each deal's contract out with four PIMC players sampling K layouts a turn "
@@ -48,16 +49,18 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
     """Deal and solve many deals double dummy, one stored row per deal.
 
     Writes a Parquet dataset to --out: per deal its index, dealer, four hands
-    and the 20 leader x strain values (columns pts_N_S .. pts_W_NT). The rows
+    and the 20 leader x strain values (columns pts_N_S .. pts_W_NT, and with
+    the default --mode both the tricks, trk_N_S .. trk_W_NT). The rows
     depend only on --seed, --rules, --fix and the deal index, never on
     --workers, --chunk-size or --scheduler. A killed run keeps its whole
     parts (SIGTERM stops it cleanly, exit status 143; its worker processes
     end with it however it ends); --resume finishes it. Read the results with
     kaiser_sim.load_results(PATH); kaiser-sim info PATH summarises them.
 
-    Solving takes nearly all the time: about 140 deals a second a core in
-    points mode (the 2-core benchmark machine: 100,000 deals in 6 minutes,
-    benchmarks/results/simulate.md); --mode tricks is about 2.4 times faster.
+    Solving takes nearly all the time: about 225 deals a second a core with
+    both tables, 280 with --mode points (the 2-core benchmark machine:
+    100,000 deals in under 4 minutes, benchmarks/results/simulate.md);
+    --mode tricks is about 2.5 times faster than points.
 
     Under rules with the weak-hand redeal (weak_redeal weak or weak+quads:
     standard) a deal with a weak hand is redealt, as if its player always

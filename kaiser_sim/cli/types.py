@@ -18,7 +18,8 @@ and 7H, a kitty game deals 7 cards a hand).
 - ``DEAL``: ``N:<north> <east> <south> <west>`` -> the ``(4,)`` uint64 hands
   by seat;
 - ``BID``: ``8``, ``8NT``, ``8NT-low``, ``pass`` -> an ``auction.Bid`` (None
-  for pass).
+  for pass);
+- ``SEAT_HAND``: ``N=AKQ.5.-.-``, ``s=AS KS`` (``--fix``) -> ``(Seat, mask)``.
 
 A hand written as a list of cards may come as several words (``kaiser-sim
 hand AS KS 9S ...``): :func:`joined` reads an argument of several words as
@@ -151,11 +152,37 @@ class BidType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+class SeatHandType(click.ParamType):
+    """``SEAT=HAND``: a seat (``Seat.parse``) and its cards (``parse_hand``, in
+    the deck of the command's rules) -> ``(Seat, mask)``.  Whether the cards
+    fit with the other seats' is the command's to check."""
+
+    name = "seat=hand"
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "SEAT=HAND"
+
+    def convert(self, value, param, ctx):
+        from ..cards import NotationError, Seat, parse_hand
+
+        if isinstance(value, tuple):
+            return value
+        seat_text, sep, hand = str(value).partition("=")
+        if not sep:
+            self.fail(f"{value!r}: give SEAT=HAND, e.g. N=AKQ.5.-.- or 'N=AS KS 5H'", param, ctx)
+        try:
+            seat = Seat.parse(seat_text)
+            return seat, int(parse_hand(hand, deck34=rules_of(ctx).deck34, who=f"{seat.name}'s fixed cards"))
+        except NotationError as e:
+            self.fail(f"{value!r}: {e}", param, ctx)
+
+
 SEAT = SeatType()
 STRAIN = StrainType()
 HAND = HandType()
 DEAL = DealType()
 BID = BidType()
+SEAT_HAND = SeatHandType()
 
 
 def joined(param_type: click.ParamType):
@@ -168,5 +195,5 @@ def joined(param_type: click.ParamType):
     return callback
 
 
-__all__ = ["SEAT", "STRAIN", "HAND", "DEAL", "BID", "SeatType", "StrainType", "HandType", "DealType", "BidType",
-           "joined"]
+__all__ = ["SEAT", "STRAIN", "HAND", "DEAL", "BID", "SEAT_HAND", "SeatType", "StrainType", "HandType", "DealType",
+           "BidType", "SeatHandType", "joined"]
