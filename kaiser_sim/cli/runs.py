@@ -72,7 +72,7 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
     sees only its own hand and the cards played): the declarer rotates with
     the deal and names trump by rule, no trump on every third deal; columns
     play_declarer, play_strain, play_dd (its double-dummy points) and
-    play_pts (the points the declaring side takes in play). About 14 deals a
+    play_pts (the points the declaring side takes in play). About 25 deals a
     second a core at K = 20; parts of 100 deals unless --chunk-size.
 
     \b
