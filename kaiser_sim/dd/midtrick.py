@@ -156,6 +156,17 @@ def trick_state(leader, trick, ntrick, trump):
     return led, winner, wcard, tmask
 
 
+@njit(cache=True, inline="always")
+def play_into_trick(n, p, c, led, winner, wcard, trump):
+    """(led suit, winning seat, winning card) after seat ``p`` plays ``c`` as
+    the trick's card ``n`` (0: it leads)."""
+    if n == 0:
+        return c >> 4, p, c
+    if beats(c, wcard, trump):
+        return led, p, c
+    return led, winner, wcard
+
+
 @njit(cache=True)
 def score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data, log2, stats):
     """Score every legal card of the player to move ``p = leader + n``:
@@ -182,11 +193,7 @@ def score_moves(h, leader, n, led, winner, wcard, tmask, trump, five, three, sco
             b = _ONE << np.uint64(c)
             m ^= b
             if reps & b:
-                w, wc, ld = winner, wcard, led
-                if n == 0:
-                    w, wc, ld = p, c, c >> 4
-                elif beats(c, wcard, trump):
-                    w, wc = p, c
+                ld, w, wc = play_into_trick(n, p, c, led, winner, wcard, trump)
                 h[p] ^= b
                 g = guess if guess > -INF else total // 2
                 v = node_value(h, leader, n + 1, ld, w, wc, tmask | b, trump, five, three, total, g, tt_keys,

@@ -72,7 +72,8 @@ from ..cards import SUIT_MASK, Seat, Strain, card_name, format_deal, parse_deal
 from ..deal import bounded, seed_key, splitmix64
 from .api import solve, special_bits
 from .bits import beats, bit_count, highest_bit_index, lowest_bit_index, trick_points
-from .midtrick import legal_cards, node, node_value, read_position, representatives, score_moves, trick_state
+from .midtrick import (legal_cards, node, node_value, play_into_trick, read_position, representatives, score_moves,
+                       trick_state)
 from .search import STATS_SIZE, points_left
 from .tt import new_tt
 
@@ -138,6 +139,25 @@ def _layout_counts(unknown, others, sizes, voids, W):
                             tot += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc])
                 W[s, a, b] = tot
     return W[0, sa, sb]
+
+
+@njit(cache=True)
+def _turn_layouts(h, p, voids):
+    """What seat ``p`` knows of the unseen cards at its turn: ``(others,
+    sizes, unknown, W)`` for :func:`_draw_layout` (the other seats, every
+    hand's size, the unseen cards, the layout counts).  Voids that contradict
+    each other (cannot happen in play) are forgotten."""
+    others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
+    sizes = np.zeros(4, np.int64)
+    for q in range(4):
+        sizes[q] = bit_count(h[q])
+    unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
+    W = np.zeros((5, _MAXH, _MAXH), np.float64)
+    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+        for q in range(4):
+            voids[q] = 0
+        _layout_counts(unknown, others, sizes, voids, W)
+    return others, sizes, unknown, W
 
 
 @njit(cache=True)
@@ -247,11 +267,7 @@ def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p
     the guess ``target``).  Else one null-window search testing whether the
     value is at least ``target``: returns (lower, upper) bounds in p's terms."""
     b = _ONE << np.uint64(c)
-    w, wc, ld = winner, wcard, led
-    if n == 0:
-        w, wc, ld = p, c, c >> 4
-    elif beats(c, wcard, trump):
-        w, wc = p, c
+    ld, w, wc = play_into_trick(n, p, c, led, winner, wcard, trump)
     hs[p] ^= b
     odd = (p & 1) != 0
     if exact:
@@ -307,16 +323,7 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
                 rep_cards[nr] = c
                 nr += 1
             run_low[nr - 1] = c
-    others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
-    sizes = np.zeros(4, np.int64)
-    for q in range(4):
-        sizes[q] = bit_count(h[q])
-    unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
-    W = np.zeros((5, _MAXH, _MAXH), np.float64)
-    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
-        for q in range(4):
-            voids[q] = 0
-        _layout_counts(unknown, others, sizes, voids, W)
+    others, sizes, unknown, W = _turn_layouts(h, p, voids)
     # the distinct layouts drawn and how often
     lay = np.empty((K, 4), np.uint64)
     mult = np.zeros(K, np.int64)
@@ -430,53 +437,20 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
             c = lowest_bit_index(b)
             sums[c] = scores[c]
     else:
-        others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
-        sizes = np.zeros(4, np.int64)
-        for q in range(4):
-            sizes[q] = bit_count(h[q])
-        unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
-        W = np.zeros((5, _MAXH, _MAXH), np.float64)
-        if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
-            for q in range(4):  # knowledge contradicts itself (cannot happen in play): forget the voids
-                voids[q] = 0
-            _layout_counts(unknown, others, sizes, voids, W)
+        # every card's exact score on every layout (pimc_scores wants all means; play goes to _decide_pimc)
+        others, sizes, unknown, W = _turn_layouts(h, p, voids)
         hs = np.zeros(4, np.uint64)
-        # a layout drawn again (common late in the play) has the same exact scores: reuse them
-        seen = np.empty((K, 2), np.uint64)
-        seen_scores = np.empty((K, 16), np.int64)
-        nseen = 0
-        oa, ob = others[0], others[1]
         for _ in range(K):
             state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
             hs[p] = h[p]
-            j = 0
-            while j < nseen:
-                if seen[j, 0] == hs[oa] and seen[j, 1] == hs[ob]:
-                    break
-                j += 1
-            if j < nseen:
-                m = legal
-                i = 0
-                while m:
-                    b = m & (~m + _ONE)
-                    m ^= b
-                    sums[lowest_bit_index(b)] += seen_scores[j, i]
-                    i += 1
-                continue
             score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
                         log2, stats)
-            seen[nseen, 0] = hs[oa]
-            seen[nseen, 1] = hs[ob]
             m = legal
-            i = 0
             while m:
                 b = m & (~m + _ONE)
                 m ^= b
                 c = lowest_bit_index(b)
                 sums[c] += scores[c]
-                seen_scores[nseen, i] = scores[c]
-                i += 1
-            nseen += 1
     best = -(1 << 40)
     card = -1
     m = legal
