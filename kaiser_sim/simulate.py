@@ -841,30 +841,69 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
             raise
 
 
+class _StopState:
+    """What :func:`_stop_on_signals` and :func:`_whole_write` share (signals
+    reach the main thread only, so one module-level state serves)."""
+    writing = 0            # how deep in _whole_write blocks the main thread is
+    pending: BaseException | None = None   # a stop that came during a write
+
+
 @contextmanager
 def _stop_on_signals():
     """While a run writes: SIGTERM and SIGHUP raise :class:`RunStopped` in
     this (main) thread instead of killing the process at once, so that the
     engines end their worker processes and the parts written are kept.  (The
     in-process engine notices between chunks.)  A second signal during
-    that clean-up is ignored.  Elsewhere than in the main thread, nothing
-    changes (Python delivers signals to the main thread only)."""
+    that clean-up is ignored.  A stop (Ctrl-C too) that comes while a file
+    is being written waits until the write is whole (:func:`_whole_write`).
+    Elsewhere than in the main thread, nothing changes (Python delivers
+    signals to the main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
 
+    def raise_or_defer(stop: BaseException):
+        if _StopState.writing:
+            if _StopState.pending is None:
+                _StopState.pending = stop
+            return
+        raise stop
+
     def stop(signum, frame):
         for s in signums:
             signal.signal(s, signal.SIG_IGN)
-        raise RunStopped(signum)
+        raise_or_defer(RunStopped(signum))
+
+    def interrupt(signum, frame):
+        raise_or_defer(KeyboardInterrupt())
 
     previous = {s: signal.signal(s, stop) for s in signums}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+    _StopState.writing, _StopState.pending = 0, None
     try:
         yield
     finally:
+        _StopState.writing, _StopState.pending = 0, None
         for s, handler in previous.items():
             signal.signal(s, signal.SIG_DFL if handler is None else handler)
+
+
+@contextmanager
+def _whole_write():
+    """A file written under this is written whole before a stop takes
+    effect: a signal raised inside pyarrow's writer would leave the writer
+    open on a closed file (and its finaliser printing a traceback at exit).
+    The stop is raised when the block ends; writes take milliseconds."""
+    _StopState.writing += 1
+    try:
+        yield
+    finally:
+        _StopState.writing -= 1
+    if not _StopState.writing and _StopState.pending is not None:
+        stop, _StopState.pending = _StopState.pending, None
+        raise stop
 
 
 def _tidy_unused(path: Path, created: Path | None, had_lock: bool = True) -> None:
@@ -920,7 +959,8 @@ def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, pro
                     tmp.unlink(missing_ok=True)
             else:
                 _remove_dataset(path)
-                res.write_common_metadata(path, meta)
+                with _whole_write():
+                    res.write_common_metadata(path, meta)
         except OSError as e:
             raise SimulateError(f"cannot write to {path}: {e.strerror or e}") from None
         return _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progress)
@@ -939,11 +979,12 @@ def _write_parts(path, spec, meta, stream, found, todo, resuming, engine, progre
         for chunk, arrays in stream:
             redeals += int(arrays.get("redeals", 0))
             try:
-                res.write_part(path, res.chunk_table(meta, chunk, arrays))
+                with _whole_write():
+                    res.write_part(path, res.chunk_table(meta, chunk, arrays))
+                    written += 1
+                    deals_written += len(arrays["deal"])
             except OSError as e:
                 raise SimulateError(f"cannot write to {path}: {e.strerror or e}") from None
-            written += 1
-            deals_written += len(arrays["deal"])
             progress.advance(len(arrays["deal"]))
     except BaseException:
         stream.close()

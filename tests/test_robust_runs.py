@@ -466,6 +466,35 @@ def test_sigterm_stops_the_workers_and_leaves_a_resumable_run(tmp_path):
     assert df["deal"].tolist() == list(range(deals))
 
 
+@pytest.mark.parametrize("signum, stop", [(signal.SIGTERM, "RunStopped"), (signal.SIGINT, "KeyboardInterrupt")])
+def test_a_stop_during_a_write_waits_for_the_whole_part(tmp_path, monkeypatch, signum, stop):
+    """The signal arrives inside pyarrow's writer (where the CI run once saw
+    it leave the writer open on a closed file): the part is finished, then
+    the run stops, and it resumes to the same rows."""
+    write_table, calls = pq.write_table, []
+
+    def write_with_a_signal(*args, **kwargs):
+        calls.append(1)
+        os.kill(os.getpid(), signum)  # the handler runs here, in the main thread, before the write
+        time.sleep(0.01)
+        return write_table(*args, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", write_with_a_signal)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        simulate(out, 60, seed=SEED, chunk_size=20, workers=1, mode="tricks")
+    assert type(stopped.value).__name__ == stop and calls == [1]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    state = res.scan(out, deep=True)
+    assert not state.bad and not state.temp and sorted(state.parts) == [0]
+    monkeypatch.setattr(pq, "write_table", write_table)
+    simulate(out, None, resume=True, workers=1)
+    fresh = tmp_path / "fresh"
+    simulate(fresh, 60, seed=SEED, chunk_size=20, workers=1, mode="tricks")
+    assert kaiser_sim.load_results(out).equals(kaiser_sim.load_results(fresh))
+
+
 @linux_only
 def test_a_killed_worker_is_a_clear_error(tmp_path):
     out = tmp_path / "broken"
