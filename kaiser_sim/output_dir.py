@@ -55,9 +55,11 @@ def missing_top(path) -> Path | None:
     return top
 
 
-def probe(path) -> None:
+def probe(path, file_name: str | None = None) -> None:
     """Raise :class:`OSError` unless the directory ``path`` exists (or can be
-    created) and a file can be written in it.  Leaves nothing behind."""
+    created) and a file can be written in it -- the file ``file_name`` when
+    given (a name too long for the file system is refused; an existing one
+    must be a regular file).  Leaves nothing behind."""
     p = Path(os.path.abspath(path))
     if os.path.lexists(p) and not p.is_dir():
         raise NotADirectoryError(20, "is a file, not a directory", str(p))
@@ -73,15 +75,50 @@ def probe(path) -> None:
         for d in reversed(missing):
             d.mkdir()
             made.append(d)
-        fd, name = tempfile.mkstemp(prefix=".kaiser-sim-write-test-", dir=p)
-        os.close(fd)
-        os.unlink(name)
+        if file_name is not None and os.path.lexists(p / file_name):
+            check_replaceable(p / file_name)
+            with open(p / file_name, "ab"):  # opened to append, nothing written: may it be written?
+                pass
+        elif file_name is not None:
+            fd = os.open(p / file_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.close(fd)
+            os.unlink(p / file_name)
+        else:
+            fd, name = tempfile.mkstemp(prefix=".kaiser-sim-write-test-", dir=p)
+            os.close(fd)
+            os.unlink(name)
     finally:
         for d in reversed(made):
             try:
                 d.rmdir()
             except OSError:
                 pass
+
+
+def probe_file(path) -> None:
+    """Raise :class:`OSError` unless the file ``path`` can be written (its
+    directory created if missing); an existing ``path`` must be a regular
+    file.  Leaves nothing behind."""
+    p = Path(os.path.abspath(path))
+    if not p.name or str(path).endswith(os.sep):
+        raise IsADirectoryError(21, "names a directory, not a file", str(path))
+    probe(p.parent, p.name)
+
+
+def check_replaceable(path) -> None:
+    """Raise :class:`OSError` if ``path`` exists and is not a regular file
+    (a directory, a device such as /dev/null, a FIFO, a socket): writing a
+    file by renaming over it would replace the device itself."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "is a directory", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(22, "is not a regular file (a device, a FIFO or a socket)", str(path))
 
 
 @contextmanager
@@ -133,21 +170,50 @@ def staged(out, what: str = "the output") -> Iterator[Path]:
             shutil.rmtree(stage, ignore_errors=True)
 
 
+def write_files_atomic(writes) -> None:
+    """Write several files whole, all or none: ``writes`` maps each path to
+    a ``write(tmp)`` called on a hidden file beside it (a short name, so a
+    name near the file system's limit still fits); when every one is
+    written, each is renamed to its path.  An existing path must be a
+    regular file (a device such as /dev/null, a FIFO or a directory is
+    refused, never replaced).  On failure the hidden files and the new
+    files already renamed are removed, and :class:`OutputError` names the
+    path (and any older file already replaced: a rename cannot be undone)."""
+    temps: dict[Path, Path] = {}
+    placed: list[tuple[Path, bool]] = []  # renamed into place; did a file of that name exist?
+    path = None
+    try:
+        for path, write in writes.items():
+            path = Path(path)
+            check_replaceable(path)
+            tmp = path.parent / f".kaiser-sim-{os.getpid()}-{len(temps)}.tmp"
+            temps[path] = tmp
+            write(tmp)
+        for path, tmp in temps.items():
+            check_replaceable(path)  # again: it may have been replaced meanwhile
+            existed = os.path.lexists(path)
+            os.replace(tmp, path)
+            placed.append((path, existed))
+    except OSError as e:
+        for done, existed in placed:
+            if not existed:
+                os.unlink(done)
+        replaced = [str(done) for done, existed in placed if existed]
+        raise OutputError(f"cannot write {path}: {_reason(e)}"
+                          + (f"; {', '.join(replaced)} was replaced already" if replaced else "")) from None
+    finally:
+        for tmp in temps.values():
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+
+
 def write_file_atomic(path, write) -> None:
     """Call ``write(tmp)`` on a hidden file beside ``path`` and rename it to
-    ``path``; on failure the hidden file is removed and :class:`OutputError`
-    names ``path``."""
-    path = Path(path)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise OutputError(f"cannot write {path}: {_reason(e)}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    ``path`` (:func:`write_files_atomic` of one file); on failure the hidden
+    file is removed and :class:`OutputError` names ``path``."""
+    write_files_atomic({path: write})
 
 
-__all__ = ["OutputError", "probe", "missing_top", "removed_on_failure", "staged", "write_file_atomic",
+__all__ = ["OutputError", "probe", "probe_file", "check_replaceable", "missing_top", "removed_on_failure", "staged",
+           "write_file_atomic", "write_files_atomic",
            "STAGING_PREFIX"]

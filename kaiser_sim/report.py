@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import inspect
+import io
 import json
 import os
 import re
@@ -650,7 +651,11 @@ def _chart_class():
             if self._drawing is None:
                 from svglib.svglib import svg2rlg
 
-                self._drawing = svg2rlg(str(self.svg))
+                # the chart's bytes, not its path: svglib cannot open a path
+                # that is not valid UTF-8 (an --out of arbitrary bytes)
+                self._drawing = svg2rlg(io.BytesIO(Path(self.svg).read_bytes()))
+                if self._drawing is None:
+                    raise OSError(f"cannot read the chart {self.svg}")
             d = self._drawing
             s = self.dw / d.width
             c = self.canv
@@ -852,9 +857,9 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     (:mod:`kaiser_sim.output_dir`).
     """
     from . import config
-    from .output_dir import probe, removed_on_failure, staged
+    from .output_dir import removed_on_failure, staged
     from .rules import get_preset
-    from .studies.runner import check_results_path, obtain_results, results_rules
+    from .studies.runner import check_output_dir, check_results_path, obtain_results, results_rules
 
     keys = parse_studies(studies)
     if from_path is None and deals < MIN_DEALS:
@@ -878,9 +883,9 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
         out = Path("reports") / f"{label}-{deals}-{seed}"
     out = Path(out)
     try:
-        probe(out)
-    except OSError as e:
-        raise ReportError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+        check_output_dir(out)
+    except StudyError as e:
+        raise ReportError(str(e)) from None
     with removed_on_failure(out, out / "results"):
         if from_path is not None:
             results = obtain_results(from_path)

@@ -424,6 +424,26 @@ def is_temp_file(name: str) -> bool:
     return _TEMP_RE.match(name) is not None
 
 
+def holds_dataset(path) -> bool:
+    """Does the directory ``path`` hold a results dataset (its metadata or a
+    part)?  False for a path that cannot be read."""
+    try:
+        return any(n == COMMON_METADATA or is_part_file(n) for n in os.listdir(path))
+    except OSError:
+        return False
+
+
+def enclosing_dataset(path) -> Path | None:
+    """The results dataset that ``path`` is or lies inside (the nearest of
+    ``path`` and its parents holding one), or None.  Other commands' outputs
+    must not go there: a run holding foreign files cannot be resumed."""
+    p = Path(os.path.abspath(path))
+    for d in (p, *p.parents):
+        if holds_dataset(d):
+            return d
+    return None
+
+
 def part_files(path) -> dict[int, Path]:
     """``{chunk: file}`` of the parts in ``path`` (whatever their content)."""
     out = {}
@@ -653,6 +673,8 @@ def deal_texts(df) -> list[str]:
 
 __all__ = [
     "ResultsError",
+    "holds_dataset",
+    "enclosing_dataset",
     "value_column",
     "value_columns",
     "columns_for",

@@ -823,6 +823,10 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
             chunk_size = auto_chunk_size(deals, workers)
         spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "both", rules, fixed,
                          chunk_size, play or 0)
+    run = res.enclosing_dataset(path.parent)
+    if run is not None:
+        raise SimulateError(f"--out {path} lies inside the results directory {run}; choose a directory "
+                            "outside it (a run holding other files could no longer be resumed)")
     created = None  # the outermost directory this run creates, if any
     if not path.exists():
         created = path
@@ -831,6 +835,8 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        if created is not None:  # the parents made before the error (a name too long at the end)
+            _remove_empty_dirs(path, created)
         raise SimulateError(f"cannot create {path}: {e.strerror or e}") from None
     had_lock = (path / res.LOCK_FILE).exists()
     with _locked(path), _stop_on_signals():
@@ -904,6 +910,19 @@ def _whole_write():
     if not _StopState.writing and _StopState.pending is not None:
         stop, _StopState.pending = _StopState.pending, None
         raise stop
+
+
+def _remove_empty_dirs(path: Path, created: Path) -> None:
+    """Remove the empty directories from ``path`` up to ``created`` (those that exist)."""
+    d = path
+    while True:
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+        if d == created or d.parent == d:
+            break
+        d = d.parent
 
 
 def _tidy_unused(path: Path, created: Path | None, had_lock: bool = True) -> None:

@@ -38,19 +38,52 @@ def output_dir(path, label: str):
     """Make sure the output directory ``path`` can be created and written
     before any work starts (:class:`InputError`, exit 2, ``label`` naming the
     option and its value).  Nothing is left behind: a directory created for
-    the check is removed again (the command creates it when it writes)."""
+    the check is removed again (the command creates it when it writes).  A
+    results dataset, or a directory inside one, is refused (a run holding
+    other files cannot be resumed)."""
     from pathlib import Path
 
     from ..output_dir import probe
 
     p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise InputError(f"{label}: is a file; give a directory")
     try:
+        if p.exists() and not p.is_dir():
+            raise InputError(f"{label}: is a file; give a directory")
         probe(p)
     except OSError as e:
         raise InputError(f"{label}: cannot write there ({e.strerror or e})") from None
+    not_in_results(p, label)
     return p
+
+
+def output_file(path, label: str):
+    """Make sure the file ``path`` can be written before any work starts
+    (:class:`InputError`, exit 2): its directory can be created and written,
+    its name is one the file system takes, and an existing ``path`` is a
+    regular file (never a directory or a device such as /dev/null).  Nothing
+    is left behind.  A file inside a results dataset is refused."""
+    from pathlib import Path
+
+    from ..output_dir import probe_file
+
+    if not str(path).strip():
+        raise InputError(f"{label}: is empty; give a file name")
+    try:
+        probe_file(path)
+    except OSError as e:
+        raise InputError(f"{label}: cannot write there ({e.strerror or e})") from None
+    not_in_results(Path(path).parent, label)
+    return Path(path)
+
+
+def not_in_results(path, label: str) -> None:
+    """:class:`InputError` if ``path`` is, or lies inside, a results dataset."""
+    from ..results import enclosing_dataset
+
+    run = enclosing_dataset(path)
+    if run is not None:
+        raise InputError(f"{label}: {run} holds simulation results; write elsewhere (a results directory "
+                         "holding other files could no longer be resumed)")
 
 
 def not_empty(**options) -> None:
@@ -82,10 +115,10 @@ def echo_lines(lines: Iterable[str]) -> None:
 
 seed_option = click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=config.MAX_SEED),
     default=config.DEFAULT_SEED,
     show_default=True,
-    help="Seed of the run (any integer >= 0). The same seed gives the same deals.",
+    help="Seed of the run (an integer from 0 to 2**64 - 1). The same seed gives the same deals.",
 )
 
 

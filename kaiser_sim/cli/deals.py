@@ -215,7 +215,8 @@ def solve(deal, stream, fmt, mode, rules):
 @click.argument("deal", type=DEAL)
 @click.option("--strain", required=True, type=StrainType(low=False), help="Trump suit, or N (NT) for no trump.")
 @click.option("--leader", required=True, type=SEAT, help="The declarer, who leads the first trick.")
-@click.option("--samples", "-k", type=click.IntRange(min=1), default=config.PIMC_SAMPLES, show_default=True,
+@click.option("--samples", "-k", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), default=config.PIMC_SAMPLES,
+              show_default=True,
               help="Layouts of the unseen cards a PIMC player samples at each turn.")
 @seed_option
 @click.option("--declarer", "declarer_player", type=click.Choice(["pimc", "dd"]), default="pimc", show_default=True,

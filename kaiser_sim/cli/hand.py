@@ -7,7 +7,7 @@ import os
 import click
 
 from .. import config
-from .common import InputError, OutputFailed, not_empty, output_dir, seed_option
+from .common import InputError, OutputFailed, not_empty, output_file, seed_option
 from .rules_options import rules_options
 from .types import BID, HAND, SEAT, joined
 
@@ -78,7 +78,7 @@ def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, spe
             plot_format(plot)
             if os.path.isdir(plot):
                 raise InputError(f"--plot {plot}: is a directory; give a file name")
-            output_dir(os.path.dirname(os.path.abspath(plot)), f"--plot {plot}")
+            output_file(plot, f"--plot {plot}")
         advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                         current_bid=current_bid, specials=specials, play=play.lower())
     except AdvisorInputError as e:

@@ -146,6 +146,8 @@ class BidType(click.ParamType):
 
         if value is None or isinstance(value, Bid):
             return value
+        if not str(value).strip():
+            self.fail("is empty: give a bid (8, 8NT, 8NT-low) or pass", param, ctx)
         try:
             return Bid.parse(value)
         except AuctionError as e:

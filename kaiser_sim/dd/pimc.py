@@ -617,6 +617,8 @@ def pimc_scores(hands, leader, strain, trick=(), voids=None, samples: int = conf
     ``samples`` layouts (points for the mover's side from the start of the
     trick).  Kernel: ``_pimc_scores_kernel``.
     """
+    if not 1 <= samples <= config.PIMC_MAX_SAMPLES:
+        raise ValueError(f"samples must be from 1 to {config.PIMC_MAX_SAMPLES} (got {samples})")
     h, lead, cards, n = read_position(hands, leader, trick)
     f, t = special_bits(mode)
     keys, data = new_tt(config.TT_LOG2_ENTRIES)
@@ -690,8 +692,8 @@ def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: 
     strn = np.ascontiguousarray(strains, dtype=np.int64).reshape(-1)
     if dec.shape[0] != n or strn.shape[0] != n:
         raise ValueError("need one declarer and one strain per deal")
-    if samples < 1:
-        raise ValueError("samples must be >= 1")
+    if not 1 <= samples <= config.PIMC_MAX_SAMPLES:
+        raise ValueError(f"samples must be from 1 to {config.PIMC_MAX_SAMPLES} (got {samples})")
     kinds = _kinds(dec, declarer, defenders)
     f, t = special_bits(mode)
     if n == 0:

@@ -86,10 +86,12 @@ def _whole(value) -> bool:
 
 def read_toml(path) -> dict:
     """The TOML file ``path`` as a dict; :class:`StudyError` if it cannot be
-    read, is larger than :data:`kaiser_sim.config.MAX_DEFINITION_BYTES`, is not
+    read, is not a regular file, is larger than :data:`kaiser_sim.config.MAX_DEFINITION_BYTES`, is not
     UTF-8 text or not valid TOML."""
     path = Path(path)
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would wait for a writer
+            raise StudyError(f"{path} is not a regular file (a device, a FIFO or a socket): not a study definition")
         if path.is_file() and path.stat().st_size > config.MAX_DEFINITION_BYTES:
             raise StudyError(f"{path} is larger than {config.MAX_DEFINITION_BYTES:,} bytes: not a study definition")
         data = path.read_bytes()
@@ -324,7 +326,7 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
         simulate(path, deals, seed, mode="points", rules=rules, resume=existing, progress=progress, workers=workers)
         return load_results(path)
     except (SimulateError, ResultsError) as e:
-        raise StudyError(f"{e} (delete {path} or pass --from)") from None
+        raise StudyError(f"{e} (delete {path} or pass --from)" if existing else str(e)) from None
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -453,11 +455,18 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
 
 def check_output_dir(out) -> None:
     """:class:`StudyError` unless the output directory ``out`` can be created
-    and written (checked before any work; nothing is left behind)."""
+    and written and is not a results dataset or inside one (checked before
+    any work; nothing is left behind)."""
+    from ..results import enclosing_dataset
+
     try:
         probe(out)
     except OSError as e:
         raise StudyError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    run = enclosing_dataset(out)
+    if run is not None:
+        raise StudyError(f"--out {out}: {run} holds simulation results; write elsewhere (a results directory "
+                         "holding other files could no longer be resumed)")
 
 
 def _finish_study(module, definition, out, results, meta, source, rules, t0, write) -> StudyOutput:
