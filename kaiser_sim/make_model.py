@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,9 +168,39 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
                      dict(prov, counts=probs))
 
 
+def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
+    """:class:`MakeModelError` unless both files can be written (their
+    directories created; an existing one is a regular file, never a device
+    or a directory; not inside a results dataset) and they are two
+    different files.  Leaves nothing behind."""
+    from .output_dir import probe_file
+    from .results import enclosing_dataset
+
+    for what, path in (("counts table", csv_path), ("coefficients", json_path)):
+        if not str(path).strip():
+            raise MakeModelError(f"the file name of the make model's {what} is empty")
+        try:
+            probe_file(path)
+        except OSError as e:
+            raise MakeModelError(f"cannot write the make model's {what} {path}: {e.strerror or e}") from None
+        run = enclosing_dataset(Path(os.path.abspath(path)).parent)
+        if run is not None:
+            raise MakeModelError(f"cannot write the make model's {what} {path}: {run} holds simulation results")
+    if os.path.realpath(csv_path) == os.path.realpath(json_path):
+        raise MakeModelError(f"the make model's counts table and coefficients would both be {csv_path}: "
+                             "give two file names")
+
+
 def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
-    """Write the counts table (CSV) and coefficients + provenance (JSON)."""
+    """Write the counts table (CSV) and coefficients + provenance (JSON),
+    both or neither: each goes to a hidden file beside it, and the two are
+    renamed into place only when both are written.  An existing file of
+    either name must be a regular file (a device, a FIFO or a directory is
+    refused, never replaced); the two must differ.  A failure raises
+    :class:`~kaiser_sim.output_dir.OutputError` and leaves no new file (nor
+    a directory made for one) behind."""
     from .hands import FEATURES
+    from .output_dir import OutputError, removed_on_failure, write_files_atomic
 
     counts = model.meta["counts"]
     rows = []
@@ -178,14 +209,24 @@ def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) 
         for b, c in enumerate(counts[kind]):
             rows.append({"kind": kind, "bin": b, "pred_lo": e[b], "pred_hi": e[b + 1], "n": int(c.sum()),
                          **{f"r{r}": int(x) for r, x in zip(RAW_VALUES, c)}})
-    Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(csv_path, index=False)
+    table = pd.DataFrame(rows)
     prov = {k: v for k, v in model.meta.items() if k != "counts"}
     doc = {"what": "make-probability model of kaiser_sim.make_model (counts in make_model.csv)",
            "provenance": prov, "features": list(FEATURES),
            "coef": {k: [float(x) for x in model.coef[k]] for k in KINDS},
            "heuristic_lines": {k: list(v) for k, v in model.lines.items()}}
-    Path(json_path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(doc, indent=2) + "\n"
+    csv_path, json_path = Path(csv_path), Path(json_path)
+    if os.path.realpath(csv_path) == os.path.realpath(json_path):
+        raise MakeModelError(f"the make model's counts table and coefficients would both be {csv_path}")
+    with removed_on_failure(csv_path.parent, json_path.parent):
+        try:
+            for p in (csv_path, json_path):
+                p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise OutputError(f"cannot write the make model in {p.parent}: {e.strerror or e}") from None
+        write_files_atomic({csv_path: lambda tmp: table.to_csv(tmp, index=False),
+                            json_path: lambda tmp: tmp.write_text(text, encoding="utf-8")})
 
 
 def read_make_model(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> MakeModel:
@@ -226,6 +267,7 @@ def rebuild(results_path, csv_path=None, json_path=None) -> str:
 
     csv_path = MODEL_CSV if csv_path is None else csv_path
     json_path = MODEL_JSON if json_path is None else json_path
+    check_outputs(csv_path, json_path)  # before the fit
     df = load_results(results_path)
     meta = df.attrs.get("kaiser_sim", {}) or {}
     src = f"kaiser-sim simulate --deals {len(df)} --seed {meta.get('seed')} --rules standard"

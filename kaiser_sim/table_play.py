@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -243,11 +244,23 @@ class TablePlayModel:
                 "provenance": self.provenance, "validation": self.validation}
 
     def save(self, path) -> None:
+        """Write the model to ``path`` (JSON) whole or not at all: into a
+        hidden file beside it, renamed over it.  An existing ``path`` must be
+        a regular file: a device (/dev/null), a FIFO or a directory is
+        refused, never replaced.  A failure raises
+        :class:`~kaiser_sim.output_dir.OutputError` (an :class:`OSError`
+        naming ``path``) and leaves nothing behind (no hidden file, no
+        directory made for it)."""
+        from .output_dir import OutputError, removed_on_failure, write_file_atomic
+
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
+        with removed_on_failure(path.parent):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise OutputError(f"cannot write the table-play model {path}: {e.strerror or e}") from None
+            write_file_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
     @classmethod
     def from_dict(cls, d: dict) -> TablePlayModel:
@@ -416,6 +429,89 @@ def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, sample
     return rows
 
 
+def _inside(path: Path, where: Path) -> bool:
+    """Is ``path`` the same as ``where`` or inside it?"""
+    return path == where or where in path.parents
+
+
+def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
+                      samples: int = config.PIMC_SAMPLES, rules=None) -> None:
+    """What :func:`build_model` checks before it plays a deal
+    (:class:`TablePlayError`): the model file ``out`` can be written (its
+    directory created; an existing one is a regular file, never a device
+    or a directory; it is not inside a results dataset); the directory
+    ``runs`` (if given) can be created and written and is not inside a
+    results dataset; neither path is the other or lies inside the other's
+    runs; and a play run already in ``runs/fit`` or ``runs/holdout`` can be
+    resumed with these options.  Leaves nothing behind."""
+    from .output_dir import probe, probe_file
+    from .results import enclosing_dataset
+
+    if not str(out).strip():
+        raise TablePlayError("the model file name is empty")
+    try:
+        probe_file(out)
+    except OSError as e:
+        raise TablePlayError(f"cannot write the table-play model {out}: {e.strerror or e}") from None
+    run = enclosing_dataset(Path(os.path.abspath(out)).parent)
+    if run is not None:
+        raise TablePlayError(f"cannot write the table-play model {out}: {run} holds simulation results")
+    if runs is None:
+        return
+    if not str(runs).strip():
+        raise TablePlayError("the directory of the play runs is empty: give a path")
+    try:
+        probe(runs)
+    except OSError as e:
+        raise TablePlayError(f"cannot keep the play runs in {runs}: {e.strerror or e}") from None
+    run = enclosing_dataset(runs)
+    if run is not None:
+        raise TablePlayError(f"cannot keep the play runs in {runs}: {run} holds simulation results (the runs go "
+                             "in its fit/ and holdout/ subdirectories: give the directory that holds them)")
+    o, r = Path(os.path.realpath(out)), Path(os.path.realpath(runs))
+    if _inside(r, o):
+        raise TablePlayError(f"the play runs {runs} would be inside the model file {out}")
+    for name, n, s in (("fit", deals, seed), ("holdout", holdout, seed + 1)):
+        if _inside(o, r / name):
+            raise TablePlayError(f"the model file {out} would be in the play run {Path(runs) / name}")
+        _check_play_run(Path(runs) / name, n, s, samples, rules)
+
+
+def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> None:
+    """Can :func:`build_model` start, or resume, a play run in ``path``?"""
+    from . import results as res
+    from .simulate import RunSpec
+
+    try:
+        if not path.exists():
+            return
+        if not path.is_dir():
+            raise TablePlayError(f"{path} is a file; the play run goes there (a directory)")
+        names = sorted(os.listdir(path))
+    except OSError as e:
+        raise TablePlayError(f"cannot use the play run {path}: {e.strerror or e}") from None
+    foreign = [n for n in names if not res.is_dataset_file(n)]
+    if foreign:
+        raise TablePlayError(f"{path} holds files that are not kaiser-sim results ({', '.join(foreign[:5])}); "
+                             "the play run goes there: give another --runs directory")
+    if res.COMMON_METADATA not in names:
+        if any(res.is_part_file(n) for n in names):
+            raise TablePlayError(f"{path} holds results without their run metadata: it cannot be resumed")
+        return
+    try:
+        spec = RunSpec.from_metadata(res.read_metadata(path))
+    except (ValueError, KeyError, TypeError) as e:
+        raise TablePlayError(f"cannot resume the play run {path}: {e}") from None
+    clashes = [f"{what} {want} (the run has {have})" for what, want, have in
+               (("deals", deals, spec.deals), ("seed", seed, spec.seed), ("samples", samples, spec.play))
+               if want != have]
+    if rules is not None and rules != spec.rules:
+        clashes.append(f"rules {rules.label} (the run has {spec.rules.label})")
+    if clashes:
+        raise TablePlayError(f"cannot resume the play run {path} with other options: {'; '.join(clashes)}; "
+                             "give the options it was started with, or another --runs directory")
+
+
 def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
                 samples: int = config.PIMC_SAMPLES, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
                 progress=None) -> TablePlayModel:
@@ -425,7 +521,8 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     held-out deals with other K and players (:func:`sensitivity_table`);
     write it all to ``out``.  ``runs``: keep the two play runs in this
     directory (``runs/fit``, ``runs/holdout``; resumed if there), else a
-    temporary one.  Standard rules only."""
+    temporary one.  Standard rules only.  The paths are checked before any
+    deal is played (:func:`check_build_paths`)."""
     import tempfile
     import time
 
@@ -439,6 +536,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     if sensitivity > holdout:
         raise TablePlayError("sensitivity deals are taken from the held-out deals: at most --holdout")
     rules = Rules.preset("standard")
+    check_build_paths(out, runs, deals, holdout, seed, samples, rules)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kaiser-sim-table-play-") as tmp:
         base = Path(runs) if runs is not None else Path(tmp)
@@ -473,4 +571,4 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
 
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "play_contracts", "fit_kind",
            "fit_model", "fit_counts", "joint_counts", "model_se", "load_model", "validation_tables",
-           "sensitivity_table", "build_model"]
+           "sensitivity_table", "build_model", "check_build_paths"]

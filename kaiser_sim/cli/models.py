@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from .. import config
-from .common import InputError, not_empty
+from .common import InputError, not_empty, output_dir, output_file
 
 
 @click.command("table-play-model")
@@ -47,12 +47,17 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
 
     if sensitivity > holdout:
         raise InputError("--sensitivity deals are taken from the held-out deals: at most --holdout")
+    not_empty(out=out, runs=runs)
+    # the outputs, named by their options, before any deal is played (build_model checks them again,
+    # and the runs already in --runs)
+    output_file(out, f"--out {out}")
+    if runs is not None:
+        output_dir(runs, f"--runs {runs}")  # may hold the runs fit/ and holdout/, not be inside one
     try:
         model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet))
     except (TablePlayError, SimulateError) as e:
         raise InputError(str(e)) from None
-    except OSError as e:
-        raise InputError(f"cannot write {out}: {e.strerror or e}") from None
+    # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written
     if not quiet:
         click.echo(f"{model.describe()} -> {out}", err=True)
 
@@ -78,10 +83,19 @@ def make_model_command(results_path, csv_path, json_path):
         kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
         kaiser-sim make-model runs/model
     """
-    from ..make_model import MakeModelError, rebuild
+    import os
+
+    from ..make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
     from ..results import ResultsError
 
     not_empty(csv=csv_path, json=json_path)
+    # the outputs, named by their options, before the results are read (rebuild checks them again)
+    csv_out = MODEL_CSV if csv_path is None else csv_path
+    json_out = MODEL_JSON if json_path is None else json_path
+    output_file(csv_out, f"--csv {csv_out}")
+    output_file(json_out, f"--json {json_out}")
+    if os.path.realpath(csv_out) == os.path.realpath(json_out):
+        raise InputError(f"--csv {csv_out} and --json {json_out} are the same file: give two file names")
     try:
         line = rebuild(results_path, csv_path, json_path)
     except (MakeModelError, ResultsError) as e:
