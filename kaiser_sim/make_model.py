@@ -173,19 +173,15 @@ def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
     directories created; an existing one is a regular file, never a device
     or a directory; not inside a results dataset) and they are two
     different files.  Leaves nothing behind."""
-    from .output_dir import probe_file
-    from .results import enclosing_dataset
+    from .results import check_output
 
     for what, path in (("counts table", csv_path), ("coefficients", json_path)):
         if not str(path).strip():
             raise MakeModelError(f"the file name of the make model's {what} is empty")
         try:
-            probe_file(path)
+            check_output(path, file=True)
         except OSError as e:
             raise MakeModelError(f"cannot write the make model's {what} {path}: {e.strerror or e}") from None
-        run = enclosing_dataset(Path(os.path.abspath(path)).parent)
-        if run is not None:
-            raise MakeModelError(f"cannot write the make model's {what} {path}: {run} holds simulation results")
     if os.path.realpath(csv_path) == os.path.realpath(json_path):
         raise MakeModelError(f"the make model's counts table and coefficients would both be {csv_path}: "
                              "give two file names")

@@ -444,6 +444,24 @@ def enclosing_dataset(path) -> Path | None:
     return None
 
 
+def check_output(path, file: bool = False) -> None:
+    """Raise :class:`OSError` (its ``strerror`` says why) unless the output
+    ``path`` can be written -- a directory (:func:`kaiser_sim.output_dir.probe`)
+    or, with ``file``, a file (:func:`~kaiser_sim.output_dir.probe_file`) --
+    and does not lie in a results dataset: a run holding other files could
+    no longer be resumed.  Leaves nothing behind."""
+    from .output_dir import probe, probe_file
+
+    if file:
+        probe_file(path)
+    else:
+        probe(path)
+    run = enclosing_dataset(Path(os.path.abspath(path)).parent if file else path)
+    if run is not None:
+        raise FileExistsError(17, f"{run} holds simulation results, which must stay resumable: write elsewhere",
+                              str(path))
+
+
 def part_files(path) -> dict[int, Path]:
     """``{chunk: file}`` of the parts in ``path`` (whatever their content)."""
     out = {}
@@ -675,6 +693,7 @@ __all__ = [
     "ResultsError",
     "holds_dataset",
     "enclosing_dataset",
+    "check_output",
     "value_column",
     "value_columns",
     "columns_for",

@@ -444,30 +444,22 @@ def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = B
     results dataset; neither path is the other or lies inside the other's
     runs; and a play run already in ``runs/fit`` or ``runs/holdout`` can be
     resumed with these options.  Leaves nothing behind."""
-    from .output_dir import probe, probe_file
-    from .results import enclosing_dataset
+    from .results import check_output
 
     if not str(out).strip():
         raise TablePlayError("the model file name is empty")
     try:
-        probe_file(out)
+        check_output(out, file=True)
     except OSError as e:
         raise TablePlayError(f"cannot write the table-play model {out}: {e.strerror or e}") from None
-    run = enclosing_dataset(Path(os.path.abspath(out)).parent)
-    if run is not None:
-        raise TablePlayError(f"cannot write the table-play model {out}: {run} holds simulation results")
     if runs is None:
         return
     if not str(runs).strip():
         raise TablePlayError("the directory of the play runs is empty: give a path")
     try:
-        probe(runs)
+        check_output(runs)  # (it may hold the runs fit/ and holdout/, not lie in one)
     except OSError as e:
         raise TablePlayError(f"cannot keep the play runs in {runs}: {e.strerror or e}") from None
-    run = enclosing_dataset(runs)
-    if run is not None:
-        raise TablePlayError(f"cannot keep the play runs in {runs}: {run} holds simulation results (the runs go "
-                             "in its fit/ and holdout/ subdirectories: give the directory that holds them)")
     o, r = Path(os.path.realpath(out)), Path(os.path.realpath(runs))
     if _inside(r, o):
         raise TablePlayError(f"the play runs {runs} would be inside the model file {out}")

@@ -39,51 +39,39 @@ def output_dir(path, label: str):
     before any work starts (:class:`InputError`, exit 2, ``label`` naming the
     option and its value).  Nothing is left behind: a directory created for
     the check is removed again (the command creates it when it writes).  A
-    results dataset, or a directory inside one, is refused (a run holding
-    other files cannot be resumed)."""
+    results dataset, or a directory inside one, is refused
+    (:func:`kaiser_sim.results.check_output`)."""
     from pathlib import Path
 
-    from ..output_dir import probe
+    from ..results import check_output
 
     p = Path(path)
     try:
         if p.exists() and not p.is_dir():
             raise InputError(f"{label}: is a file; give a directory")
-        probe(p)
+        check_output(p)
     except OSError as e:
         raise InputError(f"{label}: cannot write there ({e.strerror or e})") from None
-    not_in_results(p, label)
     return p
 
 
 def output_file(path, label: str):
     """Make sure the file ``path`` can be written before any work starts
     (:class:`InputError`, exit 2): its directory can be created and written,
-    its name is one the file system takes, and an existing ``path`` is a
-    regular file (never a directory or a device such as /dev/null).  Nothing
-    is left behind.  A file inside a results dataset is refused."""
+    its name is one the file system takes, an existing ``path`` is a
+    regular file (never a directory or a device such as /dev/null), and it
+    does not lie in a results dataset.  Nothing is left behind."""
     from pathlib import Path
 
-    from ..output_dir import probe_file
+    from ..results import check_output
 
     if not str(path).strip():
         raise InputError(f"{label}: is empty; give a file name")
     try:
-        probe_file(path)
+        check_output(path, file=True)
     except OSError as e:
         raise InputError(f"{label}: cannot write there ({e.strerror or e})") from None
-    not_in_results(Path(path).parent, label)
     return Path(path)
-
-
-def not_in_results(path, label: str) -> None:
-    """:class:`InputError` if ``path`` is, or lies inside, a results dataset."""
-    from ..results import enclosing_dataset
-
-    run = enclosing_dataset(path)
-    if run is not None:
-        raise InputError(f"{label}: {run} holds simulation results; write elsewhere (a results directory "
-                         "holding other files could no longer be resumed)")
 
 
 def not_empty(**options) -> None:

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__, config
-from ..output_dir import probe, removed_on_failure, staged
+from ..output_dir import removed_on_failure, staged
 from ..rules import Rules, RulesError, get_preset
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
@@ -457,16 +457,12 @@ def check_output_dir(out) -> None:
     """:class:`StudyError` unless the output directory ``out`` can be created
     and written and is not a results dataset or inside one (checked before
     any work; nothing is left behind)."""
-    from ..results import enclosing_dataset
+    from ..results import check_output
 
     try:
-        probe(out)
+        check_output(out)
     except OSError as e:
         raise StudyError(f"--out {out}: cannot write there ({e.strerror or e})") from None
-    run = enclosing_dataset(out)
-    if run is not None:
-        raise StudyError(f"--out {out}: {run} holds simulation results; write elsewhere (a results directory "
-                         "holding other files could no longer be resumed)")
 
 
 def _finish_study(module, definition, out, results, meta, source, rules, t0, write) -> StudyOutput:
