@@ -168,22 +168,27 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
                      dict(prov, counts=probs))
 
 
-def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> None:
+#: how messages name the two files (the command line gives its option names)
+OUTPUT_LABELS = ("the make model's counts table", "the make model's coefficients")
+
+
+def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON, labels=OUTPUT_LABELS) -> None:
     """:class:`MakeModelError` unless both files can be written (their
     directories created; an existing one is a regular file, never a device
     or a directory; not inside a results dataset) and they are two
-    different files.  Leaves nothing behind."""
+    different files.  Leaves nothing behind.  ``labels`` name the two files
+    in the messages (the command line's option names)."""
     from .results import check_output
 
-    for what, path in (("counts table", csv_path), ("coefficients", json_path)):
+    for label, path in zip(labels, (csv_path, json_path)):
         if not str(path).strip():
-            raise MakeModelError(f"the file name of the make model's {what} is empty")
+            raise MakeModelError(f"{label}: the file name is empty")
         try:
             check_output(path, file=True)
         except OSError as e:
-            raise MakeModelError(f"cannot write the make model's {what} {path}: {e.strerror or e}") from None
+            raise MakeModelError(f"{label} {path}: cannot write there ({e.strerror or e})") from None
     if os.path.realpath(csv_path) == os.path.realpath(json_path):
-        raise MakeModelError(f"the make model's counts table and coefficients would both be {csv_path}: "
+        raise MakeModelError(f"{labels[0]} {csv_path} and {labels[1]} {json_path} are the same file: "
                              "give two file names")
 
 
@@ -255,15 +260,16 @@ def load_make_model() -> MakeModel:
     return read_make_model()
 
 
-def rebuild(results_path, csv_path=None, json_path=None) -> str:
+def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -> str:
     """Fit the model on the results dataset at ``results_path`` and write it
     (default: over the shipped files); the line ``kaiser-sim make-model``
-    prints."""
+    prints.  The outputs are checked first (:func:`check_outputs`, its
+    messages naming them by ``labels``)."""
     from .results import load_results
 
     csv_path = MODEL_CSV if csv_path is None else csv_path
     json_path = MODEL_JSON if json_path is None else json_path
-    check_outputs(csv_path, json_path)  # before the fit
+    check_outputs(csv_path, json_path, labels)  # before the fit
     df = load_results(results_path)
     meta = df.attrs.get("kaiser_sim", {}) or {}
     src = f"kaiser-sim simulate --deals {len(df)} --seed {meta.get('seed')} --rules standard"

@@ -83,21 +83,12 @@ def make_model_command(results_path, csv_path, json_path):
         kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
         kaiser-sim make-model runs/model
     """
-    import os
-
-    from ..make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
+    from ..make_model import MakeModelError, rebuild
     from ..results import ResultsError
 
     not_empty(csv=csv_path, json=json_path)
-    # the outputs, named by their options, before the results are read (rebuild checks them again)
-    csv_out = MODEL_CSV if csv_path is None else csv_path
-    json_out = MODEL_JSON if json_path is None else json_path
-    output_file(csv_out, f"--csv {csv_out}")
-    output_file(json_out, f"--json {json_out}")
-    if os.path.realpath(csv_out) == os.path.realpath(json_out):
-        raise InputError(f"--csv {csv_out} and --json {json_out} are the same file: give two file names")
-    try:
-        line = rebuild(results_path, csv_path, json_path)
+    try:  # (rebuild checks both outputs, named by their options, before it reads the results)
+        line = rebuild(results_path, csv_path, json_path, labels=("--csv", "--json"))
     except (MakeModelError, ResultsError) as e:
         raise InputError(str(e)) from None
     except KeyError as e:
