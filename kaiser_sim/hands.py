@@ -177,16 +177,20 @@ def rank_squared(hands) -> np.ndarray:
 
 def features(hands, trump) -> np.ndarray:
     """``(n, len(FEATURES))`` design matrix of the fitted count."""
-    n = len(hands)
-    cols = []
-    for _, r in _RANKS:
-        cols.append(np.choose(trump, [rank_held(hands, s, r) for s in range(4)]))
-    for _, r in _RANKS:
-        tot = sum(rank_held(hands, s, r) for s in range(4))
-        cols.append(tot - cols[[x for _, x in _RANKS].index(r)])
-    length = np.choose(trump, [np.bitwise_count(suit_bits(hands, s)) for s in range(4)])
-    cols += [length, has_card(hands, FIVE_HEARTS).astype(int), has_card(hands, THREE_SPADES).astype(int), np.ones(n)]
-    return np.stack(cols, axis=1).astype(np.float64)
+    h = np.asarray(hands, dtype=np.uint64).reshape(-1)
+    n = h.shape[0]
+    bits = np.stack([suit_bits(h, s) for s in range(4)])  # (4, n): each suit's bits, read once
+    tb = bits[np.broadcast_to(np.asarray(trump, dtype=np.int64), (n,)), np.arange(n)]  # the trump suit's
+    X = np.empty((n, len(FEATURES)), dtype=np.float64)
+    for j, (_, r) in enumerate(_RANKS):
+        in_trump = (tb >> r) & 1
+        X[:, j] = in_trump
+        X[:, len(_RANKS) + j] = ((bits >> r) & 1).sum(axis=0) - in_trump
+    X[:, 2 * len(_RANKS)] = np.bitwise_count(tb)
+    X[:, 2 * len(_RANKS) + 1] = has_card(h, FIVE_HEARTS)
+    X[:, 2 * len(_RANKS) + 2] = has_card(h, THREE_SPADES)
+    X[:, 2 * len(_RANKS) + 3] = 1.0
+    return X
 
 
 def heuristic(hands, trump) -> np.ndarray:

@@ -102,14 +102,19 @@ class MakeModel:
         hand declaring in suit ``trump`` (0..3), or in no trump with
         ``trump=None`` (``kind`` follows; the NT count's "trump" is the
         longest suit, :func:`kaiser_sim.hands.trump_by_rule`)."""
+        kind = kind or ("nt" if trump is None else "trump")
+        return self.probs[kind][self.bin_index(hands, trump, kind)]
+
+    def bin_index(self, hands, trump=None, kind: str | None = None) -> np.ndarray:
+        """``(n,)`` the prediction bin of each hand (the row of ``probs[kind]``
+        that :meth:`dist` returns; arguments as there)."""
         from .hands import trump_by_rule
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         kind = kind or ("nt" if trump is None else "trump")
         if kind == "nt":
             trump = trump_by_rule(hands, "longest-strength")
-        pred = self.predict(hands, trump, kind)
-        return self.probs[kind][np.searchsorted(self.edges[kind], pred, side="right")]
+        return np.searchsorted(self.edges[kind], self.predict(hands, trump, kind), side="right")
 
 
 def _heuristic_values(hands, trump):

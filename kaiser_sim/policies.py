@@ -303,11 +303,14 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     model = model or load_make_model()
     lad = ladder_arrays(rules)
     hands = np.asarray(hands, dtype=np.uint64)
-    ds = compose_play(np.stack([model.dist(hands, s) for s in range(4)]), False, rules, play)
-    dn = compose_play(model.dist(hands, None), True, rules, play)
-    ev_s = ds @ lad.gain.T  # (4, n, L)
+    # a hand reaches its distributions only through its prediction bins, so the composed
+    # distributions and expected scores are read from per-bin tables (computed once)
+    (dist_t, ev_t), (dist_n, ev_n) = _bin_tables(model, rules, check_play(play))
+    bins_s = np.stack([model.bin_index(hands, s) for s in range(4)])
+    bins_n = model.bin_index(hands, None)
+    ds, ev_s = dist_t[bins_s], ev_t[bins_s]  # (4, n, 15), (4, n, L)
+    dn, ev_nt = dist_n[bins_n], ev_n[bins_n]
     trump = np.argmax(ev_s, axis=0)
-    ev_nt = dn @ lad.gain.T
     if rules.low_nt != "off":
         ev_low = low_nt_dist(hands, rules, model, play) @ lad.gain.T
         if rules.low_nt == "choice":  # an NT declarer plays it high or low, whichever it expects more of
@@ -315,6 +318,36 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
         ev_nt = np.where(lad.low[None, :], ev_low, ev_nt)
     ev = np.where(lad.nt[None, :], ev_nt, np.max(ev_s, axis=0))
     return ev, trump, ds, dn
+
+
+#: :func:`_bin_tables`' cache: key -> (the table-play matrices it was computed with, the tables)
+_BIN_TABLES: dict = {}
+
+
+def _bin_tables(model, rules: Rules, play: str):
+    """``((dist, ev) trump, (dist, ev) nt)``: per prediction bin of the make
+    model, the raw-points distribution as the policies see it
+    (:func:`compose_play`) and the expected hand score of every bid of the
+    ladder (``dist @ gain.T``).  Cached by the make model (by identity), the
+    rules, the play and the table-play matrices in force (by identity: a
+    model read anew, or none, computes them anew)."""
+    used = play_used(rules, play)
+    mats = _table_matrices(rules)[0] if used == "table" else None
+    key = (model, rules, used, None if mats is None else (id(mats[0]), id(mats[1])))
+    hit = _BIN_TABLES.get(key)
+    if hit is not None and (mats is None or all(a is b for a, b in zip(hit[0], mats))):
+        return hit[1]
+    lad = ladder_arrays(rules)
+    out = []
+    for kind, nt in (("trump", False), ("nt", True)):
+        dist = np.asarray(model.probs[kind], dtype=np.float64)
+        if mats is not None:
+            dist = dist @ mats[int(nt)]
+        out.append((dist, dist @ lad.gain.T))
+    if len(_BIN_TABLES) > 64:
+        _BIN_TABLES.clear()
+    _BIN_TABLES[key] = (mats, tuple(out))
+    return tuple(out)
 
 
 def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
