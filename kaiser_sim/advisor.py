@@ -143,8 +143,11 @@ from .scoring import score_hands
 from .stats import MeanCI, mean_ci, wilson_interval
 
 #: name and version of the JSON document written by :meth:`HandAdvice.to_dict` (2: every make
-#: probability and expected score is ``{"table": ..., "dd": ...}``; the choices are on table play)
-SCHEMA = "kaiser-sim/hand-advice/2"
+#: probability and expected score is ``{"table": ..., "dd": ...}``; the choices are on table play;
+#: 3: schema 2 plus ``auction`` (the calls heard and how the deals were conditioned on them),
+#: ``calls`` (each legal call's worth net of the opponents), ``verdict``, and the recommendation's
+#: ``basis`` and ``value``)
+SCHEMA = "kaiser-sim/hand-advice/3"
 
 #: the measures the choices can be made on: table play (the model) or double dummy
 PLAY_CHOICES = ("table", "dd")
@@ -436,6 +439,57 @@ def auction_context(rules: Rules, seat, dealer=None, current_bid=None) -> Auctio
     return AuctionContext(seat, dealer, bid, calls, tuple(legal))
 
 
+@dataclass(frozen=True)
+class AuctionInfo:
+    """The calls the advice heard and how its deals were dealt.
+
+    heard : the calls are real (``--auction``: the deals are consistent with
+        them, :mod:`kaiser_sim.conditioned`); False for the first seat with
+        no calls, or a ``--current-bid`` stand-in (deals not conditioned).
+    calls : the calls heard, from the dealer's left (text), as given.
+    bidders : the bidding model of the other players (a policy name).
+    requested, kept, candidates : deals asked for, kept, candidates tried.
+    short : fewer deals kept than asked for (the candidates ran out).
+    told : ``{seat: {...}}`` what each speaking seat's call told
+        (:func:`kaiser_sim.conditioned.what_the_calls_told`).
+    scores : (ours, theirs) before the hand, or None (not given).
+    """
+
+    heard: bool
+    calls: tuple
+    bidders: str
+    requested: int
+    kept: int
+    candidates: int
+    short: bool = False
+    told: dict = field(default_factory=dict)
+    scores: tuple | None = None
+
+    @property
+    def acceptance(self) -> float:
+        return self.kept / self.candidates if self.candidates else float("nan")
+
+
+def heard_context(rules: Rules, seat, calls, dealer=None) -> AuctionContext:
+    """The :class:`AuctionContext` of ``seat`` after the calls it heard
+    (``calls``: text such as ``"6 pass 7"``, or a sequence; from the
+    dealer's left): the dealer follows from the seat and the number of
+    calls (a ``dealer`` that disagrees is refused), the current bid is the
+    highest so far.  :class:`AdvisorInputError` for an illegal sequence,
+    naming the rule it breaks."""
+    from .conditioned import AuctionInputError, heard_auction
+
+    seat = _seat(seat, "seat")
+    d = None if dealer is None else _seat(dealer, "dealer")
+    try:
+        d, heard = heard_auction(rules, seat, calls, d)
+    except AuctionInputError as e:
+        raise AdvisorInputError(str(e)) from None
+    bids = [c for c in heard if c is not None]
+    current = max(bids, key=lambda b: bid_rank(rules, b)) if bids else None
+    return AuctionContext(seat, d, current, tuple(heard), tuple(legal_calls(rules, d, list(heard))))
+
+
 # --- results ------------------------------------------------------------------------------
 
 
@@ -463,6 +517,13 @@ class Recommendation:
         alternative.
     tie : ``difference``'s interval reaches 0 (or lies below it): the
         recommended call is not clearly better than ``versus``.
+    basis : what the call was chosen on: ``"net"`` (its worth net of the
+        opponents, :mod:`kaiser_sim.call_worth`), ``"win"`` (the chance of
+        winning the match, with a score), or ``"score"`` (the bid's own hand
+        score, passing 0: :func:`recommend`).
+    value, value_dd : the call's worth on ``basis`` (None for ``"score"``).
+    ties : every other call the recommended one is not clearly better than
+        on the reporting deals (paired 95% interval reaching 0), best first.
     """
 
     call: str
@@ -479,6 +540,10 @@ class Recommendation:
     expected_dd: MeanCI | None = None
     difference_dd: MeanCI | None = None
     play: str = "dd"
+    basis: str = "score"
+    value: MeanCI | None = None
+    value_dd: MeanCI | None = None
+    ties: tuple = ()
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
@@ -596,6 +661,9 @@ class HandAdvice:
     notes: tuple[str, ...] = field(default=())
     trump: TrumpChoice | None = None
     play: PlayInfo | None = None
+    heard: AuctionInfo | None = None
+    calls: pd.DataFrame | None = None
+    verdict: str = ""
 
     @property
     def table(self) -> bool:
@@ -1013,6 +1081,214 @@ def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules:
                        expected_dd=m_dd, p_make_dd=p_dd, play=play)
 
 
+# --- a call's worth, net of the opponents (kaiser_sim.call_worth) -------------------------------------
+
+
+def _call_strain(call: str, trump: str, nt: int) -> str | None:
+    """The strain key the advised hand plays ``call`` in (None for a pass)."""
+    if call == "pass":
+        return None
+    bid = Bid.parse(call)
+    if bid.low:
+        return _strain_key(LOW)
+    return _strain_key(nt) if bid.nt else trump
+
+
+def call_table(cv, rows, trump: str, nt: int, seat: int) -> pd.DataFrame:
+    """One row per legal call (:class:`kaiser_sim.call_worth.CallValues`) on
+    ``rows``: the strain the hand plays it in, its net value (``net``,
+    ``net_lo``, ``net_hi``, in ``cv.play``'s measure; ``net_dd_*`` double
+    dummy), the chance of winning the match (``win_*``, NaN without a
+    score), and who ends up declaring (shares of the deals: ``you``,
+    ``partner``, ``opponents``, ``thrown_in``)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    out = []
+    for i, call in enumerate(cv.calls):
+        row = {"call": call, "strain": _call_strain(call, trump, nt)}
+        for name, dd in (("net", False), ("net_dd", True), ("win", False), ("win_dd", True)):
+            basis = "win" if name.startswith("win") else "net"
+            if basis == "win" and cv.win is None:
+                row.update({name: np.nan, f"{name}_lo": np.nan, f"{name}_hi": np.nan})
+                continue
+            m = mean_ci(cv.values(basis, dd)[i, rows])
+            row.update({name: m.mean, f"{name}_lo": m.lo, f"{name}_hi": m.hi})
+        who = cv.declarer[i, rows]
+        row.update(you=float((who == seat).mean()), partner=float((who == (seat + 2) % 4).mean()),
+                   opponents=float(((who >= 0) & ((who & 1) != (seat & 1))).mean()),
+                   thrown_in=float((who < 0).mean()))
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
+    """``(best, runner-up or None, clear)``: the call with the highest mean
+    value on ``rows`` (ties: the first in the ladder's order, pass first),
+    the next best call, and whether the paired difference best - runner-up
+    has its 95% interval above 0 there (or there is no other call)."""
+    v = cv.values(basis)[:, np.asarray(rows, dtype=np.int64)]
+    means = v.mean(axis=1)
+    order = sorted(range(len(cv.calls)), key=lambda i: -means[i])
+    if len(order) < 2:
+        return order[0], None, True
+    d = mean_ci(v[order[0]] - v[order[1]])
+    return order[0], order[1], bool(d.lo > 0)
+
+
+def _value_words(basis: str, play: str) -> str:
+    what = "chance of winning the match" if basis == "win" else "net score (yours minus the opponents')"
+    return what + (" in table play" if play == "table" else " double dummy")
+
+
+def _value_text(m: MeanCI, basis: str) -> str:
+    if basis == "win":
+        return f"{_pct(m.mean)}% ({_pct(m.lo)} to {_pct(m.hi)})"
+    return _ci_text(m)
+
+
+def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
+                   trump: str, nt: int, select, report) -> Recommendation:
+    """The legal call with the highest value on ``basis`` (``"net"``: the
+    side's score minus the opponents', the rest of the auction played out;
+    ``"win"``: the chance of winning the match), chosen on the ``select``
+    rows; its value, its difference from the runner-up (the next best call)
+    and the bid's own expected hand score on the ``report`` rows."""
+    b, o, clear = choose_on_values(cv, basis, select)
+    report = np.asarray(report, dtype=np.int64)
+    play = cv.play
+    vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
+    call = cv.calls[b]
+    strain = _call_strain(call, trump, nt)
+    value, value_dd = mean_ci(vals[b, report]), mean_ci(vals_dd[b, report])
+    expected = expected_dd = None
+    if call != "pass":
+        expected = mean_ci(per_deal[call][report])
+        expected_dd = mean_ci(getattr(per_deal, "dd", per_deal)[call][report])
+    versus = diff = diff_dd = None
+    if o is not None:
+        versus_call = cv.calls[o]
+        versus = _bid_label(versus_call, _call_strain(versus_call, trump, nt))
+        diff = mean_ci(vals[b, report] - vals[o, report])
+        diff_dd = mean_ci(vals_dd[b, report] - vals_dd[o, report])
+    tie = diff is not None and not diff.lo > 0
+    means = vals[:, report].mean(axis=1)
+    ties = tuple(_bid_label(c, _call_strain(c, trump, nt))
+                 for i, c in sorted(enumerate(cv.calls), key=lambda x: -means[x[0]])
+                 if i != b and not mean_ci(vals[b, report] - vals[i, report]).lo > 0)
+    # how far to compete: the highest legal bid worth at least passing (at least the call made)
+    limit = limit_strain = None
+    if call != "pass":
+        floor = vals[cv.index("pass"), report].mean() if "pass" in cv.calls else -np.inf
+        rank = bid_rank(rules, Bid.parse(call))
+        ok = [c for i, c in enumerate(cv.calls) if c != "pass" and bid_rank(rules, Bid.parse(c)) >= rank
+              and vals[i, report].mean() >= floor]
+        limit = ok[-1] if ok else call
+        limit_strain = _call_strain(limit, trump, nt)
+    words = _value_words(basis, play)
+    reason = f"the highest {words} of the legal calls: {_value_text(value, basis)}"
+    if play == "table":
+        reason += f"; double dummy {_value_text(value_dd, basis)}"
+    if ctx.forced:
+        reason = (f"{Seat(ctx.seat).name} deals and the others passed: a bid of at least {rules.min_bid} is "
+                  "forced; " + reason)
+    if diff is not None:
+        dtext = _value_text(diff, basis) if basis == "net" else f"{_signed(100 * diff.mean, 1)} points of % " \
+            f"({_signed(100 * diff.lo, 1)} to {_signed(100 * diff.hi, 1)})"
+        reason += (f"; better than {versus} by {dtext}" if not tie
+                   else f"; a tie with {versus}: not clearly better (difference {dtext})")
+    return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
+                          limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=clear,
+                          tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
+                          value=value, value_dd=value_dd, ties=ties)
+
+
+def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,
+                   rec: Recommendation, report) -> MatchAdvice | None:
+    """For a dealer facing a bid: matching against passing, on the same
+    values as the recommendation (so it never contradicts it): the decision
+    is the recommendation's (``"match"``, ``"pass"``, or ``"overcall"``
+    when a higher bid is recommended).  None for any other seat."""
+    if not ctx.is_dealer or ctx.current is None:
+        return None
+    bid = str(ctx.current)
+    play = cv.play
+    decision = "match" if rec.call == bid else ("pass" if rec.call == "pass" else "overcall")
+    if not rules.dealer_match:
+        return MatchAdvice(bid, False, None, None, None, decision,
+                           "the rules do not let the dealer match (dealer_match=false)", play=play)
+    report = np.asarray(report, dtype=np.int64)
+    row = bids[bids["bid"] == bid].iloc[0]
+    i = cv.index(bid)
+    vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
+    m, m_dd = mean_ci(vals[i, report]), mean_ci(vals_dd[i, report])
+    p_dd = (row["p"], row["p_lo"], row["p_hi"])
+    p_make = (row["table_p"], row["table_p_lo"], row["table_p_hi"]) if play == "table" else p_dd
+    what = _bid_label(bid, row["strain"])
+    reason = f"matching ({what}): {_value_words(basis, play)} {_value_text(m, basis)}"
+    if "pass" in cv.calls:
+        reason += f", passing {_value_text(mean_ci(vals[cv.index('pass'), report]), basis)}"
+    if decision == "overcall":
+        reason += f"; {_bid_label(rec.call, rec.strain)} is worth more"
+    return MatchAdvice(bid, True, row["strain"], m, p_make, decision, reason, expected_dd=m_dd, p_make_dd=p_dd,
+                       play=play)
+
+
+def _seat_word(seat: int, me: int) -> str:
+    s = Seat(seat).name
+    if seat == me:
+        return f"{s} (you)"
+    return f"{s} (partner)" if seat == (me + 2) % 4 else s
+
+
+def heard_text(ctx: AuctionContext) -> str:
+    """``W 6, N (partner) pass, E 7``: the calls heard, by seat."""
+    return ", ".join(f"{_seat_word((ctx.dealer + 1 + i) % 4, ctx.seat)} {'pass' if c is None else c}"
+                     for i, c in enumerate(ctx.calls))
+
+
+def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | None) -> str:
+    """The advice in one line, before the tables: the call, what it is
+    worth, and the calls it heard."""
+    if rec.call == "pass":
+        holder = None
+        if ctx.current is not None:
+            i = max(i for i, c in enumerate(ctx.calls) if c == ctx.current)
+            holder = (ctx.dealer + 1 + i) % 4
+        if holder is None:
+            action = "pass"
+        elif holder == (ctx.seat + 2) % 4:
+            action = f"pass: partner's {ctx.current} stands"
+        else:
+            action = f"pass: let {Seat(holder).name} play {ctx.current}"
+    else:
+        verb = "match" if (ctx.is_dealer and ctx.current is not None and rec.call == str(ctx.current)) else "bid"
+        action = f"{verb} {_bid_label(rec.call, rec.strain)}"
+    if rec.value is not None:
+        unit = "" if rec.basis == "win" else " points a hand"
+        action += f" ({rec.basis if rec.basis == 'net' else 'P(win)'} {_value_text(rec.value, rec.basis)}{unit}"
+        if rec.ties:
+            many = list(rec.ties)
+            action += "; a tie with " + (", ".join(many[:-1]) + " and " + many[-1] if len(many) > 1 else many[0]) + ")"
+        else:
+            action += f"; next best {rec.versus})" if rec.versus else ")"
+    after = ""
+    if heard is not None and heard.heard and ctx.calls:
+        after = f", having heard {heard_text(ctx)}"
+    return f"Verdict: {action}{after}."
+
+
+def told_text(heard: AuctionInfo) -> str:
+    """One line: what the calls told, against no auction."""
+    parts = []
+    for seat, t in sorted(heard.told.items(), key=lambda x: x[0]):
+        bits = [f"count {t['count']:.1f} (unheard {t['count_unconditioned']:.1f})"]
+        for card, key in (("5H", "p_5h"), ("3S", "p_3s")):
+            if t[f"{key}_unconditioned"] > 0:
+                bits.append(f"{card} {_pct(t[key])}% ({_pct(t[f'{key}_unconditioned'])}%)")
+        parts.append(f"{Seat(seat).name} {t['call']}: " + ", ".join(bits))
+    return "What the calls told (mean Kaiser count and where the specials lie; in brackets with no auction): " \
+        + "; ".join(parts) + "."
+
+
 def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None,
                    rules: Rules | None = None) -> Specials:
     """Where the 5H and 3S are dealt (all deals), and their DD worth in
@@ -1029,6 +1305,10 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
         counts = {"declarer": int(mine.sum()), "partner": int(part.sum())}
         counts["opponents"] = n - counts["declarer"] - counts["partner"]
         lo, hi = wilson_interval(np.array(list(counts.values())), n)
+        # whether the advised hand holds it is no estimate: certain, so no interval around it
+        lo[0] = hi[0] = float(mine.all())
+        if mine.all():
+            lo[1:] = hi[1:] = 0.0
         dealt[name] = {h: (counts[h], counts[h] / n, float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
     rows = _rows(rows, n)
     sub = np.ascontiguousarray(deals[rows])
@@ -1048,11 +1328,24 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
 
 def _selection_note(trump: TrumpChoice, n: int) -> str:
     """The trump rule and the deals this report used, in one note."""
+    pts = "expected table-play points" if trump.play == "table" else "DD points"
+    if trump.chosen_on == "all":
+        head = (f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
+                f"all {n:,} deals (the means of the per-strain table, so the trump never trails the figures printed "
+                "beside it), every NT bid in no trump; a trump is a tie when the 95% interval of its paired "
+                "difference from the next suit reaches 0.  The call is chosen on the "
+                f"{len(range(0, n, 2)):,} even deals (rows 0, 2, 4, ...) and is clear when the 95% interval of its "
+                "paired difference from the next best call lies above 0 there; ")
+        used = (f"it was clear, so the estimates use all {n:,} deals" if trump.reported_on == "all"
+                else f"it was not clear, so every estimate that depends on it (the bid table, the call's worth, "
+                     f"the recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
+                     "which played no part in the choice")
+        return head + used + ".  A call whose difference from the next best on the reporting deals has an " \
+            "interval reaching 0 is reported as a tie."
     used = (f"both were clear there, so the estimates use all {n:,} deals" if trump.reported_on == "all"
             else f"not both were clear there, so every estimate that depends on a choice (the bid table, the "
                  f"recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
                  "which played no part in the choices")
-    pts = "expected table-play points" if trump.play == "table" else "DD points"
     return (
         f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
         f"the {trump.n_select:,} even deals (rows 0, 2, 4, ...), every NT bid in no trump; the call is chosen "
@@ -1081,8 +1374,31 @@ def table_play_note(model_description: str) -> str:
     )
 
 
+def _deals_note(rules: Rules, ctx: AuctionContext, heard: AuctionInfo | None) -> str:
+    """How the other cards were dealt: at random, or consistent with the calls heard."""
+    others = 4 * rules.hand_size + rules.kitty_size - rules.hand_size
+    kit = " (the other hands and the kitty)" if rules.kitty != "none" else ""
+    if heard is not None and heard.heard:
+        short = (f"  Only {heard.kept:,} of the {heard.requested:,} deals asked for were found before the "
+                 f"candidates ran out (--max-candidates): the intervals are wider for it.") if heard.short else ""
+        return (f"The other {others} cards{kit} are dealt consistently with the calls heard ({heard_text(ctx)}): "
+                f"of the seeded deal stream, the first {heard.kept:,} deals in which every seat that spoke "
+                f"would have made its call under the {heard.bidders} bidding model (a match policy: its own hand, "
+                f"the calls before it, the scores); {heard.kept:,} of {heard.candidates:,} candidates "
+                f"({100 * heard.acceptance:.3g}%) were kept.  Every number below assumes the others bid like that "
+                f"model." + short)
+    if ctx.current is not None:
+        return (f"The other {others} cards{kit} are dealt uniformly at random: the deals are not conditioned on "
+                f"the current bid (--current-bid; give --auction for that).  The calls before you are taken as "
+                f"{heard_text(ctx)} for the rest of the auction.")
+    if ctx.calls:
+        return (f"The other {others} cards{kit} are dealt uniformly at random: the calls before you are taken as "
+                f"{heard_text(ctx)}, and the deals are not conditioned on them (give --auction for that).")
+    return f"The other {others} cards{kit} are dealt uniformly at random: you speak first, no call is heard."
+
+
 def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice | None = None,
-           n: int = 0, play: PlayInfo | None = None) -> tuple[str, ...]:
+           n: int = 0, play: PlayInfo | None = None, heard: AuctionInfo | None = None) -> tuple[str, ...]:
     side = "N-S" if ctx.seat % 2 == 0 else "E-W"
     table = play is not None and play.table
     notes = []
@@ -1091,10 +1407,9 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
     elif play is not None and play.requested == "table":
         notes.append(f"Table play is not available, so every number is double dummy and the choices are made "
                      f"on it: {play.reason}.")
+    bidders = heard.bidders if heard is not None else config.AUCTION_BIDDERS
     notes += [
-        (f"The other {4 * rules.hand_size + rules.kitty_size - rules.hand_size} cards are dealt uniformly at random"
-         + (" (the other hands and the kitty)" if rules.kitty != "none" else "")
-         + ": the deals are not conditioned on the other players' calls."),
+        _deals_note(rules, ctx, heard),
         f"Values are double dummy (all hands visible, best play by both sides) with {Seat(ctx.seat).name} "
         f"on lead, i.e. declaring"
         + (", and table play is estimated from them" if table else "")
@@ -1106,9 +1421,17 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
            "double-made": "doubled; failed NT loses the bid once",
            "single": "not doubled"}[rules.nt_scoring]
         + ("" if rules.made_scores == "raw" else "; a made bid scores exactly the bid")
-        + "), failed = minus the bid.  Passing counts 0: what the opponents would score if they "
-        "play is not computed (it depends on who declares in what).",
-        "The dealer decides only what may be bid (matching, the forced bid), not the values.",
+        + "), failed = minus the bid: the bid table's numbers, if the bid becomes the contract.",
+        f"A call's worth: each legal call, pass included, is played out on every deal: the later seats call with "
+        f"their own hands under the {bidders} bidding model, the highest bid (the dealer's match takes it) is "
+        "played by its bidder (your trump when you declare, the model's otherwise), and the call is worth your "
+        "side's hand score minus the opponents' "
+        + ("(table play: expected over the table-play model's points; double dummy beside)" if play is not None
+           and play.table else "(double dummy)")
+        + "; a hand all pass is thrown in (0)."
+        + ("  With the match score, the call is chosen on the chance of winning the match after the hand (the "
+           "score-aware policy's win-probability model)." if heard is not None and heard.scores is not None
+           else "  The recommended call has the highest worth."),
         "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
         + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
             "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
@@ -1127,7 +1450,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
-           current_bid=None, specials: bool = True, play: str = "table", model=None) -> HandAdvice:
+           current_bid=None, specials: bool = True, play: str = "table", model=None, *, auction=None,
+           bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -1135,12 +1459,14 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     hand : notation (``AKQ9.5.AK.7``, ``AS KS 5H ...``) or a bitboard.
     seat : the hand's seat (N E S W, default N); it leads, i.e. declares.
     dealer : the dealer's seat; default the seat on ``seat``'s right (this
-        seat speaks first).  Changes only the legal calls.
-    n : random deals of the other cards (at least 2: the even ones choose
-        the trump and the call, the odd ones report when a choice is not
-        clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
+        seat speaks first), or with ``auction`` the seat the calls imply
+        (another is refused).
+    n : deals of the other cards (kept deals with ``auction``; at least 2:
+        the even ones choose the call, the odd ones report when a choice is
+        not clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
         rules with a kitty (each value a search over the discards).
-    seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``.
+    seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``
+        (with ``auction``, the first ``n`` of that stream consistent with the calls).
     rules : the rules (default ``standard``).  Every option is handled
         (:func:`rules_notes`): a kitty (``hand`` is the hand as dealt, the
         kitty is dealt at random with the other hands and taken up by this
@@ -1148,7 +1474,20 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         cover 3 (approximate, see the note), the weak-hand redeal (the other
         hands are never weak), the solo Kaiser (12NT left out), passing
         cards (not modelled: a note).
-    current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None.
+    current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None: a
+        stand-in auction (the bid, then passes), the deals not conditioned
+        on it.  Not with ``auction``.
+    auction : the calls heard before this seat, from the dealer's left
+        (``"6 pass 7"``, ``"none"``, or a sequence of calls): the deals are
+        consistent with them under the ``bidders`` model
+        (:mod:`kaiser_sim.conditioned`).
+    bidders : the bidding model of the other players, a match policy name
+        (default :data:`kaiser_sim.config.AUCTION_BIDDERS`): it conditions
+        the deals and plays the rest of the auction out for each call's
+        worth (:mod:`kaiser_sim.call_worth`).
+    scores : (ours, theirs) before the hand: the calls are then chosen on
+        the chance of winning the match (and scored from that score).
+    max_candidates : the most candidate deals tried with ``auction``.
     specials : also measure the 5H and 3S (two more solves of each reporting deal).
     play : ``"table"`` (default): the choices on table play (the table-play
         model, DD beside it); ``"dd"``: everything double dummy.  Table play
@@ -1159,9 +1498,13 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
 
     Raises
     ------
-    AdvisorInputError for a bad hand, seat, bid or unsupported rules; all
-    input is checked before anything is dealt or solved.
+    AdvisorInputError for a bad hand, seat, bid, auction, score or unsupported
+    rules (all input is checked before anything is dealt or solved), and
+    when the calls heard are too rare under the model to deal enough deals.
     """
+    from .conditioned import AuctionTooRare, conditioned_deals, what_the_calls_told
+    from .policies import POLICIES, PolicyError, get_policy
+
     rules = get_preset("standard") if rules is None else rules
     check_rules(rules)
     if n is None:
@@ -1170,14 +1513,66 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
     if int(n) < 2:
-        raise AdvisorInputError("the number of deals must be at least 2 (half of them choose the trump, "
+        raise AdvisorInputError("the number of deals must be at least 2 (half of them choose the call, "
                                 "the other half report when the choice is not clear)")
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")
-    ctx = auction_context(rules, seat, dealer, current_bid)
-    deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
+    try:
+        policy = get_policy(config.AUCTION_BIDDERS if bidders is None else bidders)
+    except PolicyError:
+        raise AdvisorInputError(f"unknown bidding model '{bidders}'; models: {', '.join(POLICIES)}") from None
+    if scores is not None:
+        scores = check_scores(scores, rules)
+    if auction is not None and current_bid is not None:
+        raise AdvisorInputError("give the calls heard (--auction) or the current bid (--current-bid), not both: "
+                                "--auction already says which bid stands")
+    if auction is not None:
+        ctx = heard_context(rules, seat, auction, dealer)
+    else:
+        ctx = auction_context(rules, seat, dealer, current_bid)
+    if max_candidates is not None and int(max_candidates) < 1:
+        raise AdvisorInputError("--max-candidates must be at least 1")
+    if auction is not None and ctx.calls:
+        try:
+            cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
+                                   scores or (0, 0), max_candidates=max_candidates)
+        except AuctionTooRare as e:
+            raise AdvisorInputError(str(e)) from None
+        deals, kitties = cd.deals, cd.kitties
+        heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
+                            int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),
+                            scores)
+        n = cd.kept
+    else:
+        deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
+        heard = AuctionInfo(False, () if current_bid is None else (str(ctx.current),), policy.name, int(n), int(n),
+                            int(n), scores=scores)
     values = advisor_values(deals, kitties, ctx.seat, rules)
-    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model)
+    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model, kitties=kitties,
+                    policy=policy, heard=heard)
+
+
+def check_scores(scores, rules: Rules) -> tuple[int, int]:
+    """``(ours, theirs)`` from a pair or ``"US-THEM"`` text (``"30-12"``,
+    negative scores too: ``"-8-20"``); each below the rules' target and not
+    below minus the target."""
+    import re
+
+    if isinstance(scores, str):
+        m = re.fullmatch(r"\s*(-?\d{1,4})\s*[-:/,]\s*(-?\d{1,4})\s*", scores)
+        if not m:
+            raise AdvisorInputError(f"cannot read the score '{scores}' (write US-THEM, e.g. 30-12)")
+        scores = (int(m.group(1)), int(m.group(2)))
+    try:
+        us, them = (int(x) for x in scores)
+    except (TypeError, ValueError):
+        raise AdvisorInputError(f"cannot read the score {scores!r} (two whole numbers: ours, theirs)") from None
+    t = rules.target
+    for what, x in (("your", us), ("the opponents'", them)):
+        if not -t <= x < t:
+            raise AdvisorInputError(f"{what} score {x} is outside {-t}..{t - 1}: at {t} the match is over "
+                                    f"(target {t} under these rules)")
+    return us, them
 
 
 def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
@@ -1200,25 +1595,37 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
 
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
-             rules: Rules, specials: bool, play: str, model) -> HandAdvice:
+             rules: Rules, specials: bool, play: str, model, *, kitties=None, policy=None,
+             heard: AuctionInfo | None = None) -> HandAdvice:
     """Everything :func:`advise` does once the deals are solved (the
     benchmark times it on its own)."""
+    from .call_worth import call_values
+    from .policies import get_policy
+
     info, tp = table_play_for(play, rules, values, model)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
-    # the choices, on the selection deals, in the measure of ``info.used``
+    policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
+    kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties
+    every = np.arange(n)
+    # the trump and the NT column on every deal, the numbers the per-strain table prints
+    trump = replace(choose_trump(values, rules, None, model=tp), chosen_on="all")
+    trump = report_trump(trump, values, "all", every, model=tp)
+    nt = choose_nt(values, rules, None, model=tp)
+    # each call's worth, the rest of the auction played out; chosen on the selection deals
+    scores = heard.scores if heard is not None else None
+    basis = "net" if scores is None else "win"
+    cv = call_values(deals, kitties, ctx.seat, ctx.dealer, ctx.calls, rules, policy, trump=_key(trump.strain),
+                     nt_strain=nt, values=values, model=tp, scores=scores or (0, 0), win=scores is not None)
     select = selection_rows(n)
-    trump = choose_trump(values, rules, select, model=tp)
-    nt = choose_nt(values, rules, select, model=tp)
-    bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select, model=tp, nt_strain=nt)
-    call_clear = choose_call(bids_sel, per_deal, ctx, select)[3]
-    # everything that depends on them, on the reporting deals
-    reported_on, report = report_rows(n, trump.clear and call_clear)
-    trump = report_trump(trump, values, reported_on, report, model=tp)
+    call_clear = choose_on_values(cv, basis, select)[2]
+    reported_on, report = report_rows(n, call_clear)
+    trump = replace(trump, reported_on=reported_on, n_report=len(report))
     bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp, nt_strain=nt)
-    rec = recommend(bids, per_deal, ctx, rules, select=select, report=report)
+    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, select, report)
+    calls = call_table(cv, report, trump.strain, nt, ctx.seat)
     pts = points_table(values, model=tp)
     spec = None
-    notes = list(_notes(rules, ctx, specials, trump, int(n), info))
+    notes = list(_notes(rules, ctx, specials, trump, int(n), info, heard))
     if specials and rules.kitty != "none":
         notes.append("The 5H/3S worth is not measured with a kitty (each special card's count changes the "
                      "declarer's best discard: two more searches over the discards a deal); where they are dealt "
@@ -1232,8 +1639,9 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
         values=values, points=pts, make=make_table(values, levels, model=tp), bids=bids, recommendation=rec,
-        match=match_advice(bids, per_deal, ctx, rules, rec, report), specials=spec,
-        notes=tuple(notes), trump=trump, play=info,
+        match=match_on_calls(cv, basis, bids, ctx, rules, rec, report), specials=spec,
+        notes=tuple(notes), trump=trump, play=info, heard=heard, calls=calls,
+        verdict=verdict_text(rec, ctx, heard),
     )
 
 
@@ -1290,6 +1698,43 @@ def _play_obj(a: HandAdvice) -> dict:
             "provenance": p.provenance}
 
 
+def _auction_obj(a: HandAdvice) -> dict:
+    """The calls heard and how the deals were dealt (schema 3)."""
+    h = a.heard
+    if h is None:
+        return None
+    told = {Seat(s).name: {k: _num(v) if not isinstance(v, str) else v for k, v in t.items()}
+            for s, t in sorted(h.told.items())}
+    return {"calls": list(h.calls) if h.heard else None, "heard": h.heard,
+            "current_bid": None if a.auction.current is None else str(a.auction.current),
+            "bidders": h.bidders, "acceptance": _num(h.acceptance, 6), "candidates": h.candidates,
+            "deals": h.kept, "requested": h.requested, "short": h.short, "told": told,
+            "score": None if h.scores is None else {"us": h.scores[0], "them": h.scores[1],
+                                                    "target": a.rules.target}}
+
+
+def _calls_obj(a: HandAdvice) -> list | None:
+    """Each legal call's worth (schema 3): ``net`` and ``win`` as ``{"table", "dd"}`` pairs."""
+    if a.calls is None:
+        return None
+    out = []
+    table = a.recommendation.play == "table"
+    for r in a.calls.itertuples():
+        def pair(name):
+            m = {"mean": _num(getattr(r, name)), "lo": _num(getattr(r, f"{name}_lo")),
+                 "hi": _num(getattr(r, f"{name}_hi"))}
+            d = {"mean": _num(getattr(r, f"{name}_dd")), "lo": _num(getattr(r, f"{name}_dd_lo")),
+                 "hi": _num(getattr(r, f"{name}_dd_hi"))}
+            return _pair(m if table else None, d)
+
+        win = None if math.isnan(r.win) else pair("win")
+        out.append({"call": r.call, "strain": r.strain if isinstance(r.strain, str) else None, "net": pair("net"),
+                    "win": win, "recommended": r.call == a.recommendation.call,
+                    "declares": {"you": _num(r.you), "partner": _num(r.partner), "opponents": _num(r.opponents),
+                                 "thrown_in": _num(r.thrown_in)}})
+    return out
+
+
 def _to_dict(a: HandAdvice) -> dict:
     table = a.table
     strains = {}
@@ -1334,9 +1779,13 @@ def _to_dict(a: HandAdvice) -> dict:
             "call": rec.call, "strain": rec.strain, "expected": _mean_pair(rec.play, rec.expected, rec.expected_dd),
             "forced": rec.forced, "limit": rec.limit, "limit_strain": rec.limit_strain, "versus": rec.versus,
             "difference": _mean_pair(rec.play, rec.difference, rec.difference_dd), "clear": rec.clear,
-            "tie": rec.tie, "reason": rec.reason,
+            "tie": rec.tie, "reason": rec.reason, "basis": rec.basis,
+            "value": _mean_pair(rec.play, rec.value, rec.value_dd),
         },
         "trump": _trump_obj(a.trump),
+        "auction": _auction_obj(a),
+        "calls": _calls_obj(a),
+        "verdict": a.verdict,
         "match": None,
         "specials": None,
         "notes": list(a.notes),
@@ -1431,6 +1880,38 @@ def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
     return lines
 
 
+def _calls_lines(a: HandAdvice) -> list[str]:
+    """The table of each legal call's worth (:func:`call_table`)."""
+    c = a.calls
+    rec = a.recommendation
+    t = a.trump
+    on = "" if t is None else (f"all {a.n:,} deals" if t.reported_on == "all" else f"the {t.n_report:,} odd deals")
+    table = rec.play == "table"
+    win = not c["win"].isna().all()
+    head = (f"Each call's worth, the rest of the auction played out by the {a.heard.bidders if a.heard else 'ev'} "
+            f"model: your side's hand score minus the opponents'"
+            + (" in table play (double dummy beside)" if table else " (double dummy)")
+            + (", and the chance of winning the match" if win else "") + f" (95% interval, {on})")
+    def strain_of(r):
+        return r.strain if isinstance(r.strain, str) else None
+
+    w = max([10] + [len(_bid_label(r.call, strain_of(r))) + 2 for r in c.itertuples()])
+    cols = f"{'call':<{w}}{'net score':<26}" + (f"{'DD':<9}" if table else "") + \
+        (f"{'P(win) %':<22}" if win else "") + "declares: you / partner / opp / none %"
+    lines = [head, cols]
+    for r in c.itertuples():
+        label = _bid_label(r.call, strain_of(r))
+        mark = " *" if r.call == rec.call else ""
+        net = f"{_signed(r.net)} ({_signed(r.net_lo)} to {_signed(r.net_hi)})"
+        line = f"{label + mark:<{w}}{net:<26}" + (f"{_signed(r.net_dd):<9}" if table else "")
+        if win:
+            line += f"{_p_cell(r.win, r.win_lo, r.win_hi):<22}"
+        line += " / ".join(f"{100 * x:.0f}" for x in (r.you, r.partner, r.opponents, r.thrown_in))
+        lines.append(line.rstrip())
+    lines.append("(* the recommended call)")
+    return lines
+
+
 def format_text(a: HandAdvice) -> str:
     """The printed report of :class:`HandAdvice`."""
     seat, dealer = Seat(a.seat).name, Seat(a.dealer).name
@@ -1446,12 +1927,30 @@ def format_text(a: HandAdvice) -> str:
         second = f"{a.n:,} random deals of the other cards (seed {a.seed}), rules {a.rules.label}, {how}."
         if play is not None and play.requested == "table":
             second += "\nTable play is not available for these rules or this model (first note): double dummy only."
+    heard = a.heard
+    if heard is not None and heard.heard and a.auction.calls:
+        second = second.replace(f"{a.n:,} random deals of the other cards",
+                                f"{a.n:,} deals of the other cards consistent with the calls under the "
+                                f"{heard.bidders} bidding model ({heard.kept:,} of {heard.candidates:,} candidates, "
+                                f"{100 * heard.acceptance:.3g}%)")
+    if heard is not None and heard.heard and a.auction.calls:
+        said = f", calls heard {heard_text(a.auction)}"
+    elif a.auction.current is not None:
+        said = f", current bid {a.auction.current} (the deals not conditioned on it)"
+    else:
+        said = ""
+    if heard is not None and heard.scores is not None:
+        said += f", score {heard.scores[0]}-{heard.scores[1]} (you-them, target {a.rules.target})"
     lines = [
-        f"Hand advisor: {seat} holds {a.hand_text}, {dealer} deals"
-        + ("" if a.auction.current is None else f", current bid {a.auction.current}"),
+        *([a.verdict] if a.verdict else []),
+        f"Hand advisor: {seat} holds {a.hand_text}, {dealer} deals{said}",
         second,
         *(["This hand may demand a redeal under these rules (see the notes)."]
           if any(t.startswith("This hand may demand a redeal") for t in a.notes) else []),
+        *([told_text(heard)] if heard is not None and heard.heard and heard.told else []),
+        *([f"Only {heard.kept:,} of the {heard.requested:,} deals asked for are consistent with the calls "
+           f"within {heard.candidates:,} candidates: the advice uses those."] if heard is not None and heard.short
+          else []),
         "",
     ]
     if table:
@@ -1484,12 +1983,20 @@ def format_text(a: HandAdvice) -> str:
             lines.append(f"{r.bid:<{bw}}{_STRAIN_SHORT[r.strain]:<8}{_p_cell(r.p, r.p_lo, r.p_hi):<20}{exp:<28}"
                          + ("yes" if r.legal else "no"))
     rec = a.recommendation
+    if a.calls is not None and len(a.calls):
+        lines += [""] + _calls_lines(a)
     lines.append("")
     if rec.call == "pass":
         lines.append(f"Recommended: pass ({rec.reason}).")
     else:
         lines.append(f"Recommended: {_bid_label(rec.call, rec.strain)} ({rec.reason}).")
-    if rec.limit is not None:
+    if rec.limit is not None and rec.value is not None:
+        if rec.limit != rec.call:
+            row = a.calls.set_index("call").loc[rec.limit]
+            lines.append(f"Worth bidding up to {_bid_label(rec.limit, rec.limit_strain)} "
+                         f"({_value_text(MeanCI(row['win' if rec.basis == 'win' else 'net'], row[('win' if rec.basis == 'win' else 'net') + '_lo'], row[('win' if rec.basis == 'win' else 'net') + '_hi'], np.nan, np.nan, 0), rec.basis)}): "
+                         "the highest bid still worth at least passing.")
+    elif rec.limit is not None:
         row = a.bids[a.bids["bid"] == rec.limit].iloc[0]
         if table:
             lines.append(f"Worth bidding up to {_bid_label(rec.limit, rec.limit_strain)} "
@@ -1508,8 +2015,9 @@ def format_text(a: HandAdvice) -> str:
         lines += ["", f"The 5H and the 3S (strain {_STRAIN_SHORT[s.strain]}, double dummy)"]
         for card in ("5H", "3S"):
             d = s.dealt[card]
-            lines.append(f"{card} dealt to: " + ", ".join(
-                f"{h} {_p_cell(p, lo, hi)}%" for h, (k, p, lo, hi) in d.items()))
+            mine = d["declarer"][1] == 1.0
+            lines.append(f"{card} dealt to: " + ("you (declarer), on every deal" if mine else ", ".join(
+                f"{h} {_p_cell(p, lo, hi)}%" for h, (k, p, lo, hi) in d.items() if h != "declarer")))
         lines.append(f"Of the 5H's +5, {side} keep {_ci_text(s.worth_5h)} points (double dummy: who takes it).")
         lines.append(f"Of the 3S's -3, {side} take {_ci_text(s.cost_3s)} points (double dummy: who takes it).")
     lines += ["", "Notes:"] + [f"- {t}" for t in a.notes]

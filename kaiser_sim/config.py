@@ -133,3 +133,21 @@ MATCH_MAX_COUNT = 1_000_000
 #: the most deals ``kaiser-sim study`` and ``kaiser-sim report`` simulate
 #: (the studies hold every deal of the results in memory)
 STUDY_MAX_DEALS = 10_000_000
+
+#: deals consistent with the calls heard (``kaiser-sim hand --auction``, :mod:`kaiser_sim.conditioned`):
+#: the default bidding model of the other players: ``ev``, the plainest competent bidder (each
+#: call the one with the highest expected hand score, on the make model and table play) and the
+#: model the win-probability tables are estimated from
+AUCTION_BIDDERS = "ev"
+#: the bidding policies' names, for ``--help`` without importing them (``kaiser_sim.policies.POLICIES``
+#: has the same names in the same order; a test holds them equal)
+POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
+#: candidates tried at most before giving up (about 25 s at the rejection's speed on 2 cores);
+#: enough for 2,000 deals of calls that 1 deal in 1,000 is consistent with
+AUCTION_MAX_CANDIDATES = 2_000_000
+#: the most ``--max-candidates`` takes (memory: a few bytes a candidate)
+AUCTION_MAX_CANDIDATES_LIMIT = 100_000_000
+#: fewest kept deals to go on with when the candidates run out before the deals asked for
+AUCTION_MIN_DEALS = 200
+#: candidates dealt and asked at once (memory and speed, not results: the kept deals do not depend on it)
+AUCTION_BLOCK = 65_536

@@ -97,7 +97,10 @@ def test_nothing_makes_12nt_never(weak):
     kaiser = weak.bids.set_index("bid").loc["12NT"]
     assert kaiser["expected"] == -24  # fails every time: twice the bid
     rec = weak.recommendation  # partner's cards are random: a low bid may be a coin flip, never clearly good
-    assert rec.call == "pass" or (rec.expected.lo < 0 and rec.call in ("6", "6NT"))
+    # a call's worth is net of the opponents, the rest of the auction played out: a bid the opponents
+    # always overcall can be worth as much as a pass, but nothing is worth playing this hand
+    calls = weak.calls.set_index("call")
+    assert rec.call == "pass" or rec.tie or calls.loc[rec.call, "you"] < 0.5
 
 
 def test_special_cards_golden_and_bounds(strong):
@@ -314,23 +317,28 @@ def test_mirrored_suits_are_a_tie(mirror):
 
 
 def test_unclear_choice_is_reported_on_the_other_half(mirror):
-    """The trump is chosen on the even deals and, not being clear there,
-    every number that depends on it comes from the odd deals only."""
+    """The trump is chosen on every deal (the means the per-strain table
+    prints, so it never trails them) and is a tie here; the call is chosen
+    on the even deals and, when not clear there, every number that depends
+    on it comes from the odd deals only."""
     a, t = mirror, mirror.trump
-    assert (t.chosen_on, t.n_select, t.reported_on, t.n_report) == ("even", 100, "odd", 100)
+    assert (t.chosen_on, t.n_select) == ("all", 200) and t.tie
+    odd_only = t.reported_on == "odd"
+    assert odd_only == (not a.recommendation.clear) and t.n_report == (100 if odd_only else 200)
     # the choices are on table play now (the default): each deal's expected table points, recomputed
     # from the model; the plain (DD) columns keep their meaning
     m = load_model()
     v = a.values.astype(int)
     tp = np.stack([m.expected(v[:, s], s == 4) for s in range(5)], axis=1)
-    even, odd = tp[0::2], tp[1::2]
-    even_dd, odd_dd = v[0::2], v[1::2]
+    rows = slice(1, None, 2) if odd_only else slice(None)
+    odd_dd = v[rows]
     tr, ru = STRAIN_KEYS.index(t.strain), STRAIN_KEYS.index(t.runner_up)
     assert t.play == "table" and a.play.used == "table"
-    assert even[:, tr].mean() == pytest.approx(even[:, :4].mean(axis=0).max())  # the best suit on the even deals
-    assert t.selection_difference.mean == pytest.approx(even[:, tr].mean() - even[:, ru].mean())
-    assert t.difference.mean == pytest.approx(odd[:, tr].mean() - odd[:, ru].mean())
-    assert t.difference_dd.mean == pytest.approx(odd_dd[:, tr].mean() - odd_dd[:, ru].mean())
+    assert tp[:, tr].mean() == pytest.approx(tp[:, :4].mean(axis=0).max())  # the best suit on every deal
+    assert a.points.loc[t.strain, "table_mean"] >= a.points.loc[t.runner_up, "table_mean"]  # never trails
+    assert t.selection_difference.mean == pytest.approx(tp[:, tr].mean() - tp[:, ru].mean())
+    assert t.difference.mean == pytest.approx(tp[:, tr].mean() - tp[:, ru].mean())
+    assert t.difference_dd.mean == pytest.approx(v[:, tr].mean() - v[:, ru].mean())
     b = a.bids.set_index("bid")
     assert b.loc["6", "p"] == pytest.approx((odd_dd[:, tr] >= 6).mean())
     assert b.loc["7", "expected"] == pytest.approx(np.where(odd_dd[:, tr] >= 7, odd_dd[:, tr], -7).mean())
@@ -338,9 +346,11 @@ def test_unclear_choice_is_reported_on_the_other_half(mirror):
     assert b.loc["6", "table_p"] == pytest.approx(m.make_prob(odd_dd[:, tr], False, [6])[:, 0].mean())
     assert b.loc["6NT", "table_expected"] == pytest.approx(
         m.expected_score(odd_dd[:, 4], True, np.where(POINTS >= 6, 2 * POINTS, -12)).mean())
-    assert a.recommendation.expected.n == a.specials.worth_5h.n == 100
+    assert a.recommendation.value.n == a.specials.worth_5h.n == t.n_report
     assert (a.make["n"] == 200).all() and sum(k for k, *_ in a.specials.dealt["5H"].values()) == 200
-    assert "only the 100 odd deals" in a.to_text()
+    assert ("only the 100 odd deals" in a.to_text()) == odd_only
+    # the trump is a tie, and says so
+    assert "a tie" in _trump_text(t)
 
 
 def test_obvious_trump_is_no_tie():
@@ -476,8 +486,8 @@ def test_table_play_takes_less_than_double_dummy(issue_table):
     assert mk["table_p"].mean() < mk["p"].mean() - 0.02
     pts = issue_table.points.loc[issue_table.trump.strain]
     assert pts["table_mean"] < pts["mean"] - 0.2
-    rec = issue_table.recommendation  # a low bid: it scores less when the hands are not seen
-    assert rec.call != "pass" and rec.expected.mean < rec.expected_dd.mean
+    low = issue_table.bids.set_index("bid").loc["7"]  # a low bid: it scores less when the hands are not seen
+    assert low["table_expected"] < low["expected"]
 
 
 def test_recommendation_is_on_table_play_by_default():
@@ -489,7 +499,8 @@ def test_recommendation_is_on_table_play_by_default():
     dd = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, play="dd")
     assert tp.play.used == "table" and tp.recommendation.strain == tp.trump.strain != "N"
     assert tp.recommendation.expected_dd.mean == tp.bids.set_index("bid").loc[tp.recommendation.call, "expected"]
-    assert dd.play == advisor_play_dd() and dd.recommendation.call == "6NT" and dd.recommendation.play == "dd"
+    # double dummy every NT bid makes 10: the call is an NT bid (a high one keeps the opponents out)
+    assert dd.play == advisor_play_dd() and dd.recommendation.strain == "N" and dd.recommendation.play == "dd"
     assert dd.bids["table_expected"].isna().all() and dd.make["table_p"].isna().all()
     j = dd.to_dict()
     assert j["play"]["used"] == "dd" and j["play"]["reason"] is None
@@ -590,7 +601,7 @@ def test_a_weak_hand_is_told_it_may_demand_a_redeal(weak):
     """WEAK has no A, K, Q, J, 5H or 3S: under the standard redeal rule it may
     demand a redeal; the advice says so early, and the other hands are never weak."""
     assert weak.notes[1].startswith("This hand may demand a redeal")
-    assert "This hand may demand a redeal" in "\n".join(weak.to_text().splitlines()[:4])
+    assert "This hand may demand a redeal" in "\n".join(weak.to_text().splitlines()[:5])
     from kaiser_sim.dd.rule_variants import weak_hands
 
     deals = advisor_deals(int(parse_hand(WEAK)), 1, 100, 2, STANDARD)
@@ -602,7 +613,8 @@ def test_a_weak_hand_is_told_it_may_demand_a_redeal(weak):
 # --- output: JSON schema, text, chart, command line ------------------------------------------
 
 TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rules", "play", "current_bid",
-            "legal_calls", "strains", "bids", "recommendation", "trump", "match", "specials", "notes"}
+            "legal_calls", "strains", "bids", "recommendation", "trump", "auction", "calls", "verdict", "match",
+            "specials", "notes"}
 TRUMP_KEYS = {"strain", "runner_up", "difference", "tie", "chosen_on", "n_select", "selection_difference", "clear",
               "reported_on", "n_report"}
 PLAY_KEYS = {"requested", "used", "reason", "model", "provenance"}
@@ -638,7 +650,7 @@ def test_json_schema():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert set(d) == TOP_KEYS
-    assert d["schema"] == SCHEMA == "kaiser-sim/hand-advice/2" and d["hand"] == STRONG
+    assert d["schema"] == SCHEMA == "kaiser-sim/hand-advice/3" and d["hand"] == STRONG
     assert (d["seat"], d["dealer"]) == ("S", "S")
     assert (d["deals"], d["seed"], d["current_bid"]) == (30, 1, "8")
     assert Rules.from_dict(d["rules"]) == STANDARD
@@ -667,15 +679,30 @@ def test_json_schema():
         assert b["strain"] == ("N" if b["nt"] else d["trump"]["strain"])  # one trump for the hand
     rec = d["recommendation"]
     assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
-                        "clear", "tie", "reason"}
-    assert rec["call"] in d["legal_calls"]
-    check_pair(rec["expected"], check_mean)
+                        "clear", "tie", "reason", "basis", "value"}
+    assert rec["call"] in d["legal_calls"] and rec["basis"] == "net"
+    if rec["call"] != "pass":
+        check_pair(rec["expected"], check_mean)
+    check_pair(rec["value"], check_mean)
+    # schema 3: each legal call's worth, the recommended one the best of them in table play
+    calls = {c["call"]: c for c in d["calls"]}
+    assert list(calls) == d["legal_calls"] and calls[rec["call"]]["recommended"]
+    for c in d["calls"]:
+        assert set(c) == {"call", "strain", "net", "win", "recommended", "declares"} and c["win"] is None
+        check_pair(c["net"], lambda m: {"mean", "lo", "hi"} <= set(m))
+        assert sum(c["declares"].values()) == pytest.approx(1, abs=1e-3)
+    assert calls[rec["call"]]["net"]["table"]["mean"] == pytest.approx(rec["value"]["table"]["mean"], abs=1e-3)
+    au = d["auction"]
+    assert set(au) >= {"calls", "bidders", "acceptance", "candidates", "deals"} and au["bidders"] == "ev"
+    assert au["calls"] is None and not au["heard"] and au["current_bid"] == "8"  # --current-bid: not conditioned
+    assert d["verdict"].startswith("Verdict: ")
     m = d["match"]
     assert set(m) == {"bid", "allowed", "strain", "expected", "make", "decision", "reason"}
-    assert m["bid"] == "8" and m["decision"] in ("match", "pass")
+    assert m["bid"] == "8" and m["decision"] in ("match", "pass", "overcall")
     check_pair(m["expected"], check_mean)
     check_pair(m["make"], check_p)
-    assert m["decision"] == ("match" if m["expected"]["table"]["mean"] > 0 else "pass")  # decided on table play
+    # decided with the recommendation, on the same values: never a second, contradicting call
+    assert m["decision"] == ("match" if rec["call"] == "8" else "pass" if rec["call"] == "pass" else "overcall")
     sp = d["specials"]
     assert set(sp) == {"strain", "dealt", "worth_5h", "cost_3s"}
     for card in ("5H", "3S"):
@@ -690,10 +717,11 @@ def test_json_schema():
     assert t["strain"] in "SHDC" and t["runner_up"] in "SHDC" and t["runner_up"] != t["strain"]
     check_pair(t["difference"], check_mean)
     check_mean(t["selection_difference"])
-    assert t["chosen_on"] == "even" and t["n_select"] == 15 and t["selection_difference"]["n"] == 15
+    assert t["chosen_on"] == "all" and t["n_select"] == 30 and t["selection_difference"]["n"] == 30
     assert (t["reported_on"], t["n_report"]) in (("all", 30), ("odd", 15))
-    assert t["difference"]["table"]["n"] == t["n_report"] == rec["expected"]["table"]["n"] \
-        == m["expected"]["dd"]["n"] == sp["worth_5h"]["n"]
+    # the trump's difference on every deal; what depends on the call on the reporting deals
+    assert t["difference"]["table"]["n"] == d["deals"] == 30
+    assert t["n_report"] == rec["value"]["table"]["n"] == m["expected"]["dd"]["n"] == sp["worth_5h"]["n"]
     assert t["tie"] == (t["difference"]["table"]["lo"] <= 0)  # the tie and the choice are on table play
     assert t["clear"] == (t["selection_difference"]["lo"] > 0)
 
@@ -716,10 +744,12 @@ def test_readme_documents_the_schema():
 
 def test_text_report(strong, strong_dd):
     text = strong.to_text()
-    assert text.startswith(f"Hand advisor: N holds {STRONG}")
+    first, second = text.splitlines()[:2]
+    assert first.startswith("Verdict: bid ") and "NT" in first  # the verdict first, in one line
+    assert second.startswith(f"Hand advisor: N holds {STRONG}")
     for fragment in ("Chance that N-S take at least the bid in table play", "Double dummy (all four hands seen)",
                      "Expected hand score of each bid in table play (double dummy beside it)",
-                     "Recommended: 6NT", "5H dealt to:", "Of the 5H's +5, N-S keep +5.00", "Notes:",
+                     f"Recommended: {strong.recommendation.call} (", "Each call's worth", "5H dealt to:", "Of the 5H's +5, N-S keep +5.00", "Notes:",
                      "PIMC players cannot signal", "the model's own estimation error is not included"):
         assert fragment in text
     # table play first (it is a model: 12NT is not impossible there), then DD beside it: 0.0, never made

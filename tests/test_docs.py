@@ -158,7 +158,7 @@ def test_readme_examples_use_existing_options():
 
 
 #: README sections (heading text) -> the command their "Options:" paragraph is about
-SECTION_COMMANDS = {"Hand advisor": "hand"}
+SECTION_COMMANDS = {"Hand advisor": "hand", "Hearing the auction: `--auction`": "hand"}
 
 
 def readme_option_paragraphs() -> list[tuple[str, str]]:

@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("deals", ("kaiser_sim.deal", "kaiser_sim.scoring", "kaiser_sim.auction")),
     ("double-dummy engine", ("kaiser_sim.dd", "kaiser_sim.dd.*")),
     ("runs and results", ("kaiser_sim.simulate", "kaiser_sim.results", "kaiser_sim.progress", "kaiser_sim.deal_io")),
-    ("hands and models", ("kaiser_sim.table_play", "kaiser_sim.make_model",
+    ("hands and models", ("kaiser_sim.table_play", "kaiser_sim.make_model", "kaiser_sim.conditioned", "kaiser_sim.call_worth",
                           "kaiser_sim.policies", "kaiser_sim.match", "kaiser_sim.advisor")),
     ("studies", ("kaiser_sim.studies", "kaiser_sim.studies.*")),
     ("report", ("kaiser_sim.report",)),

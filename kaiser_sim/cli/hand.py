@@ -9,7 +9,7 @@ import click
 from .. import config
 from .common import InputError, OutputFailed, not_empty, output_file, seed_option
 from .rules_options import rules_options
-from .types import BID, HAND, SEAT, joined
+from .types import BID, HAND, POLICY, SEAT, joined
 
 
 @click.command()
@@ -24,21 +24,38 @@ from .types import BID, HAND, SEAT, joined
               f"{config.HAND_ADVISOR_DEALS:,}; {config.HAND_ADVISOR_KITTY_DEALS:,} with a kitty, where each deal is a search over the discards: "
               "about 30 ms a deal with kitty-4, 15 ms with kitty-34, against 2 ms without]")
 @seed_option
-@click.option("--current-bid", type=BID, help="The highest bid so far (8, 8NT): only calls after it are "
-              "considered, and a dealer is told whether to match it.")
+@click.option("--auction", metavar="CALLS",
+              help="The calls you heard, from the dealer's left up to your turn: '6 pass 7' (pass, 6, 6NT, "
+              "7NT-low, ...; 'none' when you speak first).  The dealer follows from --seat and the number of "
+              "calls.  The other cards are then dealt consistently with the calls (each seat that spoke would "
+              "have made its call under the --bidders model), and every number is on those deals.")
+@click.option("--bidders", type=POLICY, default=config.AUCTION_BIDDERS, show_default=True,
+              help="The bidding model of the other players, a match policy (" + ", ".join(config.POLICY_NAMES)
+              + ").  It decides which deals fit --auction and how the "
+              "rest of the auction goes after each of your calls.  Default ev: the plainest competent bidder "
+              "(each call the one with the highest expected score), and the model the win chances are built on.")
+@click.option("--score", metavar="US-THEM",
+              help="The match score before this hand, yours first (30-12; the target comes from the rules): "
+              "the call is then chosen on the chance of winning the match, and each call's is printed.")
+@click.option("--max-candidates", type=click.IntRange(1, config.AUCTION_MAX_CANDIDATES_LIMIT), default=None,
+              help="With --auction: the most candidate deals tried before giving up on rare calls.  [default: "
+              f"{config.AUCTION_MAX_CANDIDATES:,}]")
+@click.option("--current-bid", type=BID, help="The highest bid so far (8, 8NT), without the calls: only calls "
+              "after it are considered, the deals are not conditioned on it (use --auction for that).")
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table",
               show_default=True, help="table: choose the trump, the call and the limit on table play, what your side takes when "
               "nobody sees the other hands (the table-play model of PIMC players; README: Hand advisor), with "
               "the double-dummy numbers beside them; dd: everything double dummy (all four hands seen), for "
               "comparison.  Rules the model does not hold for fall back to dd with a note.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
-              help="table: the report; json: one object, schema kaiser-sim/hand-advice/2 (README: Hand advisor).")
+              help="table: the report; json: one object, schema kaiser-sim/hand-advice/3 (README: Hand advisor).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
 @click.option("--specials/--no-specials", default=True, show_default=True,
               help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
 @rules_options
-def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, specials, rules):
+def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_candidates, current_bid, play, fmt, plot,
+         specials, rules):
     """Advise on one hand: make odds, expected score of each bid, the call.
 
     HAND is your 8 cards, spades.hearts.diamonds.clubs (AK93.5.AK.8) or a
@@ -54,16 +71,28 @@ def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, spe
     cover 3 is approximate and the solo Kaiser's 12NT is left out (the
     notes say how); under the weak-hand redeal the other hands are never
     weak.  Table play applies to the standard game only (else dd, noted).
-    Printed: per strain the chance of taking at least each bid and the
-    mean points; per bid the expected hand score under the rules (trump
-    chosen once for the hand); the recommended call; with --current-bid
-    and --dealer = --seat, whether to match; where the 5H and 3S are dealt
-    and what they are worth (double dummy).  Bad input (wrong card count,
-    a card twice, an impossible bid): exit 2.
+    Printed: first the verdict, one line; per strain the chance of taking
+    at least each bid and the mean points; per bid the expected hand score
+    if it becomes the contract (trump chosen once for the hand); each
+    legal call's worth, pass included: the rest of the auction played out
+    by the --bidders model, your side's score minus the opponents' (with
+    --score, the chance of winning the match), and the recommended call;
+    a dealer facing a bid is told whether to match; where the 5H and 3S
+    are dealt and what they are worth (double dummy).
+
+    With --auction the calls you heard condition the deals: a 6 on your
+    left, partner's pass and a 7 on your right say a lot about the cards
+    you cannot see.  Calls too rare under the model (fewer than 200 deals
+    fit them within --max-candidates) are refused with the rarest call
+    named; with 200 or more but fewer than --deals the advice goes on and
+    says so.  Bad input (wrong card count, a card twice, an impossible
+    bid or auction, a --dealer the calls contradict): exit 2.
 
     \b
     Examples:
         kaiser-sim hand AK93.5.AK.8
+        kaiser-sim hand AQ98.K5.A.T --seat S --auction "6 pass 7"
+        kaiser-sim hand AQ98.K5.A.T --seat S --auction "6 pass 7" --score 40-30
         kaiser-sim hand "AS KS 9S 3S 5H AD KD 8C" --seat S --dealer S --current-bid 8
         kaiser-sim hand AKQJ.A.AK.A --format json --plot odds.png
         kaiser-sim hand AK93.5.AK.8 --play dd
@@ -73,6 +102,11 @@ def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, spe
     from ..advisor import AdvisorInputError, advise, plot_format
 
     not_empty(plot=plot)
+    if auction is not None and not auction.strip():
+        raise InputError("--auction is empty: give the calls heard from the dealer's left ('6 pass 7'), "
+                         "or 'none' when you speak first")
+    if score is not None and not score.strip():
+        raise InputError("--score is empty: give the score as US-THEM (30-12)")
     try:
         if plot:
             plot_format(plot)
@@ -80,7 +114,8 @@ def hand(hand_mask, seat, dealer, deals, seed, current_bid, play, fmt, plot, spe
                 raise InputError(f"--plot {plot}: is a directory; give a file name")
             output_file(plot, f"--plot {plot}")
         advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
-                        current_bid=current_bid, specials=specials, play=play.lower())
+                        current_bid=current_bid, specials=specials, play=play.lower(), auction=auction,
+                        bidders=bidders, scores=score, max_candidates=max_candidates)
     except AdvisorInputError as e:
         raise InputError(str(e)) from None
     if plot:

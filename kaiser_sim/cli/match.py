@@ -8,35 +8,14 @@ import click
 from .. import config
 from .common import InputError, not_empty, output_dir, seed_option
 from .rules_options import rules_options
+from .types import POLICY
 
 
-class _PolicyChoice(click.Choice):
-    """The policy names (``kaiser_sim.policies.POLICIES``), read when a value is
-    checked or completed, not for ``--help`` (the policies import numba)."""
-
-    def __init__(self):
-        super().__init__((), case_sensitive=False)
-
-    @property
-    def choices(self):
-        from ..policies import POLICIES
-
-        return tuple(POLICIES)
-
-    @choices.setter
-    def choices(self, value):  # click.Choice.__init__ sets it
-        pass
-
-    def get_metavar(self, *args, **kwargs) -> str:
-        return "POLICY"
-
-
-_POLICY_CHOICE = _PolicyChoice()
 
 
 @click.command()
-@click.option("--policy", "-a", "policy_a", required=True, type=_POLICY_CHOICE, help="Policy A (the one measured).")
-@click.option("--vs", "-b", "policy_b", required=True, type=_POLICY_CHOICE, help="Policy B, the opponents.")
+@click.option("--policy", "-a", "policy_a", required=True, type=POLICY, help="Policy A (the one measured).")
+@click.option("--vs", "-b", "policy_b", required=True, type=POLICY, help="Policy B, the opponents.")
 @click.option("--matches", "-n", type=click.IntRange(1, config.MATCH_MAX_COUNT), default=config.MATCH_DEFAULT_COUNT,
               show_default=True, help="Matches to play (in pairs on the same cards, A on each side once; "
               f"at most {config.MATCH_MAX_COUNT:,}).")

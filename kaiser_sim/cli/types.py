@@ -197,5 +197,30 @@ def joined(param_type: click.ParamType):
     return callback
 
 
-__all__ = ["SEAT", "STRAIN", "HAND", "DEAL", "BID", "SEAT_HAND", "SeatType", "StrainType", "HandType", "DealType",
-           "BidType", "SeatHandType", "joined"]
+class PolicyType(click.Choice):
+    """A bidding policy's name (``kaiser_sim.policies.POLICIES``), read when a
+    value is checked or completed, not for ``--help`` (the policies import
+    numba)."""
+
+    def __init__(self):
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self):
+        from ..policies import POLICIES
+
+        return tuple(POLICIES)
+
+    @choices.setter
+    def choices(self, value):  # click.Choice.__init__ sets it
+        pass
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "POLICY"
+
+
+POLICY = PolicyType()
+
+
+__all__ = ["SEAT", "STRAIN", "HAND", "DEAL", "BID", "SEAT_HAND", "POLICY", "SeatType", "StrainType", "HandType",
+           "DealType", "BidType", "SeatHandType", "PolicyType", "joined"]

@@ -1,0 +1,223 @@
+"""What a call is worth, net of the opponents: each legal call, pass
+included, valued by playing the rest of the auction out.
+
+The hand score of a bid alone ("made: the raw points, failed: minus the
+bid") leaves out what the opponents score, so it values passing at 0 and
+cannot say when to compete, when to let partner play, or when a high bid
+only pushes the opponents out.  Here a call is valued on a set of deals
+(the advisor's, consistent with the calls heard when there are any:
+:mod:`kaiser_sim.conditioned`), deal by deal:
+
+1. the call is added to the calls before it; every later seat, up to the
+   dealer, calls with its own hand under the bidding model (a match policy,
+   :mod:`kaiser_sim.policies`; the same model the deals were conditioned on);
+2. the highest bid takes the contract (the dealer's match takes it at the
+   same level); its bidder declares and leads.  A plain contract is played
+   in the declarer's trump: the advised hand's own trump (the advisor's
+   choice) when it declares, the model's choice for any other declarer; NT
+   in no trump (with ``low_nt="choice"`` high or low as the declarer
+   prefers: the advised hand's choice, or the model's);
+3. the contract is solved double dummy (every deal and declarer and strain
+   once: :func:`kaiser_sim.dd.rule_variants.contract_values`, the values the
+   advisor already has reused for its own seat) and, under table play, the
+   declaring side's points are the table-play model's distribution given
+   that value (the defenders take the rest);
+4. both sides' hand scores follow the rules from the scores before the hand
+   (:func:`kaiser_sim.scoring.score_hands`: the 45 rule, NT doubling, ...),
+   and the call's **net value** on the deal is the advised side's score
+   minus the opponents' (expected over table play).  A hand all four pass
+   is thrown in (net 0), unless the rules force the dealer to bid;
+5. with the match score given, also the call's **chance of winning the
+   match**: 1 or 0 where the hand ends the match, else the win-probability
+   model's chance from the new score (:func:`kaiser_sim.policies.win_table`,
+   the score-aware policy's model, with the rules' target).
+
+A call's value is the mean over the deals, with its 95% interval; each deal
+is one independent draw, so the interval is clustered by deal.  The values
+are only as good as the bidding model is a model of the other players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .auction import Bid, bidder, call_text, legal_calls
+from .rules import Rules
+
+#: the two things a call can be chosen on
+BASES = ("net", "win")
+
+
+@dataclass(frozen=True, eq=False)
+class CallValues:
+    """Per legal call (``calls``: ``"pass"`` or the bid's text, in the order
+    :func:`kaiser_sim.auction.legal_calls` gives), per deal:
+
+    net : (C, n) the advised side's hand score minus the opponents', in the
+        measure ``play`` (``"table"``: expected over table play; ``"dd"``).
+    net_dd : (C, n) the same double dummy (``net`` itself when ``play`` is dd).
+    win : (C, n) P(the advised side wins the match) after the hand, in
+        ``play``'s measure, or None without a match score; ``win_dd`` likewise.
+    strain : (C, n) the strain each contract is played in (0..5), -1 when
+        thrown in; declarer : (C, n) its declarer's seat (-1: thrown in);
+        level : (C, n) its level (0: thrown in).
+    """
+
+    calls: tuple
+    play: str
+    net: np.ndarray
+    net_dd: np.ndarray
+    win: np.ndarray | None
+    win_dd: np.ndarray | None
+    strain: np.ndarray
+    declarer: np.ndarray
+    level: np.ndarray
+
+    def index(self, call: str) -> int:
+        return self.calls.index(call)
+
+    def values(self, basis: str = "net", dd: bool = False) -> np.ndarray:
+        """(C, n): the per-deal values on ``basis`` (``"net"`` or ``"win"``)."""
+        if basis == "win":
+            if self.win is None:
+                raise ValueError("no match score was given: no win chances")
+            return self.win_dd if dd else self.win
+        return self.net_dd if dd else self.net
+
+
+def _before(scores, seat: int) -> np.ndarray:
+    """(2,) the scores (N-S, E-W) from ``scores`` (ours, theirs) of ``seat``'s side."""
+    ours, theirs = int(scores[0]), int(scores[1])
+    return np.array([ours, theirs] if int(seat) % 2 == 0 else [theirs, ours], dtype=np.int64)
+
+
+def _outcome(rules: Rules, level, nt, declarer, decl_raw, def_raw, before, side: int, table=None):
+    """(net, win or None) per row from both sides' raw points: the advised
+    ``side``'s hand score minus the other's, and P(win) from ``table``."""
+    from .scoring import score_hands
+
+    res = score_hands(rules, level, nt, declarer, decl_raw, before, defender_raw=def_raw)
+    net = (res.delta[:, side] - res.delta[:, 1 - side]).astype(np.float64)
+    if table is None:
+        return net, None
+    after = res.scores
+    go_on = table.win(after[:, side], after[:, 1 - side])
+    win = np.where(res.winner >= 0, (res.winner == side).astype(np.float64), go_on)
+    return net, win
+
+
+def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, policy, *, trump: int,
+                nt_strain: int, values, model=None, scores=(0, 0), win: bool = False) -> CallValues:
+    """Every legal call of ``seat`` after ``calls`` valued on ``deals`` (module doc).
+
+    trump : the advised hand's trump (0..3, or 4 with ``plain_bid_nt``) for
+        its plain bids; nt_strain : the column its NT bids are played in (4,
+        or 5 low); values : (n, k) its side's DD points with it on lead (the
+        advisor's), reused for its own contracts in the game without a kitty
+        or cover 3.
+    model : the table-play model (None: double dummy only).
+    scores : (ours, theirs) before the hand; win : also the chance of
+        winning the match (the win-probability model of ``policy``'s play).
+    """
+    from .conditioned import ask_calls
+    from .dd.rule_variants import LOW_NT, contract_values
+    from .policies import PASS, BidView, contracts_of, ladder_arrays, win_table
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    kitties = np.asarray(kitties, dtype=np.uint64)
+    values = np.asarray(values, dtype=np.int64)
+    n = deals.shape[0]
+    lad = ladder_arrays(rules)
+    heard = [c if c is None or isinstance(c, Bid) else Bid.parse(str(c)) for c in calls]
+    legal = [c for c in legal_calls(rules, dealer, heard) if c is None or lad.playable[lad.rank(c)]]
+    C = len(legal)
+    k = len(heard)
+    rows = np.tile(np.arange(n), C)  # row r: deal rows[r], call r // n
+    m = rows.size
+    auction = np.full((m, 4), PASS, dtype=np.int16)
+    auction[:, :k] = [lad.rank(c) for c in heard] if k else np.zeros((m, 0))
+    auction[:, k] = np.repeat([lad.rank(c) for c in legal], n)
+    for j in range(k + 1, 4):
+        s = bidder(dealer, j)
+        auction[:, j] = ask_calls(policy, deals[rows, s], np.ascontiguousarray(auction[:, :j]), s, dealer, scores,
+                                  seat, rules)
+    dealers = np.full(m, int(dealer), dtype=np.int64)
+    rank, who = contracts_of(auction, dealers)
+    has = rank != PASS
+    r_ = np.where(has, rank, 0)
+    level = np.where(has, lad.levels[r_], 0)
+    nt = lad.nt[r_] & has
+    low = lad.low[r_] & has
+    mine = who == int(seat)
+    strain = np.full(m, -1, dtype=np.int64)
+    strain[has & ~nt & mine] = int(trump)
+    strain[has & nt & mine] = int(nt_strain)
+    others = np.flatnonzero(has & ~mine)
+    if others.size:  # other declarers name their strain by the model, seeing their own hand
+        sv = np.asarray(scores)
+        side_same = (who[others] & 1) == (int(seat) & 1)
+        view = BidView(deals[rows[others], who[others]], np.ascontiguousarray(auction[others]), who[others],
+                       dealers[others], np.where(side_same[:, None], sv[None, :], sv[None, ::-1]).astype(np.int64),
+                       np.full(others.size, rules.target, dtype=np.int64), rules)
+        plain_pick = policy.trump(view, r_[others])
+        nt_low = policy.nt_low(view, r_[others]) if rules.low_nt == "choice" else np.zeros(others.size, bool)
+        strain[others] = np.where(nt[others], np.where(nt_low, LOW_NT, 4), plain_pick)
+    strain[low] = LOW_NT  # a low NT bid is played low whoever declares
+    # double-dummy raw points of each distinct (deal, declarer, strain) once
+    decl = np.zeros(m, dtype=np.int64)
+    dfd = np.zeros(m, dtype=np.int64)
+    reuse = has & mine & (rules.kitty == "none") & (not rules.cover3) & (strain < values.shape[1])
+    decl[reuse] = values[rows[reuse], strain[reuse]]
+    dfd[reuse] = rules.raw_total - decl[reuse]
+    todo = np.flatnonzero(has & ~reuse)
+    if todo.size:
+        key = (rows[todo] * 4 + who[todo]) * 8 + strain[todo]
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        t = todo[first]
+        a, b = contract_values(deals[rows[t]], kitties[rows[t]], who[t], strain[t], rules)
+        decl[todo], dfd[todo] = a[inv], b[inv]
+    side = int(seat) & 1
+    before = _before(scores, seat)
+    table = win_table(rules, play=getattr(policy, "play", None) or "table") if win else None
+    net_dd = np.zeros(m)
+    win_dd = np.full(m, np.nan) if win else None
+    if win:  # a thrown-in hand leaves the score as it is
+        win_dd[:] = table.win(np.full(m, before[side]), np.full(m, before[1 - side]))
+    h = np.flatnonzero(has)
+    if h.size:
+        nd, wd = _outcome(rules, level[h], nt[h], who[h], decl[h], dfd[h], before, side, table)
+        net_dd[h] = nd
+        if win:
+            win_dd[h] = wd
+    net, win_t = net_dd, win_dd
+    play = "dd"
+    if model is not None:
+        from .table_play import POINTS
+
+        play = "table"
+        net = net_dd.copy()
+        win_t = None if win_dd is None else win_dd.copy()
+        if h.size:
+            dist = model.dist(decl[h], strain[h] >= 4)  # (h, 15) the declaring side's table points
+            ev_net = np.zeros(h.size)
+            ev_win = np.zeros(h.size)
+            for j, t in enumerate(POINTS):
+                nt_, wt_ = _outcome(rules, level[h], nt[h], who[h], np.full(h.size, t), rules.raw_total - t,
+                                    before, side, table)
+                ev_net += dist[:, j] * nt_
+                if win:
+                    ev_win += dist[:, j] * wt_
+            net[h] = ev_net
+            if win:
+                win_t[h] = ev_win
+
+    def shaped(x):
+        return None if x is None else x.reshape(C, n)
+
+    return CallValues(tuple(call_text(c) for c in legal), play, shaped(net), shaped(net_dd), shaped(win_t),
+                      shaped(win_dd), shaped(strain), shaped(np.where(has, who, -1)), shaped(level))
+
+
+__all__ = ["BASES", "CallValues", "call_values"]
