@@ -2067,9 +2067,16 @@ def plot_make_probability(a: HandAdvice, ax=None):
     ax.legend(title="strain", fontsize="small")
     band = ("table play: PIMC-player model over DD values, bands: mean +- 1.96 SE over deals" if a.table
             else "double dummy, bands: 95% Wilson intervals")
-    fig.text(0.01, 0.01, f"{a.n:,} deals, seed {a.seed}, rules {a.rules.label}; {Seat(a.seat).name} on lead; "
-             f"{band}; kaiser-sim {__version__}", fontsize=7, color="0.4")
-    fig.subplots_adjust(bottom=0.18)
+    import textwrap
+
+    heard = a.heard
+    deals = (f"{a.n:,} deals consistent with {heard_text(a.auction)} under the {heard.bidders} model"
+             if heard is not None and heard.heard and a.auction.calls else f"{a.n:,} deals")
+    footer = (f"{deals}, seed {a.seed}, rules {a.rules.label}; {Seat(a.seat).name} on lead; {band}; "
+              f"kaiser-sim {__version__}")
+    # wrapped to the figure's width (7 inches at 7 points: about 125 characters a line)
+    fig.text(0.01, 0.01, "\n".join(textwrap.wrap(footer, 120)), fontsize=7, color="0.4", va="bottom")
+    fig.subplots_adjust(bottom=0.2)
     return fig
 
 
