@@ -128,9 +128,11 @@ def heard_auction(rules: Rules, seat: int, calls, dealer=None) -> tuple[int, tup
 
 @dataclass(frozen=True)
 class CallStep:
-    """One heard call as a filter: ``tried`` candidates reached it (all the
-    calls before it matched), ``kept`` of them had the model make it;
-    ``instead``: what the model called with the others, ``{call: count}``."""
+    """One heard call as a filter: ``tried`` candidates were asked it (those
+    that fit every call asked before it: the calls are asked rarest first,
+    as observed, since a seat's call depends only on its own hand and the
+    calls heard), ``kept`` of them had the model make it; ``instead``: what
+    the model called with the others, ``{call: count}``."""
 
     seat: int
     call: str
@@ -235,28 +237,37 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     others = [s for s in range(4) if s != int(seat)]
     fixed = {int(seat): int(hand)}
     kept_d, kept_k, kept_i = [], [], []
-    depth_parts, instead_parts = [], []  # per candidate: calls matched, and the model's call where it failed
+    # per candidate: the calls it was asked (bits), those the model made, and its call where it failed
+    asked_parts, made_parts, instead_parts = [], [], []
+    order = list(range(k))  # the calls are independent filters: the rarest is asked first (speed only)
+    asked_n, made_n = np.zeros(k), np.zeros(k)
     got = tried = 0
     while got < n and tried < cap:
         size = min(block, cap - tried)
         d, kit = deal_for_rules(size, int(seed), rules, start=tried, fixed=fixed, redeal_weak=True, seats=others)
         rows = np.arange(size)
-        depth = np.zeros(size, dtype=np.int8)
-        instead = np.full(size, PASS - 1, dtype=np.int16)  # PASS - 1: matched every call
+        asked = np.zeros(size, dtype=np.uint8)
+        made = np.zeros(size, dtype=np.uint8)
+        instead = np.full(size, PASS - 1, dtype=np.int16)  # PASS - 1: made every call
         heard = np.broadcast_to(ranks, (size, k))
-        for i in range(k):
+        for i in order:
             if not rows.size:
                 break
             s = bidder(dealer, i)
             c = ask_calls(policy, d[rows, s], np.ascontiguousarray(heard[rows, :i]), s, dealer, scores, seat, rules)
             hit = c == ranks[i]
+            asked[rows] |= np.uint8(1 << i)
             instead[rows[~hit]] = c[~hit]
+            asked_n[i] += rows.size
             rows = rows[hit]
-            depth[rows] += 1
+            made[rows] |= np.uint8(1 << i)
+            made_n[i] += rows.size
+        order.sort(key=lambda i: made_n[i] / asked_n[i] if asked_n[i] else 1.0)
         kept_d.append(d[rows])
         kept_k.append(kit[rows])
         kept_i.append(rows + tried)
-        depth_parts.append(depth)
+        asked_parts.append(asked)
+        made_parts.append(made)
         instead_parts.append(instead)
         got += rows.size
         tried += size
@@ -264,16 +275,19 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     kitties = np.concatenate(kept_k)[:n]
     index = np.concatenate(kept_i)[:n]
     candidates = int(index[-1]) + 1 if deals.shape[0] == n else tried
-    depth = np.concatenate(depth_parts)[:candidates]
+    asked = np.concatenate(asked_parts)[:candidates]
+    made = np.concatenate(made_parts)[:candidates]
     instead = np.concatenate(instead_parts)[:candidates]
     steps = []
     for i in range(k):
-        reached = depth >= i
-        miss = instead[reached & (depth == i)]
+        bit = np.uint8(1 << i)
+        was_asked = (asked & bit) != 0
+        hit = (made & bit) != 0
+        miss = instead[was_asked & ~hit]
         counts = {call_text(None if r == PASS else lad.bids[r]): int(c)
                   for r, c in zip(*np.unique(miss, return_counts=True))}
-        steps.append(CallStep(bidder(dealer, i), call_text(calls[i]), int(reached.sum()),
-                              int((depth >= i + 1).sum()), dict(sorted(counts.items(), key=lambda x: -x[1]))))
+        steps.append(CallStep(bidder(dealer, i), call_text(calls[i]), int(was_asked.sum()), int(hit.sum()),
+                              dict(sorted(counts.items(), key=lambda x: -x[1]))))
     out = ConditionedDeals(np.ascontiguousarray(deals), np.ascontiguousarray(kitties), tuple(calls), dealer,
                            int(seat), name, (int(scores[0]), int(scores[1])), int(seed), n, candidates, cap,
                            tuple(steps))
@@ -298,7 +312,7 @@ def too_rare_message(cd: ConditionedDeals, floor: int) -> str:
         after = f" after {' '.join(call_text(c) for c in before)}" if before else " as the first call"
         inst = ", ".join(f"{c} {100 * v / max(s.tried - s.kept, 1):.0f}%" for c, v in list(s.instead.items())[:3])
         where = (f"; the rarest is {Seat(s.seat).name}'s {s.call}{after}: the {cd.bidders} model makes it with "
-                 f"{s.kept:,} of the {s.tried:,} hands that reach it ({100 * s.rate:.3g}%)"
+                 f"{s.kept:,} of the {s.tried:,} hands it was asked about ({100 * s.rate:.3g}%)"
                  + (f" and calls {inst} instead" if inst else ""))
     return (f"the calls heard ({cd.calls_text}) are too rare under the {cd.bidders} bidding model: "
             f"{cd.kept:,} of {cd.candidates:,} candidate deals are consistent with them, fewer than the "

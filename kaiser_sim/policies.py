@@ -298,6 +298,16 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     points distributions: the make model's double-dummy ones composed with
     the table-play model under ``play="table"`` (module doc; double dummy
     under ``"dd"`` or where table play does not apply, :func:`play_used`)."""
+    return _hand_values(hands, rules, model, play, True)
+
+
+def bid_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+    """``ev`` of :func:`hand_values` alone (the same numbers, without the
+    distributions and trumps it does not need): what ``ev``-type bidding reads."""
+    return _hand_values(hands, rules, model, play, False)
+
+
+def _hand_values(hands, rules: Rules, model, play: str, full: bool):
     from .make_model import load_make_model
 
     model = model or load_make_model()
@@ -308,16 +318,17 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     (dist_t, ev_t), (dist_n, ev_n) = _bin_tables(model, rules, check_play(play))
     bins_s = np.stack([model.bin_index(hands, s) for s in range(4)])
     bins_n = model.bin_index(hands, None)
-    ds, ev_s = dist_t[bins_s], ev_t[bins_s]  # (4, n, 15), (4, n, L)
-    dn, ev_nt = dist_n[bins_n], ev_n[bins_n]
-    trump = np.argmax(ev_s, axis=0)
+    ev_s, ev_nt = ev_t[bins_s], ev_n[bins_n]  # (4, n, L), (n, L)
+    if full:
+        ds, dn = dist_t[bins_s], dist_n[bins_n]  # (4, n, 15), (n, 15)
+        trump = np.argmax(ev_s, axis=0)
     if rules.low_nt != "off":
         ev_low = low_nt_dist(hands, rules, model, play) @ lad.gain.T
         if rules.low_nt == "choice":  # an NT declarer plays it high or low, whichever it expects more of
             ev_nt = np.maximum(ev_nt, ev_low)
         ev_nt = np.where(lad.low[None, :], ev_low, ev_nt)
     ev = np.where(lad.nt[None, :], ev_nt, np.max(ev_s, axis=0))
-    return ev, trump, ds, dn
+    return (ev, trump, ds, dn) if full else ev
 
 
 #: :func:`_bin_tables`' cache: key -> (the table-play matrices it was computed with, the tables)
@@ -408,8 +419,7 @@ class EVPolicy(Policy):
         self.margin, self.name, self.model, self.play = float(margin), name, model, check_play(play)
 
     def bid(self, view):
-        ev, _, _, _ = hand_values(view.hands, view.rules, self.model, self.play)
-        return choose(ev, self.margin, view)
+        return choose(bid_values(view.hands, view.rules, self.model, self.play), self.margin, view)
 
     def trump(self, view, rank):
         _, trump, _, _ = hand_values(view.hands, view.rules, self.model, self.play)
@@ -748,5 +758,5 @@ def _win_table(rules: Rules, model, play: str) -> WinTable:
 
 __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", "POLICIES", "PolicyError",
            "BidView", "get_policy", "run_auction", "contracts_of", "ladder_arrays", "auction_limits", "choose",
-           "hand_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
+           "hand_values", "bid_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
            "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED"]
