@@ -52,7 +52,8 @@ A run killed at any moment leaves whole parts only; ``resume=True`` checks
 every part found (a corrupt or foreign one is an error naming it) and
 computes the missing chunks.  Worker processes end with this process, even
 when it is killed with SIGKILL (:func:`_end_with_parent`); SIGTERM and
-SIGHUP stop a run cleanly (:class:`RunStopped`: workers ended, parts kept).
+SIGHUP stop a run cleanly (:class:`RunStopped`: workers ended, parts kept),
+unless the process was started with them ignored (``nohup``'s SIGHUP).
 
 Limits, refused up front (``config``): at most ``SIMULATE_MAX_DEALS`` deals,
 ``SIMULATE_MAX_CHUNK_SIZE`` deals a part, ``SIMULATE_MAX_CHUNKS`` parts and
@@ -862,12 +863,15 @@ def _stop_on_signals():
     in-process engine notices between chunks.)  A second signal during
     that clean-up is ignored.  A stop (Ctrl-C too) that comes while a file
     is being written waits until the write is whole (:func:`_whole_write`).
-    Elsewhere than in the main thread, nothing changes (Python delivers
-    signals to the main thread only)."""
+    A signal that is ignored (SIGHUP under ``nohup``, SIGINT in a
+    background job started from a script) stays ignored: whoever started
+    the run asked for that.  Elsewhere than in the main thread, nothing
+    changes (Python delivers signals to the main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+               if s is not None and signal.getsignal(s) is not signal.SIG_IGN]
 
     def raise_or_defer(stop: BaseException):
         if _StopState.writing:
