@@ -53,7 +53,7 @@ DEFAULT_MAX_RESOLVE = 1000
 #: (the first ones of the report's deals; about 2-4 minutes on 2 cores at K = 20)
 DEFAULT_PLAY_DEALS = 1000
 #: fewer deals leave the studies' breakdowns empty
-MIN_DEALS = 100
+MIN_DEALS = config.REPORT_MIN_DEALS
 
 #: page geometry (inches): A4 portrait with a content box that also fits Letter
 PAGE_W, PAGE_H = 8.27, 11.69
@@ -843,10 +843,11 @@ def write_report(report: Report) -> dict:
 def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
                 rules_preset: str = "standard", studies=None, from_path=None,
                 max_resolve: int = DEFAULT_MAX_RESOLVE, workers: int | None = None, progress=None,
-                log=None) -> tuple[Report, dict]:
+                log=None, force: bool = False) -> tuple[Report, dict]:
     """``kaiser-sim report`` end to end: obtain results once (read ``from_path`` or
-    simulate ``deals`` with ``seed`` into ``out/results``), run the studies,
-    write everything.  Returns the report and the ``report.json`` document.
+    simulate ``deals`` with ``seed`` into ``out/results``, over again if
+    ``force``), run the studies, write everything.  Returns the report and
+    the ``report.json`` document.
 
     ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
 
@@ -891,7 +892,7 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
             results = obtain_results(from_path)
         else:
             log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
-            results = obtain_results(None, deals, seed, rules, out, progress, workers)
+            results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
             source = str(out / "results")
         t1 = time.time()
         with staged(out, "the report") as stage:

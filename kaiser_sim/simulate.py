@@ -128,6 +128,18 @@ class SimulateError(ValueError):
     command line."""
 
 
+class ResumeMismatch(SimulateError):
+    """A resume given options that differ from those the run in ``path`` was
+    started with; ``clashes``: one text per option (what was given, what the
+    run has), for callers whose hint differs (``study``, ``report``)."""
+
+    def __init__(self, path, clashes: list[str]):
+        self.path, self.clashes = path, clashes
+        super().__init__(f"cannot resume {path} with different options: " + "; ".join(clashes)
+                         + ". Leave them out to finish the run as started, or give --force instead of --resume "
+                         "to start over")
+
+
 class RunStopped(KeyboardInterrupt):
     """The run was stopped by SIGTERM or SIGHUP (a KeyboardInterrupt, as for
     Ctrl-C): the worker processes were ended, the parts written are kept and
@@ -705,8 +717,7 @@ def _merge(meta: dict, given: dict, path: Path) -> RunSpec:
         clashes.append("--fix (the run has " + (", ".join(f"{k}={v}" for k, v in meta.get("fixed", {}).items())
                                                 or "no fixed cards") + ")")
     if clashes:
-        raise SimulateError(f"cannot resume {path} with different options: " + "; ".join(clashes)
-                            + ". Leave them out to finish the run as started, or use --force to start over")
+        raise ResumeMismatch(path, clashes)
     return spec
 
 
@@ -960,7 +971,7 @@ def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, pro
             state = res.scan(path, deep=True)
             if state.bad:
                 raise SimulateError(f"cannot resume {path}: " + "; ".join(f"{f.name} {why}" for f, why in state.bad)
-                                    + ". Move the bad parts away and resume, or use --force to start over")
+                                    + ". Move the bad parts away and resume, or give --force instead of --resume to start over")
             found = state.parts
         todo = [c for c in range(spec.chunks) if c not in found]
         if scheduler is not None:  # connect before writing anything
