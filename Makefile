@@ -48,25 +48,29 @@ cov: venv
 	$(PY) -m coverage html -q
 	@echo "== open htmlcov/index.html =="
 
+## bench*: each prints its result; with SAVE=1 (`make bench SAVE=1`) it also replaces the
+##         committed record in benchmarks/results/ (run that on a quiet machine)
+BENCH_FLAGS := $(if $(SAVE),--save,)
+
 ## bench: solver throughput side by side with DDS
 bench: venv
-	$(PY) benchmarks/solver_vs_dds.py
+	$(PY) benchmarks/solver_vs_dds.py $(BENCH_FLAGS)
 
 ## bench-simulate: `kaiser-sim simulate` end to end on 100,000 deals (long: see benchmarks/README.md)
 bench-simulate: venv
-	$(PY) benchmarks/simulate.py
+	$(PY) benchmarks/simulate.py $(BENCH_FLAGS)
 
 ## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
 bench-advisor: venv
-	$(PY) benchmarks/hand_advisor.py
+	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
 
 ## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
 bench-match: venv
-	$(PY) benchmarks/match.py
+	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
 ## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
 bench-pimc: venv
-	$(PY) benchmarks/pimc.py
+	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 
 ## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
 ##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG; a few minutes);
