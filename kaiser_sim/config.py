@@ -65,6 +65,8 @@ PROGRESS_BAR_SECONDS = 0.5
 
 #: progress not on a terminal: one plain line this often (seconds)
 PROGRESS_LINE_SECONDS = 30.0
+#: ... and the first one this soon, so that a log shows the run moving
+PROGRESS_FIRST_LINE_SECONDS = 5.0
 
 #: seconds to wait for a Dask scheduler given by ``--scheduler ADDRESS``
 DASK_CONNECT_TIMEOUT = "20s"
