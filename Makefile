@@ -73,19 +73,19 @@ bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 
 ## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
-##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG; a few minutes);
-##         reports/latest is not tracked, so the checkout stays clean
+##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG, and the deals
+##         in reports/latest/results, which the report names); reports/latest is not
+##         tracked, so the checkout stays clean
 report: venv
 	rm -rf reports/latest
 	$(PY) -m kaiser_sim report --out reports/latest
-	rm -rf reports/latest/results
 	@echo "== open reports/latest/report.pdf (or report.md) =="
 
-## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`)
+## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`;
+##         its deals are not kept, and the report says so)
 sample: venv
 	rm -rf reports/sample
-	$(PY) -m kaiser_sim report --out reports/sample
-	rm -rf reports/sample/results
+	$(PY) -m kaiser_sim report --out reports/sample --no-keep-results
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         8,000 + 2,000 deals played out by PIMC players, K = 20 (about 8 minutes on 2 quiet cores)

@@ -211,10 +211,13 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes when simulating.  [default: all cores]")
 @click.option("--force", is_flag=True, help="Simulate again the deals a previous run left in OUT/results "
               "(they are resumed when the options agree, refused when not).")
+@click.option("--keep-results/--no-keep-results", default=True, show_default=True,
+              help="Keep the simulated deals in OUT/results (the report names them); without, they are removed "
+              "at the end and the report says so.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
 @click.pass_context
-def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, quiet, rules):
+def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, keep_results, quiet, rules):
     """Write the printed report: report.pdf, report.md, every table and chart.
 
     Deals are simulated once (or read with --from) and shared by every
@@ -245,7 +248,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
         _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
                              rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
                              preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
-                             make_progress(quiet), log, force=force)
+                             make_progress(quiet), log, force=force, keep_results=keep_results)
     except StudyError as e:
         raise InputError(str(e)) from None
     click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "
