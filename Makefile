@@ -48,40 +48,44 @@ cov: venv
 	$(PY) -m coverage html -q
 	@echo "== open htmlcov/index.html =="
 
+## bench*: each prints its result; with SAVE=1 (`make bench SAVE=1`) it also replaces the
+##         committed record in benchmarks/results/ (run that on a quiet machine)
+BENCH_FLAGS := $(if $(SAVE),--save,)
+
 ## bench: solver throughput side by side with DDS
 bench: venv
-	$(PY) benchmarks/solver_vs_dds.py
+	$(PY) benchmarks/solver_vs_dds.py $(BENCH_FLAGS)
 
 ## bench-simulate: `kaiser-sim simulate` end to end on 100,000 deals (long: see benchmarks/README.md)
 bench-simulate: venv
-	$(PY) benchmarks/simulate.py
+	$(PY) benchmarks/simulate.py $(BENCH_FLAGS)
 
 ## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
 bench-advisor: venv
-	$(PY) benchmarks/hand_advisor.py
+	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
 
 ## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
 bench-match: venv
-	$(PY) benchmarks/match.py
+	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
 ## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
 bench-pimc: venv
-	$(PY) benchmarks/pimc.py
+	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 
 ## report: the printed report (kaiser-sim report, default size: 4,000 deals, seed 1,
-##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG; a few minutes);
-##         reports/latest is not tracked, so the checkout stays clean
+##         standard rules) into reports/latest/ (PDF, Markdown, CSV, PNG, SVG, and the deals
+##         in reports/latest/results, which the report names); reports/latest is not
+##         tracked, so the checkout stays clean
 report: venv
 	rm -rf reports/latest
 	$(PY) -m kaiser_sim report --out reports/latest
-	rm -rf reports/latest/results
 	@echo "== open reports/latest/report.pdf (or report.md) =="
 
-## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`)
+## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`;
+##         its deals are not kept, and the report says so)
 sample: venv
 	rm -rf reports/sample
-	$(PY) -m kaiser_sim report --out reports/sample
-	rm -rf reports/sample/results
+	$(PY) -m kaiser_sim report --out reports/sample --no-keep-results
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         8,000 + 2,000 deals played out by PIMC players, K = 20 (about 8 minutes on 2 quiet cores)

@@ -3,9 +3,11 @@ their timing helpers (each script is run as ``python benchmarks/NAME.py``,
 so this folder is on the path; what machine they ran on is in
 ``machine.py``).
 
-Every benchmark takes ``--seed`` (default 2024) and ``--out`` (default
-``benchmarks/results/NAME.md``), writes one Markdown file there, prints it
-and records the command that made it.
+Every benchmark takes ``--seed`` (default 2024), prints its result as
+Markdown and records the command that made it in it.  ``--save`` also
+writes it to ``benchmarks/results/NAME.md`` (the committed record, so only
+when asked: a run on a busy machine must not replace it by accident);
+``--out FILE`` writes it elsewhere.
 """
 
 from __future__ import annotations
@@ -23,13 +25,31 @@ RESULTS = Path(__file__).resolve().parent / "results"
 SEED = 2024
 
 
+class _Parser(argparse.ArgumentParser):
+    """Sets ``args.out`` to ``results/NAME.md`` when ``--save`` is given
+    (and every ``saved`` option likewise: ``{dest: file name}``)."""
+
+    saved: dict[str, str]
+
+    def parse_args(self, *args, **kwargs):
+        ns = super().parse_args(*args, **kwargs)
+        for dest, file in self.saved.items():
+            if getattr(ns, dest) is None and ns.save:
+                setattr(ns, dest, RESULTS / file)
+        return ns
+
+
 def parser(doc: str | None, name: str, seed_help: str = "seed of the deals",
            formatter=argparse.ArgumentDefaultsHelpFormatter) -> argparse.ArgumentParser:
     """An option parser described by the first paragraph of ``doc``, with
-    ``--seed`` and ``--out`` (default ``results/NAME.md``)."""
-    p = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0], formatter_class=formatter)
+    ``--seed``, ``--save`` (write ``results/NAME.md``) and ``--out`` (write
+    another file); without either the result is only printed."""
+    p = _Parser(description=(doc or "").split("\n\n")[0], formatter_class=formatter)
+    p.saved = {"out": f"{name}.md"}
     p.add_argument("--seed", type=int, default=SEED, help=seed_help)
-    p.add_argument("--out", type=Path, default=RESULTS / f"{name}.md", help="markdown file to write")
+    p.add_argument("--save", action="store_true",
+                   help=f"write the result to benchmarks/results/{name}.md, the committed record")
+    p.add_argument("--out", type=Path, default=None, help="markdown file to write (another than --save's)")
     return p
 
 
@@ -38,14 +58,18 @@ def command(name: str, argv=None) -> str:
     return f"python benchmarks/{name}.py " + " ".join(sys.argv[1:] if argv is None else argv)
 
 
-def write_result(path: Path, text: str, log=None) -> None:
-    """Write the Markdown result (creating its folder), print it, log where."""
+def write_result(path: Path | None, text: str, log=None) -> None:
+    """Print the Markdown result; write it to ``path`` too (creating its
+    folder) unless that is None; log where (or that it was not kept)."""
+    print(text)
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    if path is None:
+        log("not saved (--save writes it to benchmarks/results/, --out FILE elsewhere)")
+        return
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    print(text)
-    if log is not None:
-        log(f"wrote {path}")
+    log(f"wrote {path}")
 
 
 def logger(t0: float | None = None):

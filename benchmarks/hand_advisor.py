@@ -1,8 +1,8 @@
 """Time of ``kaiser-sim hand``: 2,000 deals x 5 strains, warm, with table play.
 
 Run with ``.venv/bin/python benchmarks/hand_advisor.py`` (``--help`` for the
-options).  The result is a markdown file,
-``benchmarks/results/hand_advisor.md`` by default.
+options).  The result is printed as Markdown and, with
+``--save``, written to ``benchmarks/results/hand_advisor.md``.
 
 What is measured
 ----------------

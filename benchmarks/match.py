@@ -2,8 +2,8 @@
 and what the policies' table-play make-probabilities change.
 
 Run with ``.venv/bin/python benchmarks/match.py`` (``--help`` for the
-options).  The result is a markdown file, ``benchmarks/results/match.md``
-by default; with ``--play both`` (the default) also
+options).  The result is printed as Markdown and, with ``--save``, written
+to ``benchmarks/results/match.md``; with ``--play both`` (the default) also
 ``benchmarks/results/match_play.md`` (``--compare-out``), the comparison
 of table play and double dummy below.
 
@@ -313,8 +313,10 @@ def main(argv=None) -> int:
     parser.add_argument("--head-to-head", type=int, default=2000,
                         help="with --play both: matches of each policy expecting table play vs itself expecting "
                              "double dummy (0: none)")
-    parser.add_argument("--compare-out", type=Path, default=DEFAULT_COMPARE_OUT,
-                        help="markdown file of the --play both comparison")
+    parser.add_argument("--compare-out", type=Path, default=None,
+                        help="markdown file of the --play both comparison (default: none, unless --save: "
+                             f"results/{DEFAULT_COMPARE_OUT.name})")
+    parser.saved["compare_out"] = DEFAULT_COMPARE_OUT.name
     args = parser.parse_args(argv)
     if args.matches < 1 or args.repeats < 1:
         parser.error("--matches and --repeats must be at least 1")
@@ -398,7 +400,8 @@ def main(argv=None) -> int:
         out[at:at] = [f"The same matches with the policies expecting double dummy (`--play dd`): "
                     f"{time.perf_counter() - t0:.1f} s, {len(dd.hands):,} hands; win rate of {args.policy} "
                     f"{100 * sd['a_win_rate']:.1f}% [{100 * sd['a_win_lo']:.1f}, {100 * sd['a_win_hi']:.1f}] "
-                    f"(comparison: `{args.compare_out.name}`).", ""]
+                    + (f"(comparison: `{args.compare_out.name}`)." if args.compare_out else "(comparison: printed)."),
+                    ""]
     text = "\n".join(out)
     common.write_result(args.out, text, log)
     if args.play == "both":

@@ -1,8 +1,8 @@
 """Deals per minute of PIMC play (four PIMC players, K samples a turn).
 
 Run with ``.venv/bin/python benchmarks/pimc.py`` (``--help`` for the
-options).  The result is a markdown file, ``benchmarks/results/pimc.md`` by
-default.
+options).  The result is printed as Markdown and, with
+``--save``, written to ``benchmarks/results/pimc.md``.
 
 What is measured
 ----------------

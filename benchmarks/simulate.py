@@ -4,8 +4,8 @@ both``, the command's default) + Parquet write, on all cores, with peak
 memory and the projected time for 1,000,000 deals in each mode.
 
 Run with ``make bench-simulate`` or ``.venv/bin/python benchmarks/simulate.py``
-(``--help`` for the options).  The result is a markdown file,
-``benchmarks/results/simulate.md`` by default.
+(``--help`` for the options).  The result is printed as Markdown and, with
+``--save``, written to ``benchmarks/results/simulate.md``.
 
 What is measured
 ----------------

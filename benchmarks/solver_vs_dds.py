@@ -1,8 +1,8 @@
 """Throughput of kaiser-sim's double-dummy solver side by side with DDS.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/solver_vs_dds.py``
-(``--help`` for the options).  The result is a markdown file,
-``benchmarks/results/solver_vs_dds.md`` by default.
+(``--help`` for the options).  The result is printed as Markdown and, with
+``--save``, written to ``benchmarks/results/solver_vs_dds.md``.
 
 What is measured
 ----------------

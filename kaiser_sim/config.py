@@ -65,6 +65,8 @@ PROGRESS_BAR_SECONDS = 0.5
 
 #: progress not on a terminal: one plain line this often (seconds)
 PROGRESS_LINE_SECONDS = 30.0
+#: ... and the first one this soon, so that a log shows the run moving
+PROGRESS_FIRST_LINE_SECONDS = 5.0
 
 #: seconds to wait for a Dask scheduler given by ``--scheduler ADDRESS``
 DASK_CONNECT_TIMEOUT = "20s"
@@ -126,6 +128,12 @@ MAX_DEFINITION_BYTES = 1_000_000
 
 #: the most deals ``kaiser-sim hand --deals`` solves (about 2 hours on 2 cores)
 HAND_MAX_DEALS = 1_000_000
+#: the fewest: half the deals choose the trump, the other half measure it
+#: (the advisor's own check, ``kaiser_sim.advisor``, refuses fewer)
+HAND_MIN_DEALS = 2
+
+#: the fewest deals the printed report takes (``kaiser-sim report --deals``)
+REPORT_MIN_DEALS = 100
 
 #: the most matches ``kaiser-sim match --matches`` plays
 MATCH_MAX_COUNT = 1_000_000

@@ -21,10 +21,11 @@ The fitted table ships as package data (``kaiser_sim/data/make_model.csv``,
 the counts per kind and bin, and ``make_model.json``, the coefficients,
 the bin edges, the straight-line fits of the heuristic counts and the
 provenance: dataset seed, deals, rules, package version).  Rebuild it with
-:func:`build_make_model` or::
+:func:`build_make_model` or (``--out DIR`` instead of ``--replace-shipped``
+to write a copy elsewhere)::
 
     kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
-    kaiser-sim make-model runs/model
+    kaiser-sim make-model runs/model --replace-shipped
 
 Caveats: the deals of the dataset are random, so the model knows nothing
 of the auction (a partner who bid is not a random partner); double dummy
@@ -267,7 +268,8 @@ def load_make_model() -> MakeModel:
 
 def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -> str:
     """Fit the model on the results dataset at ``results_path`` and write it
-    (default: over the shipped files); the line ``kaiser-sim make-model``
+    (default: over the shipped files; the command line writes them only
+    with ``--replace-shipped``); the line ``kaiser-sim make-model``
     prints.  The outputs are checked first (:func:`check_outputs`, its
     messages naming them by ``labels``)."""
     from .results import load_results

@@ -7,9 +7,14 @@ The run engines report through a small interface (``start``, ``advance``,
 - a terminal: one line redrawn in place, at most every
   ``config.PROGRESS_BAR_SECONDS``: bar, percentage, deals done, deals per
   second and ETA;
-- not a terminal (a log file, a pipe, CI): one plain line every
-  ``config.PROGRESS_LINE_SECONDS`` and one at the end;
+- not a terminal (a log file, a pipe, CI): one plain line after
+  ``config.PROGRESS_FIRST_LINE_SECONDS``, then every
+  ``config.PROGRESS_LINE_SECONDS``, and one at the end;
 - ``quiet``: nothing.
+
+Until the first unit of work is done the status says so (the first part
+under way, the workers starting, the solver compiling on a first run)
+rather than showing a rate of 0 and no ETA, which reads like a hang.
 
 Rates and ETAs count only the work done by this process (a resumed run
 does not count the parts it found).
@@ -80,6 +85,10 @@ class Progress:
 
     def status(self) -> str:
         pct = 100.0 * self.done / self.total if self.total else 100.0
+        if self.done == self.skipped and self.done < self.total:
+            return (f"{self.done:,}/{self.total:,} {self.unit} ({pct:.1f}%), first part under way (workers "
+                    f"starting; a first run after an install also compiles the solver, a minute or two), "
+                    f"elapsed {format_duration(self.elapsed)}")
         eta = self.eta
         eta_text = format_duration(eta) if eta is not None else "?"
         return (f"{self.done:,}/{self.total:,} {self.unit} ({pct:.1f}%), {self.rate:,.1f} {self.unit}/s, "
@@ -93,14 +102,16 @@ class Progress:
 class LineProgress(Progress):
     """Plain lines, one every ``interval`` seconds (logs, pipes)."""
 
-    def __init__(self, stream=None, interval: float | None = None, clock=time.monotonic):
+    def __init__(self, stream=None, interval: float | None = None, clock=time.monotonic,
+                 first: float | None = None):
         super().__init__(stream, clock)
         self.interval = config.PROGRESS_LINE_SECONDS if interval is None else interval
-        self._last = self.t0
+        self.first = min(self.interval, config.PROGRESS_FIRST_LINE_SECONDS if first is None else first)
+        self._last, self._wait = self.t0, self.first
 
     def start(self, total, done=0, unit="deals"):
         super().start(total, done, unit)
-        self._last = self.t0
+        self._last, self._wait = self.t0, self.first
 
     def advance(self, n):
         super().advance(n)
@@ -108,8 +119,8 @@ class LineProgress(Progress):
 
     def tick(self):
         now = self.clock()
-        if now - self._last >= self.interval and self.done < self.total:
-            self._last = now
+        if now - self._last >= self._wait and self.done < self.total:
+            self._last, self._wait = now, self.interval
             self._write(f"progress: {self.status()}\n")
 
     def message(self, text):

@@ -30,6 +30,7 @@ import io
 import json
 import os
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,7 @@ DEFAULT_MAX_RESOLVE = 1000
 #: (the first ones of the report's deals; about 2-4 minutes on 2 cores at K = 20)
 DEFAULT_PLAY_DEALS = 1000
 #: fewer deals leave the studies' breakdowns empty
-MIN_DEALS = 100
+MIN_DEALS = config.REPORT_MIN_DEALS
 
 #: page geometry (inches): A4 portrait with a content box that also fits Letter
 PAGE_W, PAGE_H = 8.27, 11.69
@@ -843,10 +844,14 @@ def write_report(report: Report) -> dict:
 def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
                 rules_preset: str = "standard", studies=None, from_path=None,
                 max_resolve: int = DEFAULT_MAX_RESOLVE, workers: int | None = None, progress=None,
-                log=None) -> tuple[Report, dict]:
+                log=None, force: bool = False, keep_results: bool = True) -> tuple[Report, dict]:
     """``kaiser-sim report`` end to end: obtain results once (read ``from_path`` or
-    simulate ``deals`` with ``seed`` into ``out/results``), run the studies,
-    write everything.  Returns the report and the ``report.json`` document.
+    simulate ``deals`` with ``seed`` into ``out/results``, over again if
+    ``force``), run the studies, write everything.  Returns the report and
+    the ``report.json`` document.  Without ``keep_results`` the deals
+    simulated into ``out/results`` are removed at the end, and the report
+    says so where it would name them (``report --no-keep-results``; what
+    ``make sample`` does for the committed sample).
 
     ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
 
@@ -891,8 +896,10 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
             results = obtain_results(from_path)
         else:
             log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
-            results = obtain_results(None, deals, seed, rules, out, progress, workers)
-            source = str(out / "results")
+            results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
+            source = str(out / "results") if keep_results else (
+                f"not kept (--no-keep-results); kaiser-sim simulate --deals {deals} --seed {seed} --mode points "
+                "with these rules makes the same deals again")
         t1 = time.time()
         with staged(out, "the report") as stage:
             report = build_report(results, rules, stage, keys, max_resolve, source, log, t1 - t0, rules_preset)
@@ -902,6 +909,8 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
             doc["out"] = str(out)
             (stage / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
         report.out = out
+        if from_path is None and not keep_results:
+            shutil.rmtree(out / "results")
     return report, doc
 
 

@@ -65,6 +65,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -655,7 +656,7 @@ def load_results(path, columns=None, *, allow_incomplete: bool = False):
     if state.missing and not allow_incomplete:
         raise ResultsError(f"{path} is incomplete: {len(state.parts)} of {meta['chunks']} parts "
                            f"({state.rows:,} of {meta['deals']:,} deals); finish it with "
-                           f"kaiser-sim simulate --resume --out {path}, or pass allow_incomplete=True")
+                           f"kaiser-sim simulate --resume --out {shlex.quote(str(path))}")
     schema = schema_of(meta)
     if columns is not None:
         columns = list(columns)

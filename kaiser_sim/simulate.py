@@ -52,7 +52,8 @@ A run killed at any moment leaves whole parts only; ``resume=True`` checks
 every part found (a corrupt or foreign one is an error naming it) and
 computes the missing chunks.  Worker processes end with this process, even
 when it is killed with SIGKILL (:func:`_end_with_parent`); SIGTERM and
-SIGHUP stop a run cleanly (:class:`RunStopped`: workers ended, parts kept).
+SIGHUP stop a run cleanly (:class:`RunStopped`: workers ended, parts kept),
+unless the process was started with them ignored (``nohup``'s SIGHUP).
 
 Limits, refused up front (``config``): at most ``SIMULATE_MAX_DEALS`` deals,
 ``SIMULATE_MAX_CHUNK_SIZE`` deals a part, ``SIMULATE_MAX_CHUNKS`` parts and
@@ -125,6 +126,18 @@ class SimulateError(ValueError):
     """A run that cannot start or resume (bad arguments, an existing or foreign
     output, a corrupt part); the message says why.  Exit status 2 on the
     command line."""
+
+
+class ResumeMismatch(SimulateError):
+    """A resume given options that differ from those the run in ``path`` was
+    started with; ``clashes``: one text per option (what was given, what the
+    run has), for callers whose hint differs (``study``, ``report``)."""
+
+    def __init__(self, path, clashes: list[str]):
+        self.path, self.clashes = path, clashes
+        super().__init__(f"cannot resume {path} with different options: " + "; ".join(clashes)
+                         + ". Leave them out to finish the run as started, or give --force instead of --resume "
+                         "to start over")
 
 
 class RunStopped(KeyboardInterrupt):
@@ -704,8 +717,7 @@ def _merge(meta: dict, given: dict, path: Path) -> RunSpec:
         clashes.append("--fix (the run has " + (", ".join(f"{k}={v}" for k, v in meta.get("fixed", {}).items())
                                                 or "no fixed cards") + ")")
     if clashes:
-        raise SimulateError(f"cannot resume {path} with different options: " + "; ".join(clashes)
-                            + ". Leave them out to finish the run as started, or use --force to start over")
+        raise ResumeMismatch(path, clashes)
     return spec
 
 
@@ -862,12 +874,15 @@ def _stop_on_signals():
     in-process engine notices between chunks.)  A second signal during
     that clean-up is ignored.  A stop (Ctrl-C too) that comes while a file
     is being written waits until the write is whole (:func:`_whole_write`).
-    Elsewhere than in the main thread, nothing changes (Python delivers
-    signals to the main thread only)."""
+    A signal that is ignored (SIGHUP under ``nohup``, SIGINT in a
+    background job started from a script) stays ignored: whoever started
+    the run asked for that.  Elsewhere than in the main thread, nothing
+    changes (Python delivers signals to the main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+               if s is not None and signal.getsignal(s) is not signal.SIG_IGN]
 
     def raise_or_defer(stop: BaseException):
         if _StopState.writing:
@@ -956,7 +971,7 @@ def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, pro
             state = res.scan(path, deep=True)
             if state.bad:
                 raise SimulateError(f"cannot resume {path}: " + "; ".join(f"{f.name} {why}" for f, why in state.bad)
-                                    + ". Move the bad parts away and resume, or use --force to start over")
+                                    + ". Move the bad parts away and resume, or give --force instead of --resume to start over")
             found = state.parts
         todo = [c for c in range(spec.chunks) if c not in found]
         if scheduler is not None:  # connect before writing anything

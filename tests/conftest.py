@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dispositions import restore, set_defaults
 
 from kaiser_sim.cards import DECK_32, cards_of, parse_deal, popcount
 from kaiser_sim.deal import deal_batch
@@ -45,6 +46,16 @@ def make_endgames():
 def make_deals():
     """Factory ``make_deals(n, seed) -> (n, 4) uint64`` full 8-card deals (``deal_batch``)."""
     return lambda n, seed: deal_batch(n, seed)
+
+
+@pytest.fixture
+def default_signals():
+    """SIGINT raising KeyboardInterrupt, SIGTERM and SIGHUP at their defaults
+    during the test, whatever the suite was started with (a background job,
+    ``nohup``); the dispositions found are restored after it."""
+    previous = set_defaults()
+    yield
+    restore(previous)
 
 
 # --- docs/rules.md §8 worked examples as positions --------------------------------

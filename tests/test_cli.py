@@ -319,7 +319,7 @@ def test_solve_missing_file(runner, tmp_path):
 )
 def test_solve_usage_errors(runner, args, input, fragment):
     result = run(runner, "solve", *args, input=input)
-    assert_bad_input(result, fragment, "Usage:")
+    assert_bad_input(result, fragment, "solve --help)")
 
 
 # --- parameter types (kaiser_sim.cli.types) --------------------------------------

@@ -1,20 +1,29 @@
 """Every example in the README and in every command's --help runs.
 
-Each example is run as written (through click's runner, in a scratch
-directory holding a copy of ``analyses/``), with its sizes cut down so the
+Each example is run as written (through click's runner, in a clone of
+the checkout: ``git clone --shared``, or a scratch directory holding a copy
+of ``analyses/`` where there is no git), with its sizes cut down so the
 suite stays quick: ``--deals``/``-n``/``--count``/``--matches`` capped, a
-report given ``--max-resolve 10``, simulations one worker; a model builder
-writes into the scratch directory, never over the package's shipped model.  Pipes (``|``)
+report given ``--max-resolve 10``, simulations one worker.  Pipes (``|``)
 feed one example's output to the next; redirections (``>``) keep the output
-in the named file.  The one example that needs a Dask cluster is checked for
-its options only (``test_docs``).
+in the named file; ``mkdir -p`` lines make their directory.  The one example
+that needs a Dask cluster is checked for its options only (``test_docs``).
+
+A newcomer who follows the examples changes no tracked file: after each
+block no tracked file of the clone has changed and the package's shipped
+models are as they were; after a README block ``git status --porcelain``
+is empty too (what the README's examples write is under an ignored
+folder; a ``--help`` example may write a file of its own into the current
+directory).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -39,7 +48,7 @@ def _readme_examples() -> list[list[str]]:
                 blocks.append(current)
             current, inside = [], not inside
             continue
-        if inside and line.startswith("kaiser-sim "):
+        if inside and line.startswith(("kaiser-sim ", "mkdir -p ")):
             current.append(line)
     return blocks
 
@@ -80,8 +89,7 @@ def _shrink(args: list[str]) -> list[str]:
         out += ["-n", str(cap)]
     if command == "simulate" and not has("--workers", "-w") and not has("--resume"):
         out += ["--workers", "1"]
-    if command == "make-model" and not has("--csv"):
-        out += ["--csv", "make_model.csv", "--json", "make_model.json"]  # never the shipped files
+    assert "--replace-shipped" not in out, "an example must not write over the shipped model"
     if command == "table-play-model":
         out += ["--holdout", "100", "--sensitivity", "0", "--samples", "1", "--workers", "1"]
     return out
@@ -108,6 +116,10 @@ def _make_inputs(runner, args: list[str]) -> None:
 
 def _run_line(runner, line: str, stdin: str | None = None) -> str:
     line = _strip_comment(line)
+    if line.startswith("mkdir -p "):
+        for d in shlex.split(line)[2:]:
+            Path(d).mkdir(parents=True, exist_ok=True)
+        return ""
     target = None
     if " > " in line:
         line, target = (part.strip() for part in line.split(" > ", 1))
@@ -127,18 +139,49 @@ def _run_line(runner, line: str, stdin: str | None = None) -> str:
 
 
 def _ids(blocks):
-    return [shlex.split(_strip_comment(b[0]))[1] + f"-{i}" for i, b in enumerate(blocks)]
+    return [next(shlex.split(_strip_comment(x))[1] for x in b if x.startswith("kaiser-sim ")) + f"-{i}"
+            for i, b in enumerate(blocks)]
 
 
 README_BLOCKS = _readme_examples()
 HELP_BLOCKS = _help_examples()
 
 
+def _git(*args, cwd) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    """A clone of this checkout (its committed state), or None without git."""
+    dest = tmp_path_factory.mktemp("examples") / "clone"
+    try:
+        _git("clone", "-q", "--shared", str(ROOT), str(dest), cwd=dest.parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return dest
+
+
+def _shipped() -> dict:
+    """The package's shipped data files (a command run from the clone would
+    write the package's, not the clone's): name -> sha256."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((ROOT / "kaiser_sim" / "data").iterdir())
+            if p.is_file()}
+
+
 @pytest.fixture
-def scratch(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "analyses", tmp_path / "analyses")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def scratch(tmp_path, monkeypatch, clone):
+    """The directory an example block runs in: the clone, made clean (every
+    file a previous block wrote removed, ignored ones too), or without git a
+    scratch directory with ``analyses/``."""
+    if clone is None:
+        shutil.copytree(ROOT / "analyses", tmp_path / "analyses")
+        monkeypatch.chdir(tmp_path)
+        return None
+    _git("clean", "-q", "-ffdx", cwd=clone)
+    _git("checkout", "-q", "--", ".", cwd=clone)
+    monkeypatch.chdir(clone)
+    return clone
 
 
 def test_examples_were_found():
@@ -150,7 +193,13 @@ def test_examples_were_found():
                          ids=[f"readme-{i}" for i in _ids(README_BLOCKS)] + [f"help-{i}" for i in _ids(HELP_BLOCKS)])
 def test_example_runs(block, scratch):
     runner = CliRunner()
+    shipped = _shipped()
     for line in block:
         if NEEDS_CLUSTER.search(line):
             continue  # needs a Dask cluster: its options are checked in test_docs
         _run_line(runner, line)
+    assert _shipped() == shipped, "an example changed the package's shipped model"
+    if scratch is not None:
+        status = _git("status", "--porcelain", *([] if block in README_BLOCKS else ["--untracked-files=no"]),
+                      cwd=scratch)
+        assert status == "", f"an example changed a tracked file or left one git would track:\n{status}"

@@ -215,6 +215,46 @@ def test_runs_holding_the_play_runs_is_allowed_and_checked_before_playing(runner
 # --- make-model ---------------------------------------------------------------------------
 
 
+def _shipped_model() -> tuple[bytes, bytes]:
+    return make_model.MODEL_CSV.read_bytes(), make_model.MODEL_JSON.read_bytes()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ([], "give --out DIR"),
+    (["--csv", "m.csv"], "give --out DIR"),  # the other file is never the shipped one
+    (["--json", "m.json"], "give --out DIR"),
+    (["--replace-shipped", "--out", "d"], "--replace-shipped writes the shipped files"),
+])
+def test_make_model_writes_the_shipped_model_only_when_told(runner, points_run, tmp_path, monkeypatch, no_fit, args,
+                                                            fragment):
+    monkeypatch.chdir(tmp_path)
+    shipped = _shipped_model()
+    assert_refused(runner.invoke(main, ["make-model", str(points_run), *args]), fragment)
+    assert listing(tmp_path) == set() and _shipped_model() == shipped
+
+
+def test_make_model_out_writes_both_files_there(runner, points_run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shipped = _shipped_model()
+    result = runner.invoke(main, ["make-model", str(points_run), "--out", "fit"])
+    assert result.exit_code == 0, result.output
+    assert read_make_model("fit/make_model.csv", "fit/make_model.json").meta["deals"] == 120
+    assert _shipped_model() == shipped
+
+
+def test_make_model_replace_shipped_names_the_package_files(runner, points_run, monkeypatch):
+    seen = {}
+
+    def rebuild(results_path, csv_path, json_path, labels):
+        seen.update(csv=csv_path, json=json_path)
+        return "done"
+
+    monkeypatch.setattr(make_model, "rebuild", rebuild)
+    result = runner.invoke(main, ["make-model", str(points_run), "--replace-shipped"])
+    assert result.exit_code == 0, result.output
+    assert seen == {"csv": make_model.MODEL_CSV, "json": make_model.MODEL_JSON}
+
+
 @pytest.mark.parametrize("bad", ["afile/x", LONG, "adir", "nodir/"])
 @pytest.mark.parametrize("which", ["--csv", "--json"])
 def test_make_model_refuses_a_bad_output_before_fitting(runner, points_run, tmp_path, monkeypatch, no_fit, bad,

@@ -212,3 +212,33 @@ def test_too_few_deals_refused(tmp_path):
     res = CliRunner().invoke(main, ["report", "--deals", "10", "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and "at least 100" in res.output
     assert not (tmp_path / "x" / "results").exists()
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_the_report_names_its_results_where_they_are_kept(tmp_path, monkeypatch, keep):
+    """The deals simulated into OUT/results are kept and named; with
+    --no-keep-results (``make sample``) they are removed and the report says
+    so instead of naming a directory that is gone.  (The studies are
+    replaced by a stand-in: only where the results go is tested.)"""
+    from kaiser_sim import report
+
+    seen = {}
+
+    class Built:
+        out = None
+
+    def build(results, rules, stage, keys, max_resolve, source, *args, **kwargs):
+        seen["source"] = source
+        return Built()
+
+    monkeypatch.setattr(report, "build_report", build)
+    monkeypatch.setattr(report, "write_report", lambda r: {"seconds": {}, "pages": 1, "deals": 100, "seed": 1})
+    out = tmp_path / "rep"
+    args = ["report", "--deals", 100, "--seed", 1, "--workers", 1, "--out", out, "-q"]
+    result = CliRunner().invoke(main, [str(a) for a in args + ([] if keep else ["--no-keep-results"])])
+    assert result.exit_code == 0, result.output
+    assert (out / "results").is_dir() == keep
+    if keep:
+        assert seen["source"] == str(out / "results")
+    else:
+        assert seen["source"].startswith("not kept (--no-keep-results)") and str(out) not in seen["source"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -26,6 +27,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from dispositions import DEFAULTS, defaults_in_child, ignored_in_child
 
 import kaiser_sim
 from kaiser_sim import config
@@ -403,7 +405,8 @@ def _start_run(out: Path, deals: int, *extra) -> tuple[subprocess.Popen, list[in
     written a part; returns it and its worker processes."""
     cmd = [sys.executable, "-m", "kaiser_sim", "simulate", "-n", str(deals), "--seed", str(SEED), "--chunk-size", "20",
            "--workers", "2", "--out", str(out), "--quiet", *extra]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=defaults_in_child)  # the test signals it: not what the suite inherited
     deadline = time.monotonic() + 60
     while not (out.is_dir() and res.part_files(out)):
         assert proc.poll() is None, proc.communicate()
@@ -467,10 +470,11 @@ def test_sigterm_stops_the_workers_and_leaves_a_resumable_run(tmp_path):
 
 
 @pytest.mark.parametrize("signum, stop", [(signal.SIGTERM, "RunStopped"), (signal.SIGINT, "KeyboardInterrupt")])
-def test_a_stop_during_a_write_waits_for_the_whole_part(tmp_path, monkeypatch, signum, stop):
+def test_a_stop_during_a_write_waits_for_the_whole_part(tmp_path, monkeypatch, default_signals, signum, stop):
     """The signal arrives inside pyarrow's writer (where the CI run once saw
     it leave the writer open on a closed file): the part is finished, then
-    the run stops, and it resumes to the same rows."""
+    the run stops, and it resumes to the same rows.  (``default_signals``:
+    as started from a terminal, whatever the suite inherited.)"""
     write_table, calls = pq.write_table, []
 
     def write_with_a_signal(*args, **kwargs):
@@ -484,8 +488,7 @@ def test_a_stop_during_a_write_waits_for_the_whole_part(tmp_path, monkeypatch, s
     with pytest.raises(KeyboardInterrupt) as stopped:
         simulate(out, 60, seed=SEED, chunk_size=20, workers=1, mode="tricks")
     assert type(stopped.value).__name__ == stop and calls == [1]
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert {s: signal.getsignal(s) for s in DEFAULTS} == DEFAULTS  # the handlers put back
     state = res.scan(out, deep=True)
     assert not state.bad and not state.temp and sorted(state.parts) == [0]
     monkeypatch.setattr(pq, "write_table", write_table)
@@ -493,6 +496,45 @@ def test_a_stop_during_a_write_waits_for_the_whole_part(tmp_path, monkeypatch, s
     fresh = tmp_path / "fresh"
     simulate(fresh, 60, seed=SEED, chunk_size=20, workers=1, mode="tricks")
     assert kaiser_sim.load_results(out).equals(kaiser_sim.load_results(fresh))
+
+
+def test_ignored_signals_stay_ignored(tmp_path, monkeypatch, default_signals):
+    """A run started with SIGHUP and SIGINT ignored (``nohup``, a script's
+    background job) is not stopped by them, and leaves them ignored."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    write_table, calls = pq.write_table, []
+
+    def write_with_signals(*args, **kwargs):
+        calls.append(1)
+        os.kill(os.getpid(), signal.SIGHUP)
+        os.kill(os.getpid(), signal.SIGINT)
+        return write_table(*args, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", write_with_signals)
+    out = tmp_path / "run"
+    simulate(out, 40, seed=SEED, chunk_size=20, workers=1, mode="tricks")
+    assert len(calls) == 2 and res.info(out)["complete"]
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+#: The tests that depend on this process's signal dispositions (the others
+#: signal child processes, started with their defaults).
+IN_PROCESS_SIGNAL_TESTS = ("test_a_stop_during_a_write_waits_for_the_whole_part", "test_ignored_signals_stay_ignored")
+
+
+def test_the_signal_tests_pass_started_with_signals_ignored(tmp_path):
+    """Run the signal tests in a pytest started as a script's background job
+    under ``nohup`` starts (SIGINT and SIGHUP ignored), with no standard
+    input: they set what they need themselves (issue 34)."""
+    here = Path(__file__)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'inner'}",
+           *(f"tests/{here.name}::{name}" for name in IN_PROCESS_SIGNAL_TESTS)]
+    p = subprocess.run(cmd, cwd=here.parents[1], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       preexec_fn=ignored_in_child, timeout=600)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert re.search(r"^3 passed", p.stdout, re.M), p.stdout[-3000:]
 
 
 @linux_only

@@ -407,15 +407,25 @@ class FakeClock:
 
 
 def test_line_progress_prints_periodic_lines():
+    """The first line after config.PROGRESS_FIRST_LINE_SECONDS (5 s): before
+    the first part it says the run is starting, not 0 deals/s and no ETA."""
     clock, out = FakeClock(), io.StringIO()
     p = LineProgress(out, interval=10, clock=clock)
     p.start(1000, done=100)
-    clock.t = 5
-    p.advance(100)  # within the interval: nothing
+    clock.t = 4
+    p.tick()
     assert out.getvalue() == ""
+    clock.t = 5
+    p.tick()
+    assert out.getvalue().startswith("progress: 100/1,000 deals (10.0%), first part under way (workers starting; ")
+    assert out.getvalue().endswith("elapsed 5s\n") and "deals/s" not in out.getvalue()
+    start = len(out.getvalue())
+    clock.t = 10
+    p.advance(100)  # within the interval: nothing
+    assert out.getvalue()[start:] == ""
     clock.t = 20
     p.advance(100)
-    assert out.getvalue() == "progress: 300/1,000 deals (30.0%), 10.0 deals/s, elapsed 20s, ETA 1m10s\n"
+    assert out.getvalue()[start:] == "progress: 300/1,000 deals (30.0%), 10.0 deals/s, elapsed 20s, ETA 1m10s\n"
     p.finish("done")
     assert out.getvalue().endswith("done\n")
 

@@ -1,5 +1,5 @@
 """The ``kaiser-sim`` group: an output that cannot be written ends the command
-cleanly (:class:`MainGroup`)."""
+cleanly, and a command-line mistake is one line (:class:`MainGroup`)."""
 
 from __future__ import annotations
 
@@ -39,21 +39,52 @@ def _quiet_stdout() -> None:
         pass
 
 
+class OneLineUsageError(click.UsageError):
+    """A click usage error (an unknown option, a bad value; exit status 2)
+    shown as one line, like every other refusal of the CLI, with the
+    ``--help`` pointer on it: ``Error: ... (see kaiser-sim CMD --help)``
+    rather than click's usage, hint, blank line and error."""
+
+    def __init__(self, original: click.UsageError):
+        super().__init__(original.format_message(), original.ctx)
+        self.exit_code = original.exit_code
+
+    def show(self, file=None) -> None:
+        ctx = self.ctx
+        pointer = ""
+        if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+            names = ctx.help_option_names
+            pointer = f" (see {ctx.command_path} {next((n for n in names if n.startswith('--')), names[0])})"
+        click.echo(f"Error: {self.format_message()}{pointer}", file=file, err=True,
+                   color=ctx.color if ctx is not None else None)
+
+
 class MainGroup(click.Group):
     """The ``kaiser-sim`` group: an output that cannot be written is a clear
     error with a non-zero exit, never a traceback or a silent success.  A
     reader that went away (a closed pipe, ``| head``) ends the command
     quietly with exit status 1; a full disk or a closed stdout is named on
-    stderr (exit 1); files already checked are named by the command."""
+    stderr (exit 1); files already checked are named by the command.  A
+    usage error is one line (:class:`OneLineUsageError`)."""
 
     def main(self, *args, **kwargs):
         if sys.stdout is None:  # started with stdout closed (>&-)
             sys.stdout = _ClosedStdout()
         return super().main(*args, **kwargs)
 
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as e:  # the group's own arguments
+            raise OneLineUsageError(e) from None
+
     def invoke(self, ctx):
         try:
             rv = super().invoke(ctx)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as e:  # a command's arguments, or raised by the command
+            raise OneLineUsageError(e) from None
         except OSError as e:
             _output_error(e, stdout=None)
         try:

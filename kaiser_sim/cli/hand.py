@@ -19,7 +19,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
 @click.option("--dealer", type=SEAT,
               help="The dealer; decides only the legal calls (matching, the forced bid).  "
               "[default: the seat on your right, so you speak first]")
-@click.option("--deals", "-n", type=click.IntRange(1, config.HAND_MAX_DEALS), default=None,
+@click.option("--deals", "-n", type=click.IntRange(config.HAND_MIN_DEALS, config.HAND_MAX_DEALS), default=None,
               help=f"Random deals of the other cards to solve (at most {config.HAND_MAX_DEALS:,}).  [default: "
               f"{config.HAND_ADVISOR_DEALS:,}; {config.HAND_ADVISOR_KITTY_DEALS:,} with a kitty, where each deal is a search over the discards: "
               "about 30 ms a deal with kitty-4, 15 ms with kitty-34, against 2 ms without]")

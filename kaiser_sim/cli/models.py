@@ -35,11 +35,12 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     --holdout further deals and measures its sensitivity to K and to the
     players; writes the model with its provenance and checks to --out.
     Standard rules (the play of kitty or low no trump games is not modelled).
-    The shipped model took about 8 minutes on 2 cores with the defaults.
+    The shipped model took about 8 minutes on 2 cores with the defaults;
+    `make table-play-model` rebuilds it (--out kaiser_sim/data/table_play_model.json).
 
     \b
     Example:
-        kaiser-sim table-play-model --out kaiser_sim/data/table_play_model.json
+        kaiser-sim table-play-model --out runs/table_play_model.json
     """
     from ..progress import make_progress
     from ..simulate import SimulateError
@@ -64,31 +65,50 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
 
 @click.command("make-model")
 @click.argument("results_path", metavar="RESULTS", type=click.Path(file_okay=False))
+@click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False),
+              help="Directory to write make_model.csv and make_model.json into.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
-              help="Counts table to write.  [default: the shipped kaiser_sim/data/make_model.csv]")
+              help="Counts table to write.  [default: OUT/make_model.csv]")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
-              help="Coefficients and provenance to write.  [default: the shipped kaiser_sim/data/make_model.json]")
-def make_model_command(results_path, csv_path, json_path):
+              help="Coefficients and provenance to write.  [default: OUT/make_model.json]")
+@click.option("--replace-shipped", is_flag=True,
+              help="Write over the model the package ships (kaiser_sim/data/make_model.csv and .json), "
+              "which the bidding policies read; instead of --out, --csv and --json.")
+def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipped):
     """Rebuild the make-probability model of the bidding policies.
 
     Fits, on a points-mode results dataset of the standard deck (kaiser-sim
     simulate --out RESULTS, at least 100 deals), a linear hand count per
     strain kind (trump, no trump) and the distribution of the declaring
     side's double-dummy points in equal-count bins of that count; writes the
-    counts (CSV) and the coefficients with their provenance (JSON).  The
-    shipped model was fitted on 20,000 deals of seed 1.
+    counts (CSV) and the coefficients with their provenance (JSON) into
+    --out (or --csv and --json).  The shipped model was fitted on 20,000
+    deals of seed 1; --replace-shipped writes over it.
 
     \b
     Example:
         kaiser-sim simulate --deals 20000 --seed 1 --out runs/model
-        kaiser-sim make-model runs/model
+        kaiser-sim make-model runs/model --out runs/model-fit
     """
-    from ..make_model import MakeModelError, rebuild
+    import os
+
+    from ..make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
     from ..results import ResultsError
 
-    not_empty(csv=csv_path, json=json_path)
+    not_empty(out=out_dir, csv=csv_path, json=json_path)
+    if replace_shipped and (out_dir or csv_path or json_path):
+        raise InputError("--replace-shipped writes the shipped files: give it without --out, --csv and --json")
+    labels = ("--csv" if csv_path else "--out", "--json" if json_path else "--out")
+    if replace_shipped:
+        csv_path, json_path, labels = MODEL_CSV, MODEL_JSON, ("--replace-shipped",) * 2
+    elif out_dir is not None:
+        csv_path = csv_path or os.path.join(out_dir, "make_model.csv")
+        json_path = json_path or os.path.join(out_dir, "make_model.json")
+    if csv_path is None or json_path is None:
+        raise InputError("give --out DIR (or both --csv FILE and --json FILE) for the model's files; "
+                         "--replace-shipped writes over the model the package ships")
     try:  # (rebuild checks both outputs, named by their options, before it reads the results)
-        line = rebuild(results_path, csv_path, json_path, labels=("--csv", "--json"))
+        line = rebuild(results_path, csv_path, json_path, labels=labels)
     except (MakeModelError, ResultsError) as e:
         raise InputError(str(e)) from None
     except KeyError as e:

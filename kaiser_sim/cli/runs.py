@@ -13,6 +13,7 @@ import os
 import click
 
 from .. import config
+from ..studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
 from .common import InputError, given, not_empty, seed_option
 from .rules_options import rules_options
 from .types import SEAT_HAND
@@ -121,6 +122,15 @@ def info(path, fmt):
 
 
 
+def _doc_with(**fields):
+    """Fill ``{field}`` in the command's docstring (before click reads it):
+    lists in the help that come from the registries the checks use."""
+    def fill(f):
+        f.__doc__ = f.__doc__.format(**fields)
+        return f
+    return fill
+
+
 @click.command()
 @click.argument("study_name", metavar="NAME|FILE.toml")
 @click.option("--from", "from_path", type=click.Path(file_okay=False),
@@ -133,15 +143,17 @@ def info(path, fmt):
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Set a parameter of the study (repeatable), e.g. --param max_resolve=500.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes when simulating.  [default: all cores]")
+@click.option("--force", is_flag=True, help="Simulate again the deals a previous run left in OUT/results "
+              "(they are resumed when the options agree, refused when not).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
 @click.pass_context
-def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, rules):
+@_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]))
+def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, rules):
     """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
 
-    NAME is a study (bid-odds, hand-eval, bidding-chart, five-hearts,
-    three-spades, trump-and-nt, lead, match) or a definition file FILE.toml
-    (analyses/ holds one per study).  The deals come from --from RESULTS or
+    NAME is a study ({names}) or a definition file FILE.toml (analyses/
+    holds one per study).  The deals come from --from RESULTS or
     are simulated (into OUT/results) with the definition's deal count and
     seed, which --deals and --seed override.  --rules/--rule set the scoring
     rules (default: those of the results or the definition).  The match
@@ -176,7 +188,7 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
         definition.seed = definition.seed if seed is None else seed
         out = Path(out or Path("reports") / "studies" / definition.study)
         result = run_study(definition, out, from_path=from_path, workers=workers, progress=make_progress(quiet),
-                           rules=rules if given(ctx, "rules_preset", "rule_overrides") else None)
+                           rules=rules if given(ctx, "rules_preset", "rule_overrides") else None, force=force)
     except StudyError as e:
         raise InputError(str(e)) from None
     click.echo(f"{definition.study}: n={result.inputs['n']:,} {result.inputs.get('unit', 'deals')}, "
@@ -185,7 +197,7 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
 
 
 @click.command()
-@click.option("--deals", "-n", type=click.IntRange(1, config.STUDY_MAX_DEALS), default=None,
+@click.option("--deals", "-n", type=click.IntRange(config.REPORT_MIN_DEALS, config.STUDY_MAX_DEALS), default=None,
               help=f"Deals to simulate (at most {config.STUDY_MAX_DEALS:,}; not with --from).  [default: 4000]")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the simulation.  [default: 1]")
 @click.option("--studies", metavar="A,B,...", help="Studies to include, comma-separated; dd-bias (PIMC play of "
@@ -197,10 +209,15 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, quiet, 
 @click.option("--max-resolve", type=click.IntRange(1, config.STUDY_MAX_DEALS), default=None,
               help="Deals re-solved by the 5H and 3S studies.  [default: 1000]")
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes when simulating.  [default: all cores]")
+@click.option("--force", is_flag=True, help="Simulate again the deals a previous run left in OUT/results "
+              "(they are resumed when the options agree, refused when not).")
+@click.option("--keep-results/--no-keep-results", default=True, show_default=True,
+              help="Keep the simulated deals in OUT/results (the report names them); without, they are removed "
+              "at the end and the report says so.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
 @click.pass_context
-def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quiet, rules):
+def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, keep_results, quiet, rules):
     """Write the printed report: report.pdf, report.md, every table and chart.
 
     Deals are simulated once (or read with --from) and shared by every
@@ -231,7 +248,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, quie
         _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
                              rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
                              preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
-                             make_progress(quiet), log)
+                             make_progress(quiet), log, force=force, keep_results=keep_results)
     except StudyError as e:
         raise InputError(str(e)) from None
     click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "

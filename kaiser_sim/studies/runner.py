@@ -304,13 +304,14 @@ def results_rules(meta: dict, source) -> Rules | None:
 
 
 def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
-                   out=None, progress=None, workers: int | None = None) -> pd.DataFrame:
+                   out=None, progress=None, workers: int | None = None, force: bool = False) -> pd.DataFrame:
     """A results frame: ``load_results(from_path)``, or a new points-mode run
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
-    if a run with the same inputs is already there).  A dataset without
-    points values (``--mode tricks``) is refused before it is loaded."""
+    if a run with the same inputs is already there; started over if
+    ``force``, the command's ``--force``).  A dataset without points values
+    (``--mode tricks``) is refused before it is loaded."""
     from ..results import ResultsError, load_results
-    from ..simulate import SimulateError, simulate
+    from ..simulate import ResumeMismatch, SimulateError, simulate
 
     if from_path is not None:
         check_results_path(from_path)
@@ -323,10 +324,14 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     path = Path(out) / "results"
     existing = (path / "_common_metadata").is_file()
     try:
-        simulate(path, deals, seed, mode="points", rules=rules, resume=existing, progress=progress, workers=workers)
+        simulate(path, deals, seed, mode="points", rules=rules, resume=existing and not force,
+                 force=existing and force, progress=progress, workers=workers)
         return load_results(path)
+    except ResumeMismatch as e:
+        raise StudyError(f"{path} holds a run with other options: " + "; ".join(e.clashes)
+                         + ". Give --force to simulate it again with these, or another --out") from None
     except (SimulateError, ResultsError) as e:
-        raise StudyError(f"{e} (delete {path} or pass --from)" if existing else str(e)) from None
+        raise StudyError(f"{e} (give --force to simulate {path} again)" if existing else str(e)) from None
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -402,7 +407,7 @@ class StudyOutput:
 
 def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = None, from_path=None,
               rules: Rules | None = None, progress=None, workers: int | None = None,
-              write: bool = True) -> StudyOutput:
+              write: bool = True, force: bool = False) -> StudyOutput:
     """Run one study end to end: obtain results, ``run``, ``plot``, write.
 
     ``rules`` (for scoring) defaults to the rules recorded with the results,
@@ -413,7 +418,8 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     Everything is checked before any work (the definition, the parameters,
     the rules, that ``from_path`` holds points values, that ``out`` can be
     written); a run that fails leaves nothing it created behind (files
-    written, directories made, deals simulated).
+    written, directories made, deals simulated).  ``force``: deals already
+    simulated into ``out/results`` are simulated again (``study --force``).
     """
     module = get_study(definition.study)
     check_params(module, definition.params)
@@ -443,7 +449,7 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
             results = obtain_results(from_path)
             meta = results.attrs.get("kaiser_sim", {}) or {}
         if results is None:
-            results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers)
+            results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
             meta = results.attrs.get("kaiser_sim", {}) or {}
             source = str(Path(out) / "results")
         run_rules = results_rules(meta, source)
