@@ -213,7 +213,8 @@ def _param_choices() -> dict:
 
     from ..policies import POLICIES
 
-    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES)}
+    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES),
+            "bidders": tuple(POLICIES)}
 
 
 def _kind(value) -> str:

@@ -1,0 +1,219 @@
+"""The auction study: how often each call sequence happens, and what each
+call says about the caller's hand.
+
+Every deal of the run is bid once around by a named bidding model (a match
+policy, ``bidders``; default as in the hand advisor,
+:data:`kaiser_sim.config.AUCTION_BIDDERS`), every seat with its own hand and
+the calls before it (:func:`kaiser_sim.policies.run_auction`; the scores
+0-0, the rules' target).  Each deal is dealt by the run's dealer of that
+deal (its ``dealer`` column: deal ``i`` by seat ``i % 4``), so each seat
+deals a quarter of the deals.  No solving: the study reads only the
+hands of the results dataset.
+
+Tables
+------
+- ``sequences``: each call sequence, from the dealer's left (``6 pass 7
+  pass``), its count and share of the auctions with a Wilson 95% interval
+  (one auction a deal: independent rows); the most frequent ones that
+  together cover ``top_share`` of the auctions, the rest pooled as
+  ``other``;
+- ``positions``: by seat position (1 = the dealer's left .. 4 = the
+  dealer), how often it passes, bids and bids NT;
+- ``calls``: what each call says.  A call is read in its *situation*:
+  ``opens`` (no bid before it), ``after partner's bid`` (partner holds the
+  highest bid), ``after an opponent's bid``; the dealer facing a bid
+  ``matches``, ``overcalls`` or ``passes``.  For each (position, situation,
+  call) with at least ``min_cell`` hands: the caller's mean Kaiser count
+  (:func:`kaiser_sim.hands.strength`), its longest suit, P(it holds the 5H),
+  P(it holds the 3S), each with a 95% interval, against the same numbers
+  for every hand of the run (a hand in a vacuum).  Rows are one hand of one
+  deal each (a deal appears once in a cell): independent.
+
+What the calls say is the model's: real players who bid otherwise say
+other things.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import config
+from ..auction import call_text
+from .blocks import Table, Text, ci, count, frame, num
+from .common import chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+
+KEY = "auction"
+TITLE = "What the calls tell"
+QUESTION = "How often does each auction happen, and what does each call say about the caller's hand?"
+METHOD = ("Every deal is bid once around by a bidding model (each seat its own hand and the calls before it); "
+          "each call is read in its situation (opening, after partner's bid, after an opponent's bid, the dealer "
+          "facing a bid) by the caller's mean Kaiser count, longest suit and special cards, against any hand.")
+DEFINITION = definition(KEY, "How often each auction happens, and what each call says",
+                        params={"bidders": config.AUCTION_BIDDERS, "top_share": 0.8, "min_cell": 30})
+
+SITUATIONS = ("opens", "after partner's bid", "after an opponent's bid", "dealer matches", "dealer overcalls",
+              "dealer passes a bid")
+
+
+class AuctionStudyError(ValueError):
+    """A parameter the auction study cannot use."""
+
+
+def _situations(calls: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(situation index, highest rank before)`` of each call, (n, 4)."""
+    n = calls.shape[0]
+    situation = np.zeros((n, 4), dtype=np.int64)
+    top = np.full(n, -1, dtype=np.int64)
+    holder = np.full(n, -1, dtype=np.int64)  # position of the highest bid so far
+    before = np.full((n, 4), -1, dtype=np.int64)
+    for k in range(4):
+        c = calls[:, k].astype(np.int64)
+        before[:, k] = top
+        partner = holder == k - 2
+        sit = np.where(top < 0, 0, np.where(partner, 1, 2))
+        if k == 3:
+            facing = top >= 0
+            sit = np.where(facing & (c == top), 3, np.where(facing & (c > top), 4, np.where(facing, 5, sit)))
+        situation[:, k] = sit
+        take = (c >= 0) & (c >= top)
+        holder = np.where(take, k, holder)
+        top = np.where(take, c, top)
+    return situation, before
+
+
+def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float = 0.8,
+        min_cell: int = 30) -> dict[str, pd.DataFrame]:
+    from ..cards import FIVE_HEARTS, THREE_SPADES
+    from ..hands import has_card, strength, suit_lengths
+    from ..policies import PASS, POLICIES, get_policy, ladder_arrays, run_auction
+
+    if str(bidders) not in POLICIES:
+        raise AuctionStudyError(f"unknown bidders '{bidders}'; models: {', '.join(POLICIES)}")
+    if not 0 < float(top_share) <= 1:
+        raise AuctionStudyError(f"top_share must be above 0 and at most 1, not {top_share}")
+    policy = get_policy(bidders)
+    hands = hands_array(results)
+    n = hands.shape[0]
+    dealers = (results["dealer"].to_numpy().astype(np.int64) if "dealer" in results
+               else np.arange(n) % 4)  # the run's dealer of each deal (deal index mod 4)
+    calls = run_auction(hands, dealers, np.zeros((n, 2), dtype=np.int64), np.full(n, rules.target), rules,
+                        [policy], np.zeros((n, 2), dtype=np.int64))
+    lad = ladder_arrays(rules)
+    names = np.array(["pass"] + [call_text(b) for b in lad.bids], dtype=object)
+    text = names[calls.astype(np.int64) + 1]  # (n, 4)
+    seqs = pd.Series([" ".join(r) for r in text])
+    counts = seqs.value_counts()
+    rows, covered = [], 0
+    for seq, k in counts.items():
+        if covered >= top_share * n:
+            break
+        rows.append({"sequence": seq, **proportion_row(k, n)})
+        covered += k
+    if covered < n:
+        rows.append({"sequence": f"other ({len(counts) - len(rows)} sequences)", **proportion_row(n - covered, n)})
+    sequences = pd.DataFrame(rows)
+    sequences.attrs["note"] = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
+                               "the dealer last; Wilson 95% intervals")
+    pos_rows = []
+    for k in range(4):
+        c = calls[:, k]
+        nt = np.where(c >= 0, lad.nt[np.clip(c, 0, None)], False)
+        pos_rows.append({"position": k + 1, "n": n, "pass": (c == PASS).mean(), "bid": ((c >= 0) & ~nt).mean(),
+                         "bid NT": nt.mean()})
+    positions = pd.DataFrame(pos_rows)
+    situation, _ = _situations(calls, rules)
+    lengths = suit_lengths(hands.reshape(-1)).reshape(n, 4, 4).max(axis=-1)
+    count_ = strength(hands.reshape(-1)).reshape(n, 4)
+    five = has_card(hands, FIVE_HEARTS)
+    three = has_card(hands, THREE_SPADES)
+    seat_of = (dealers[:, None] + 1 + np.arange(4)[None, :]) % 4  # the seat making each call
+    rows_idx = np.arange(n)[:, None]
+    feats = {"count": count_[rows_idx, seat_of], "length": lengths[rows_idx, seat_of].astype(float),
+             "5H": five[rows_idx, seat_of].astype(float), "3S": three[rows_idx, seat_of].astype(float)}
+    every = {k: mean_row(v.reshape(-1), np.repeat(np.arange(n), 4)) for k, v in
+             (("count", count_), ("length", lengths.astype(float)), ("5H", five.astype(float)),
+              ("3S", three.astype(float)))}
+    crow = [{"position": "any", "situation": "any hand", "call": "-", "n": 4 * n,
+             **{f"{k}_{f}": every[k][f] for k in every for f in ("mean", "lo", "hi")}}]
+    for k in range(4):
+        for si, sname in enumerate(SITUATIONS):
+            in_sit = situation[:, k] == si
+            if not in_sit.any():
+                continue
+            for call in pd.unique(text[in_sit, k]):
+                sel = in_sit & (text[:, k] == call)
+                if sel.sum() < min_cell:
+                    continue
+                row = {"position": str(k + 1), "situation": sname, "call": call, "n": int(sel.sum())}
+                for f, v in feats.items():
+                    if f in ("5H", "3S"):  # a share: Wilson
+                        m = share_row(v[sel, k] > 0)
+                        m = {"mean": m["p"], "lo": m["lo"], "hi": m["hi"]}
+                    else:
+                        m = mean_row(v[sel, k])
+                    row.update({f"{f}_mean": m["mean"], f"{f}_lo": m["lo"], f"{f}_hi": m["hi"]})
+                crow.append(row)
+    calls_df = pd.DataFrame(crow)
+    calls_df.attrs["note"] = ("the caller's mean Kaiser count, longest suit and special cards by what it called "
+                              f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
+                              "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
+    tables = tag({"sequences": sequences, "positions": positions, "calls": calls_df}, run_info(results, rules),
+                 f"bidding model {policy.name}")
+    for df in tables.values():  # no value is solved here: the footer names no measure
+        df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", "; no solving (hands only);")
+    return tables
+
+
+def plot(tables) -> dict:
+    c = tables["calls"]
+    foot = c.attrs.get("footer", "")
+    figs = {}
+    fig, ax = new_figure("What a call says: the caller's mean Kaiser count (positions pooled)", "call",
+                         "mean Kaiser count of the caller's hand", chart_footer(foot, intervals=False))
+    base = c[c["situation"] == "any hand"]
+    if len(base):
+        ax.axhline(base["count_mean"].iloc[0], color="0.5", linewidth=0.8, linestyle="--", label="any hand")
+    order = {}
+    for sname in SITUATIONS:
+        g = c[(c["situation"] == sname)]
+        if not len(g):
+            continue
+        g = g.groupby("call", sort=False).apply(
+            lambda x: pd.Series({"mean": np.average(x["count_mean"], weights=x["n"])}), include_groups=False)
+        xs = [order.setdefault(call, len(order)) for call in g.index]
+        ax.plot(xs, g["mean"], marker="o", linestyle="none", label=sname)
+    ax.set_xticks(range(len(order)))
+    ax.set_xticklabels(list(order), rotation=45, fontsize=7)
+    legend(ax)
+    figs["auction_call_count"] = fig
+    s = tables["sequences"]
+    fig, ax = new_figure("How often each auction happens", "share of auctions, %", "call sequence (dealer last)",
+                         s.attrs.get("footer", foot))
+    top = s.iloc[::-1]
+    ax.barh(range(len(top)), 100 * top["p"], xerr=[100 * (top["p"] - top["lo"]), 100 * (top["hi"] - top["p"])],
+            capsize=2)
+    ax.set_yticks(range(len(top)))
+    ax.set_yticklabels(top["sequence"], fontsize=7)
+    fig.subplots_adjust(left=0.27)  # room for the sequences
+    figs["auction_sequences"] = fig
+    return figs
+
+
+def section(tables) -> tuple[list, list[str], list[str]]:
+    """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
+    s, c = tables["sequences"], tables["calls"]
+    srows = [{"calls (dealer last)": r["sequence"], "auctions": count(r["k"]), "share %": ci(r["p"], r["lo"], r["hi"],
+                                                                                            1, 100)}
+             for _, r in s.iterrows()]
+    crows = [{"position": r["position"], "situation": r["situation"], "call": r["call"], "n": count(r["n"]),
+              "count": ci(r["count_mean"], r["count_lo"], r["count_hi"], 2),
+              "longest suit": num(r["length_mean"], 2), "5H %": num(100 * r["5H_mean"], 1),
+              "3S %": num(100 * r["3S_mean"], 1)} for _, r in c.iterrows()]
+    blocks = [Table(f"{KEY}-sequences", "How often each auction happens", frame(srows), s.attrs.get("note", "")),
+              Table(f"{KEY}-calls", "What each call says about the caller's hand", frame(crows),
+                    c.attrs.get("note", ""))]
+    return blocks, [Text(METHOD).text], ["auction_sequences", "auction_call_count"]
+
+
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "SITUATIONS", "run", "plot", "section"]
