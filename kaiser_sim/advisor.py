@@ -201,6 +201,9 @@ class PlayInfo:
         requested).
     model : :meth:`~kaiser_sim.table_play.TablePlayModel.describe` of the
         model used, else None; provenance : its provenance, else None.
+    check : the PIMC play of a subsample of the deals that corrects the
+        model for this hand (:meth:`~kaiser_sim.table_play.HandTablePlay.with_play`),
+        else None.
     """
 
     requested: str
@@ -208,6 +211,8 @@ class PlayInfo:
     reason: str | None = None
     model: str | None = None
     provenance: dict | None = None
+    #: the hand's own PIMC play that corrects the model (deals, samples, seed, strains), else None
+    check: dict | None = None
 
     @property
     def table(self) -> bool:
@@ -222,10 +227,14 @@ def _play_name(model) -> str:
     return "table" if _is_table(model) else "dd"
 
 
-def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None):
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None):
     """``(PlayInfo, model or None)``: the table-play model to use, or None
     (DD) with the reason.  ``model``: a :class:`~kaiser_sim.table_play.TablePlayModel`
     (default the shipped one, :func:`~kaiser_sim.table_play.load_model`).
+    With the ``deals`` behind ``values`` and the declarer's ``seat``, the
+    model comes as the hand's :class:`~kaiser_sim.table_play.HandTablePlay`,
+    each deal's distribution kept within its bounds
+    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`).
     Falls back to DD, never raises, when the model cannot be read, does not
     hold for ``rules`` or ``values`` lie outside its points."""
     if play == "dd":
@@ -239,7 +248,27 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
             raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}")
     except TablePlayError as e:
         return PlayInfo("table", "dd", reason=str(e)), None
+    if deals is not None and values is not None and np.asarray(values).shape[1] == len(STRAIN_KEYS):
+        from .dd.play_bounds import strain_bounds
+        from .table_play import HandTablePlay
+
+        m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)))
     return PlayInfo("table", "table", None, m.describe(), dict(m.provenance)), m
+
+
+def played_check(info: PlayInfo, tp, deals, seat: int, strains, seed: int, check: int | None = None):
+    """``(info, tp)`` with the hand's table play corrected by PIMC play of
+    ``check`` of its deals (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+    0: none) in the strain columns ``strains``
+    (:meth:`~kaiser_sim.table_play.HandTablePlay.with_play`, seeded by ``seed``).
+    Unchanged without table play."""
+    from .table_play import HandTablePlay
+
+    check = config.TABLE_PLAY_CHECK_DEALS if check is None else int(check)
+    if not isinstance(tp, HandTablePlay) or check <= 0:
+        return info, tp
+    tp = tp.with_play(deals, seat, strains, check, config.TABLE_PLAY_CHECK_SAMPLES, seed)
+    return replace(info, model=tp.describe(), check=tp.check), tp
 
 
 def point_values(values: np.ndarray, model=None) -> np.ndarray:
@@ -249,10 +278,10 @@ def point_values(values: np.ndarray, model=None) -> np.ndarray:
     v = np.asarray(values, dtype=np.int64)
     if not _is_table(model):
         return v.astype(np.float64)
-    out = np.empty(v.shape, dtype=np.float64)
-    for s in range(v.shape[1]):
-        out[:, s] = model.expected(v[:, s], s == int(Strain.N))
-    return out
+    from .table_play import hand_play
+
+    hp = hand_play(model, v)
+    return np.stack([hp.expected(s) for s in range(v.shape[1])], axis=1)
 
 
 def _p_interval(per_deal: np.ndarray) -> tuple:
@@ -648,8 +677,11 @@ def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
     lo, hi = wilson_interval(k, n)
     tp = np.full((3, v.shape[1], len(lv)), np.nan)
     if _is_table(model):
+        from .table_play import hand_play
+
+        hp = hand_play(model, v)
         for s in range(v.shape[1]):
-            tp[:, s] = _p_interval(model.make_prob(v[:, s], s == int(Strain.N), lv))
+            tp[:, s] = _p_interval(hp.make_prob(s, lv))
     rows = []
     for s, key in enumerate(keys_of(v)):
         for j, level in enumerate(lv):
@@ -673,12 +705,12 @@ def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
     )
     t = np.full((4, v.shape[1]), np.nan)
     if _is_table(model):
-        from .table_play import POINTS
+        from .table_play import POINTS, hand_play
 
         e = point_values(v, model)
         tm = mean_ci(e, axis=0)
-        sq = np.stack([model.expected_score(v[:, s], s == int(Strain.N), POINTS.astype(np.float64) ** 2)
-                       for s in range(v.shape[1])], axis=1)
+        hp = hand_play(model, v)
+        sq = np.stack([hp.expected_score(s, POINTS.astype(np.float64) ** 2) for s in range(v.shape[1])], axis=1)
         sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
         t = np.stack([tm.mean, tm.lo, tm.hi, sd])
     for i, col in enumerate(("table_mean", "table_lo", "table_hi", "table_sd")):
@@ -759,8 +791,10 @@ def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows
     d_dd = mean_ci(v[rows, a] - v[rows, b])
     d = d_dd
     if _is_table(model):
-        n_ = int(Strain.N)
-        d = mean_ci(model.expected(v[rows, a], a == n_) - model.expected(v[rows, b], b == n_))
+        from .table_play import hand_play
+
+        hp = hand_play(model, v)
+        d = mean_ci(hp.expected(a, rows) - hp.expected(b, rows))
     return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
                    difference_dd=d_dd)
 
@@ -806,7 +840,9 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
     keys = keys_of(v)
     rows_out, per_deal = [], DealScores(_play_name(model))
     if table:
-        from .table_play import POINTS
+        from .table_play import POINTS, hand_play
+
+        hp = hand_play(model, v)
     nan = np.nan
     for bid in ladder(rules):
         if bid.is_kaiser and rules.kaiser_outright == "solo":
@@ -834,16 +870,14 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
         t_means = {}
         if table:
             score = _score(rules, bid, seat, POINTS).astype(np.float64)  # the bid's score of each raw total
-            nt = played == int(Strain.N)
-            tsc = model.expected_score(v[:, played], nt, score)
+            tsc = hp.expected_score(played, score)
             per_deal[str(bid)] = tsc
             if nr:
                 tm = mean_ci(tsc[rows])
-                tp = _p_interval(model.make_prob(v[rows, played], nt, [bid.level])[:, 0])
+                tp = _p_interval(hp.make_prob(played, [bid.level], rows)[:, 0])
                 t.update(table_p=float(tp[0]), table_p_lo=float(tp[1]), table_p_hi=float(tp[2]),
                          table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi)
-                t_means = {s: float(model.expected_score(v[rows, s], s == int(Strain.N), score).mean())
-                           for s in choices}
+                t_means = {s: float(hp.expected_score(s, score, rows).mean()) for s in choices}
         row.update(t)
         for s in range(len(keys)):
             row[f"table_exp_{keys[s]}"] = t_means.get(s, nan)
@@ -1127,7 +1161,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
-           current_bid=None, specials: bool = True, play: str = "table", model=None) -> HandAdvice:
+           current_bid=None, specials: bool = True, play: str = "table", model=None,
+           check: int | None = None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -1156,6 +1191,10 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         notes, when the model does not hold for the rules or cannot be read.
     model : the table-play model (default the shipped one,
         :func:`kaiser_sim.table_play.load_model`).
+    check : deals of this hand's own that PIMC players play out, in the
+        chosen trump and in no trump, to correct the table-play model for
+        this hand (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+        0: the model alone; :func:`played_check`).
 
     Raises
     ------
@@ -1177,7 +1216,7 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     ctx = auction_context(rules, seat, dealer, current_bid)
     deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
     values = advisor_values(deals, kitties, ctx.seat, rules)
-    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model)
+    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model, check=check)
 
 
 def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
@@ -1200,15 +1239,16 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
 
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
-             rules: Rules, specials: bool, play: str, model) -> HandAdvice:
+             rules: Rules, specials: bool, play: str, model, check: int | None = None) -> HandAdvice:
     """Everything :func:`advise` does once the deals are solved (the
     benchmark times it on its own)."""
-    info, tp = table_play_for(play, rules, values, model)  # tp: the model, or None for DD
+    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
     # the choices, on the selection deals, in the measure of ``info.used``
     select = selection_rows(n)
     trump = choose_trump(values, rules, select, model=tp)
     nt = choose_nt(values, rules, select, model=tp)
+    info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
     bids_sel, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, select, model=tp, nt_strain=nt)
     call_clear = choose_call(bids_sel, per_deal, ctx, select)[3]
     # everything that depends on them, on the reporting deals
@@ -1287,7 +1327,7 @@ def _mean_pair(play: str, used: MeanCI | None, dd: MeanCI | None) -> dict | None
 def _play_obj(a: HandAdvice) -> dict:
     p = a.play or PlayInfo("dd", "dd")
     return {"requested": p.requested, "used": p.used, "reason": p.reason, "model": p.model,
-            "provenance": p.provenance}
+            "provenance": p.provenance, "check": p.check}
 
 
 def _to_dict(a: HandAdvice) -> dict:
