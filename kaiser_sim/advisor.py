@@ -13,7 +13,10 @@ and turns the ``(n, 5)`` values into two measures side by side:
   distribution of table points; a deal's make probability of bid ``b`` is
   ``model.make_prob(v, nt, [b])``, its expected hand score
   ``model.expected_score(v, nt, score of the bid)``; an estimate is the mean
-  of these per-deal values over the deals, with its iid 95% interval);
+  of these per-deal values over the deals, with its iid 95% interval; each
+  deal's distribution kept within the deal's bounds and the trump and NT
+  corrected by PIMC play of some of the deals:
+  :class:`~kaiser_sim.table_play.HandTablePlay`, :func:`played_check`);
 - **double dummy** (DD): the solver's values themselves.
 
 The choices (trump, call, limit, matching) are made on table play and the
@@ -1110,7 +1113,10 @@ def table_play_note(model_description: str) -> str:
         "not plan to gather information nor read anything into how the others play, and once a layout is "
         "drawn they play as if they saw it (strategy fusion): a model of competent play without conventions, "
         "not of people; a signalling partnership may take more, a weaker table less.  The same model for "
-        "every hand: it knows the deal only through its DD value and the strain kind.  "
+        "every hand: it knows the deal only through its DD value and the strain kind; so each deal's "
+        "distribution is kept within what its cards allow (its sure tricks, the most the side can take), and "
+        "the strains the provenance names are corrected for this hand by PIMC play of some of its own deals "
+        "(a control variate: the model's mean plus the mean of played - model on the played deals).  "
         f"Provenance: {model_description}."
     )
 
@@ -1146,7 +1152,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
         + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
             "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
-            "standard errors over deals: the model's own estimation error is not included.") if table else ""),
+            "standard errors over deals: the model's own estimation error is not included, except in the strains "
+            "corrected by the hand's own play, whose intervals hold the play's error.") if table else ""),
     ]
     if specials:
         notes.append(
