@@ -290,8 +290,8 @@ def point_values(values: np.ndarray, model=None) -> np.ndarray:
 def _p_interval(per_deal: np.ndarray) -> tuple:
     """(p, lo, hi) of a table-play probability: the mean of the per-deal
     probabilities with its iid 95% interval, clipped to 0..1."""
-    m = mean_ci(per_deal, axis=0)
-    return m.mean, np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
+    m = mean_ci(per_deal, axis=0)  # (a corrected per-deal value may leave 0..1: its mean is clipped too)
+    return np.clip(m.mean, 0.0, 1.0), np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
 
 
 # --- input -----------------------------------------------------------------------------
