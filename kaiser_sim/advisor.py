@@ -13,7 +13,10 @@ and turns the ``(n, 5)`` values into two measures side by side:
   distribution of table points; a deal's make probability of bid ``b`` is
   ``model.make_prob(v, nt, [b])``, its expected hand score
   ``model.expected_score(v, nt, score of the bid)``; an estimate is the mean
-  of these per-deal values over the deals, with its iid 95% interval);
+  of these per-deal values over the deals, with its iid 95% interval; each
+  deal's distribution kept within the deal's bounds and the trump and NT
+  corrected by PIMC play of some of the deals:
+  :class:`~kaiser_sim.table_play.HandTablePlay`, :func:`played_check`);
 - **double dummy** (DD): the solver's values themselves.
 
 The choices (trump, call, limit, matching) are made on table play and the
@@ -204,6 +207,9 @@ class PlayInfo:
         requested).
     model : :meth:`~kaiser_sim.table_play.TablePlayModel.describe` of the
         model used, else None; provenance : its provenance, else None.
+    check : the PIMC play of a subsample of the deals that corrects the
+        model for this hand (:meth:`~kaiser_sim.table_play.HandTablePlay.with_play`),
+        else None.
     """
 
     requested: str
@@ -211,6 +217,8 @@ class PlayInfo:
     reason: str | None = None
     model: str | None = None
     provenance: dict | None = None
+    #: the hand's own PIMC play that corrects the model (deals, samples, seed, strains), else None
+    check: dict | None = None
 
     @property
     def table(self) -> bool:
@@ -225,10 +233,14 @@ def _play_name(model) -> str:
     return "table" if _is_table(model) else "dd"
 
 
-def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None):
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None):
     """``(PlayInfo, model or None)``: the table-play model to use, or None
     (DD) with the reason.  ``model``: a :class:`~kaiser_sim.table_play.TablePlayModel`
     (default the shipped one, :func:`~kaiser_sim.table_play.load_model`).
+    With the ``deals`` behind ``values`` and the declarer's ``seat``, the
+    model comes as the hand's :class:`~kaiser_sim.table_play.HandTablePlay`,
+    each deal's distribution kept within its bounds
+    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`).
     Falls back to DD, never raises, when the model cannot be read, does not
     hold for ``rules`` or ``values`` lie outside its points."""
     if play == "dd":
@@ -242,7 +254,27 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
             raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}")
     except TablePlayError as e:
         return PlayInfo("table", "dd", reason=str(e)), None
+    if deals is not None and values is not None and np.asarray(values).shape[1] == len(STRAIN_KEYS):
+        from .dd.play_bounds import strain_bounds
+        from .table_play import HandTablePlay
+
+        m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)))
     return PlayInfo("table", "table", None, m.describe(), dict(m.provenance)), m
+
+
+def played_check(info: PlayInfo, tp, deals, seat: int, strains, seed: int, check: int | None = None):
+    """``(info, tp)`` with the hand's table play corrected by PIMC play of
+    ``check`` of its deals (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+    0: none) in the strain columns ``strains``
+    (:meth:`~kaiser_sim.table_play.HandTablePlay.with_play`, seeded by ``seed``).
+    Unchanged without table play."""
+    from .table_play import HandTablePlay
+
+    check = config.TABLE_PLAY_CHECK_DEALS if check is None else int(check)
+    if not isinstance(tp, HandTablePlay) or check <= 0:
+        return info, tp
+    tp = tp.with_play(deals, seat, strains, check, config.TABLE_PLAY_CHECK_SAMPLES, seed)
+    return replace(info, model=tp.describe(), check=tp.check), tp
 
 
 def point_values(values: np.ndarray, model=None) -> np.ndarray:
@@ -252,17 +284,17 @@ def point_values(values: np.ndarray, model=None) -> np.ndarray:
     v = np.asarray(values, dtype=np.int64)
     if not _is_table(model):
         return v.astype(np.float64)
-    out = np.empty(v.shape, dtype=np.float64)
-    for s in range(v.shape[1]):
-        out[:, s] = model.expected(v[:, s], s == int(Strain.N))
-    return out
+    from .table_play import hand_play
+
+    hp = hand_play(model, v)
+    return np.stack([hp.expected(s) for s in range(v.shape[1])], axis=1)
 
 
 def _p_interval(per_deal: np.ndarray) -> tuple:
     """(p, lo, hi) of a table-play probability: the mean of the per-deal
     probabilities with its iid 95% interval, clipped to 0..1."""
-    m = mean_ci(per_deal, axis=0)
-    return m.mean, np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
+    m = mean_ci(per_deal, axis=0)  # (a corrected per-deal value may leave 0..1: its mean is clipped too)
+    return np.clip(m.mean, 0.0, 1.0), np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
 
 
 # --- input -----------------------------------------------------------------------------
@@ -524,6 +556,8 @@ class Recommendation:
     value, value_dd : the call's worth on ``basis`` (None for ``"score"``).
     ties : every other call the recommended one is not clearly better than
         on the reporting deals (paired 95% interval reaching 0), best first.
+    equivalent : the calls worth exactly the same as it on every reporting
+        deal (the same choice: 10NT beside 9NT when both always make).
     """
 
     call: str
@@ -544,6 +578,7 @@ class Recommendation:
     value: MeanCI | None = None
     value_dd: MeanCI | None = None
     ties: tuple = ()
+    equivalent: tuple = ()
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
@@ -716,8 +751,11 @@ def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
     lo, hi = wilson_interval(k, n)
     tp = np.full((3, v.shape[1], len(lv)), np.nan)
     if _is_table(model):
+        from .table_play import hand_play
+
+        hp = hand_play(model, v)
         for s in range(v.shape[1]):
-            tp[:, s] = _p_interval(model.make_prob(v[:, s], s == int(Strain.N), lv))
+            tp[:, s] = _p_interval(hp.make_prob(s, lv))
     rows = []
     for s, key in enumerate(keys_of(v)):
         for j, level in enumerate(lv):
@@ -741,12 +779,12 @@ def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
     )
     t = np.full((4, v.shape[1]), np.nan)
     if _is_table(model):
-        from .table_play import POINTS
+        from .table_play import POINTS, hand_play
 
         e = point_values(v, model)
         tm = mean_ci(e, axis=0)
-        sq = np.stack([model.expected_score(v[:, s], s == int(Strain.N), POINTS.astype(np.float64) ** 2)
-                       for s in range(v.shape[1])], axis=1)
+        hp = hand_play(model, v)
+        sq = np.stack([hp.expected_score(s, POINTS.astype(np.float64) ** 2) for s in range(v.shape[1])], axis=1)
         sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
         t = np.stack([tm.mean, tm.lo, tm.hi, sd])
     for i, col in enumerate(("table_mean", "table_lo", "table_hi", "table_sd")):
@@ -827,8 +865,10 @@ def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows
     d_dd = mean_ci(v[rows, a] - v[rows, b])
     d = d_dd
     if _is_table(model):
-        n_ = int(Strain.N)
-        d = mean_ci(model.expected(v[rows, a], a == n_) - model.expected(v[rows, b], b == n_))
+        from .table_play import hand_play
+
+        hp = hand_play(model, v)
+        d = mean_ci(hp.expected(a, rows) - hp.expected(b, rows))
     return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
                    difference_dd=d_dd)
 
@@ -874,7 +914,9 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
     keys = keys_of(v)
     rows_out, per_deal = [], DealScores(_play_name(model))
     if table:
-        from .table_play import POINTS
+        from .table_play import POINTS, hand_play
+
+        hp = hand_play(model, v)
     nan = np.nan
     for bid in ladder(rules):
         if bid.is_kaiser and rules.kaiser_outright == "solo":
@@ -902,16 +944,14 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
         t_means = {}
         if table:
             score = _score(rules, bid, seat, POINTS).astype(np.float64)  # the bid's score of each raw total
-            nt = played == int(Strain.N)
-            tsc = model.expected_score(v[:, played], nt, score)
+            tsc = hp.expected_score(played, score)
             per_deal[str(bid)] = tsc
             if nr:
                 tm = mean_ci(tsc[rows])
-                tp = _p_interval(model.make_prob(v[rows, played], nt, [bid.level])[:, 0])
+                tp = _p_interval(hp.make_prob(played, [bid.level], rows)[:, 0])
                 t.update(table_p=float(tp[0]), table_p_lo=float(tp[1]), table_p_hi=float(tp[2]),
                          table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi)
-                t_means = {s: float(model.expected_score(v[rows, s], s == int(Strain.N), score).mean())
-                           for s in choices}
+                t_means = {s: float(hp.expected_score(s, score, rows).mean()) for s in choices}
         row.update(t)
         for s in range(len(keys)):
             row[f"table_exp_{keys[s]}"] = t_means.get(s, nan)
@@ -1128,10 +1168,13 @@ def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
     v = cv.values(basis)[:, np.asarray(rows, dtype=np.int64)]
     means = v.mean(axis=1)
     order = sorted(range(len(cv.calls)), key=lambda i: -means[i])
-    if len(order) < 2:
+    # a call worth exactly the same on every deal (9NT and 10NT when both always make and keep the
+    # opponents out) is the same choice, not a rival: the runner-up is the best call that differs
+    others = [i for i in order[1:] if not np.array_equal(v[i], v[order[0]])]
+    if not others:
         return order[0], None, True
-    d = mean_ci(v[order[0]] - v[order[1]])
-    return order[0], order[1], bool(d.lo > 0)
+    d = mean_ci(v[order[0]] - v[others[0]])
+    return order[0], others[0], bool(d.lo > 0)
 
 
 def _value_words(basis: str, play: str) -> str:
@@ -1140,6 +1183,8 @@ def _value_words(basis: str, play: str) -> str:
 
 
 def _value_text(m: MeanCI, basis: str) -> str:
+    if m.lo == m.hi == m.mean:  # the same on every deal: a certainty, no interval around it
+        return (f"{_pct(m.mean)}%" if basis == "win" else _signed(m.mean)) + " on every deal"
     if basis == "win":
         return f"{_pct(m.mean)}% ({_pct(m.lo)} to {_pct(m.hi)})"
     return _ci_text(m)
@@ -1171,9 +1216,11 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
         diff_dd = mean_ci(vals_dd[b, report] - vals_dd[o, report])
     tie = diff is not None and not diff.lo > 0
     means = vals[:, report].mean(axis=1)
+    same = [i for i in range(len(cv.calls)) if i != b and np.array_equal(vals[i, report], vals[b, report])]
     ties = tuple(_bid_label(c, _call_strain(c, trump, nt))
                  for i, c in sorted(enumerate(cv.calls), key=lambda x: -means[x[0]])
-                 if i != b and not mean_ci(vals[b, report] - vals[i, report]).lo > 0)
+                 if i != b and i not in same and not mean_ci(vals[b, report] - vals[i, report]).lo > 0)
+    equivalent = tuple(_bid_label(cv.calls[i], _call_strain(cv.calls[i], trump, nt)) for i in same)
     # how far to compete: the highest legal bid worth at least passing (at least the call made)
     limit = limit_strain = None
     if call != "pass":
@@ -1198,7 +1245,7 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
     return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
                           limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=clear,
                           tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
-                          value=value, value_dd=value_dd, ties=ties)
+                          value=value, value_dd=value_dd, ties=ties, equivalent=equivalent)
 
 
 def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,
@@ -1265,6 +1312,8 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
     if rec.value is not None:
         unit = "" if rec.basis == "win" else " points a hand"
         action += f" ({rec.basis if rec.basis == 'net' else 'P(win)'} {_value_text(rec.value, rec.basis)}{unit}"
+        if rec.equivalent:
+            action += f"; {' and '.join(rec.equivalent)} the same on every deal"
         if rec.ties:
             many = list(rec.ties)
             action += "; a tie with " + (", ".join(many[:-1]) + " and " + many[-1] if len(many) > 1 else many[0]) + ")"
@@ -1369,7 +1418,10 @@ def table_play_note(model_description: str) -> str:
         "not plan to gather information nor read anything into how the others play, and once a layout is "
         "drawn they play as if they saw it (strategy fusion): a model of competent play without conventions, "
         "not of people; a signalling partnership may take more, a weaker table less.  The same model for "
-        "every hand: it knows the deal only through its DD value and the strain kind.  "
+        "every hand: it knows the deal only through its DD value and the strain kind; so each deal's "
+        "distribution is kept within what its cards allow (its sure tricks, the most the side can take), and "
+        "the strains the provenance names are corrected for this hand by PIMC play of some of its own deals "
+        "(a control variate: the model's mean plus the mean of played - model on the played deals).  "
         f"Provenance: {model_description}."
     )
 
@@ -1435,7 +1487,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
         + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
             "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
-            "standard errors over deals: the model's own estimation error is not included.") if table else ""),
+            "standard errors over deals: the model's own estimation error is not included, except in the strains "
+            "corrected by the hand's own play, whose intervals hold the play's error.") if table else ""),
     ]
     if specials:
         notes.append(
@@ -1450,8 +1503,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
-           current_bid=None, specials: bool = True, play: str = "table", model=None, *, auction=None,
-           bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
+           current_bid=None, specials: bool = True, play: str = "table", model=None, check: int | None = None,
+           *, auction=None, bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -1495,6 +1548,10 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         notes, when the model does not hold for the rules or cannot be read.
     model : the table-play model (default the shipped one,
         :func:`kaiser_sim.table_play.load_model`).
+    check : deals of this hand's own that PIMC players play out, in the
+        chosen trump and in no trump, to correct the table-play model for
+        this hand (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+        0: the model alone; :func:`played_check`).
 
     Raises
     ------
@@ -1549,7 +1606,7 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
                             int(n), scores=scores)
     values = advisor_values(deals, kitties, ctx.seat, rules)
     return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model, kitties=kitties,
-                    policy=policy, heard=heard)
+                    policy=policy, heard=heard, check=check)
 
 
 def check_scores(scores, rules: Rules) -> tuple[int, int]:
@@ -1596,13 +1653,13 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
              rules: Rules, specials: bool, play: str, model, *, kitties=None, policy=None,
-             heard: AuctionInfo | None = None) -> HandAdvice:
+             heard: AuctionInfo | None = None, check: int | None = None) -> HandAdvice:
     """Everything :func:`advise` does once the deals are solved (the
     benchmark times it on its own)."""
     from .call_worth import call_values
     from .policies import get_policy
 
-    info, tp = table_play_for(play, rules, values, model)  # tp: the model, or None for DD
+    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
     policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
     kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties
@@ -1611,6 +1668,9 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     trump = replace(choose_trump(values, rules, None, model=tp), chosen_on="all")
     trump = report_trump(trump, values, "all", every, model=tp)
     nt = choose_nt(values, rules, None, model=tp)
+    # the hand's own PIMC play in that trump and in NT corrects the model (table play only)
+    info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
+    trump = report_trump(trump, values, "all", every, model=tp)
     # each call's worth, the rest of the auction played out; chosen on the selection deals
     scores = heard.scores if heard is not None else None
     basis = "net" if scores is None else "win"
@@ -1695,7 +1755,7 @@ def _mean_pair(play: str, used: MeanCI | None, dd: MeanCI | None) -> dict | None
 def _play_obj(a: HandAdvice) -> dict:
     p = a.play or PlayInfo("dd", "dd")
     return {"requested": p.requested, "used": p.used, "reason": p.reason, "model": p.model,
-            "provenance": p.provenance}
+            "provenance": p.provenance, "check": p.check}
 
 
 def _auction_obj(a: HandAdvice) -> dict:

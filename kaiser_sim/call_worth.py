@@ -194,13 +194,19 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
     net, win_t = net_dd, win_dd
     play = "dd"
     if model is not None:
-        from .table_play import POINTS
+        from .table_play import POINTS, HandTablePlay
 
         play = "table"
         net = net_dd.copy()
         win_t = None if win_dd is None else win_dd.copy()
+        hand = model if isinstance(model, HandTablePlay) else None
+        base = model.model if hand is not None else model
+        # the advised hand's own contracts read its table play deal by deal (kept within each deal's bounds
+        # and corrected by its own play: HandTablePlay); every other contract the model alone
+        own = reuse & (hand is not None)
+        h = np.flatnonzero(has & ~own)
         if h.size:
-            dist = model.dist(decl[h], strain[h] >= 4)  # (h, 15) the declaring side's table points
+            dist = base.dist(decl[h], strain[h] >= 4)  # (h, 15) the declaring side's table points
             ev_net = np.zeros(h.size)
             ev_win = np.zeros(h.size)
             for j, t in enumerate(POINTS):
@@ -212,6 +218,17 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
             net[h] = ev_net
             if win:
                 win_t[h] = ev_win
+        for c in range(C):  # one contract (level, strain) a call when it is the hand's own
+            sel = np.flatnonzero(own[c * n:(c + 1) * n]) + c * n
+            if not sel.size:
+                continue
+            i0 = sel[0]
+            pts = POINTS.astype(np.int64)
+            nv, wv = _outcome(rules, np.full(pts.size, level[i0]), np.full(pts.size, nt[i0]),
+                              np.full(pts.size, int(seat)), pts, rules.raw_total - pts, before, side, table)
+            net[sel] = hand.expected_score(int(strain[i0]), nv, rows[sel])
+            if win:
+                win_t[sel] = hand.expected_score(int(strain[i0]), wv, rows[sel])
 
     def shaped(x):
         return None if x is None else x.reshape(C, n)

@@ -75,6 +75,11 @@ DASK_CONNECT_TIMEOUT = "20s"
 HAND_ADVISOR_DEALS = 2000
 #: ... and with a kitty, where each deal is a search over the declarer's discards
 HAND_ADVISOR_KITTY_DEALS = 500
+#: the advisor's table play: deals of its own that it plays out with PIMC players (in the
+#: chosen trump and in no trump) to correct the table-play model for the hand in front of
+#: it (``kaiser_sim.table_play.HandTablePlay``; ``kaiser-sim hand --play-check``; 0: the
+#: model alone), and the layouts those players sample a turn (the model's K)
+TABLE_PLAY_CHECK_DEALS = 48
 
 #: matches played by ``kaiser-sim match`` when ``--matches`` is not given
 MATCH_DEFAULT_COUNT = 1000
@@ -86,6 +91,8 @@ MATCH_MAX_HANDS = 1000
 #: layouts a PIMC player samples at each turn (``kaiser-sim play``, the dd-bias study,
 #: ``simulate --play``, the table-play model)
 PIMC_SAMPLES = 20
+#: layouts a turn of the advisor's own PIMC play (``TABLE_PLAY_CHECK_DEALS``)
+TABLE_PLAY_CHECK_SAMPLES = PIMC_SAMPLES
 #: the most layouts a turn ``simulate --play`` accepts (the cost grows with K)
 PIMC_MAX_SAMPLES = 1000
 #: deals per part of a ``simulate --play`` run when ``--chunk-size`` is not given: playing

@@ -334,6 +334,172 @@ def model_se(model: TablePlayModel, estimate, n: int = 40) -> np.ndarray:
     return vals.std(axis=0, ddof=1)
 
 
+# --- one hand's deals: bounds and its own play ------------------------------------------------------
+
+#: ``HandTablePlay.played`` of a (deal, strain) not played
+NOT_PLAYED = -100
+
+
+def restrict(dist, lo, hi) -> np.ndarray:
+    """``dist`` (``(..., 15)`` over :data:`POINTS`) with the mass below
+    ``lo`` moved to ``lo`` and the mass above ``hi`` moved to ``hi`` (the
+    bounds broadcast against ``dist[..., 0]``): the model's distribution of
+    a deal clipped to what the deal allows (module doc, "Bounds")."""
+    d = np.array(dist, dtype=np.float64, copy=True)
+    li = np.asarray(lo, dtype=np.int64)[..., None] - POINTS[0]
+    hi_ = np.asarray(hi, dtype=np.int64)[..., None] - POINTS[0]
+    idx = np.arange(len(POINTS))
+    below = np.where(idx < li, d, 0.0).sum(axis=-1, keepdims=True)
+    above = np.where(idx > hi_, d, 0.0).sum(axis=-1, keepdims=True)
+    d = np.where((idx < li) | (idx > hi_), 0.0, d)
+    d += np.where(idx == li, below, 0.0) + np.where(idx == hi_, above, 0.0)
+    return d
+
+
+class HandTablePlay:
+    """Table play of one hand's deals (the hand advisor's): the model's
+    distribution of each deal, clipped to the deal's bounds, corrected by
+    PIMC play of a seeded subsample of the deals (module doc, "The hand in
+    front of you").
+
+    ``values`` (n, k): the DD points of each deal in each strain column
+    (S H D C N); ``lo``, ``hi`` (n, k): their bounds
+    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`; default the widest,
+    -2..12, i.e. the model alone).  Every method gives one value *per deal*
+    (``rows``: the deals, default all; ``s``: the strain column) whose mean
+    over any of the advisor's deal sets (all, the even rows, the odd rows)
+    is the estimate: the model's per-deal value, plus on the played deals
+    the weighted residual (played - model) (:meth:`with_play`).  An iid
+    interval over these per-deal values is clustered by deal.
+    """
+
+    def __init__(self, model: TablePlayModel, values, lo=None, hi=None):
+        self.model = model
+        self.values = np.asarray(values, dtype=np.int64)
+        shape = self.values.shape
+        self.lo = np.full(shape, POINTS[0], np.int64) if lo is None else np.asarray(lo, dtype=np.int64)
+        self.hi = np.full(shape, POINTS[-1], np.int64) if hi is None else np.asarray(hi, dtype=np.int64)
+        if self.lo.shape != shape or self.hi.shape != shape:
+            raise TablePlayError("the bounds need the shape of the values")
+        self.played = np.full(shape, NOT_PLAYED, np.int64)
+        self.weight = np.zeros(shape[0], np.float64)
+        self.check: dict | None = None
+        self.provenance = model.provenance
+        self._dist: dict = {}
+
+    @property
+    def bounded(self) -> bool:
+        return bool((self.lo > POINTS[0]).any() or (self.hi < POINTS[-1]).any())
+
+    def describe(self) -> str:
+        text = self.model.describe()
+        if self.bounded:
+            text += "; each deal's points kept within what its cards allow (sure tricks)"
+        if self.check:
+            c = self.check
+            text += (f"; corrected for this hand by PIMC play of {c['deals']} of its deals (K = {c['samples']}) "
+                     f"in {' and '.join(c['strains'])}")
+        return text
+
+    def dist(self, s: int, rows=None) -> np.ndarray:
+        """``(r, 15)``: the model's distribution of each deal in column
+        ``s``, clipped to the deal's bounds."""
+        if s not in self._dist:
+            nt = s == int(_NT_COLUMN)
+            self._dist[s] = restrict(self.model.dist(self.values[:, s], nt), self.lo[:, s], self.hi[:, s])
+        d = self._dist[s]
+        return d if rows is None else d[np.asarray(rows, dtype=np.int64)]
+
+    def _corrected(self, s, rows, model_value, played_value):
+        """``model_value`` (r, ...) plus, on the played deals, weight x
+        (``played_value(t)`` - ``model_value``)."""
+        r = np.arange(self.values.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
+        t = self.played[r, s]
+        on = t != NOT_PLAYED
+        if not on.any():
+            return model_value
+        out = np.array(model_value, dtype=np.float64, copy=True)
+        pv = played_value(t[on])
+        w = self.weight[r][on].reshape((-1,) + (1,) * (out.ndim - 1))
+        out[on] = out[on] + w * (pv - out[on])
+        return out
+
+    def expected(self, s: int, rows=None) -> np.ndarray:
+        """Per deal: the expected table points."""
+        return self._corrected(s, rows, self.dist(s, rows) @ POINTS.astype(np.float64),
+                               lambda t: t.astype(np.float64))
+
+    def make_prob(self, s: int, levels, rows=None) -> np.ndarray:
+        """Per deal ``(r, len(levels))``: P(table points >= b)."""
+        lv = np.asarray(levels, dtype=np.int64)
+        d = self.dist(s, rows)
+        p = (d[:, None, :] * (POINTS[None, :] >= lv[:, None])).sum(axis=-1)
+        return self._corrected(s, rows, p, lambda t: (t[:, None] >= lv[None, :]).astype(np.float64))
+
+    def expected_score(self, s: int, score, rows=None) -> np.ndarray:
+        """Per deal: the expected ``score`` (a (15,) array over
+        :data:`POINTS`, or a vectorised function of the raw points)."""
+        sc = np.asarray(score(POINTS) if callable(score) else score, dtype=np.float64)
+        return self._corrected(s, rows, self.dist(s, rows) @ sc, lambda t: sc[t - POINTS[0]])
+
+    def with_play(self, deals, seat: int, strains, n_play: int = config.TABLE_PLAY_CHECK_DEALS,
+                  samples: int = config.TABLE_PLAY_CHECK_SAMPLES, seed: int = 0) -> HandTablePlay:
+        """This table play corrected by direct play: ``n_play`` of the deals
+        (half from the even rows, half from the odd, drawn with ``seed``;
+        all when there are no more) are played out by PIMC players with
+        ``samples`` layouts a turn (:func:`kaiser_sim.dd.pimc.play_deals`,
+        ``seat`` declaring and leading) in each strain column of
+        ``strains``.  A played deal's per-deal values get the residual
+        (played - model) with weight (deals of its parity) / (played deals
+        of its parity), so the mean over all deals, over the even or over
+        the odd rows is the model's mean plus the mean residual of the
+        played deals there: the control-variate estimate, unbiased for
+        this hand whatever the model's error."""
+        from .dd.pimc import play_deals
+
+        n = self.values.shape[0]
+        deals = np.asarray(deals, dtype=np.uint64)
+        if deals.shape[0] != n:
+            raise TablePlayError("one deal per row of the values")
+        out = HandTablePlay(self.model, self.values, self.lo, self.hi)
+        n_play = int(n_play)
+        if n_play <= 0 or n == 0:
+            return out
+        rng = np.random.default_rng([int(seed), 30])
+        chosen = []
+        for parity, m in ((0, (n_play + 1) // 2), (1, n_play // 2)):
+            rows = np.arange(parity, n, 2)
+            take = rows if m >= len(rows) else np.sort(rng.choice(rows, size=m, replace=False))
+            if len(take):
+                out.weight[take] = len(rows) / len(take)
+            chosen.append(take)
+        sub = np.sort(np.concatenate(chosen))
+        names = []
+        for s in dict.fromkeys(int(x) for x in strains):
+            res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
+                             seed=int(seed))
+            out.played[sub, s] = res.declarer_points
+            names.append(_STRAIN_NAMES[s])
+        out.check = {"deals": int(len(sub)), "samples": int(samples), "seed": int(seed), "strains": names}
+        return out
+
+
+_NT_COLUMN = 4
+_STRAIN_NAMES = ("S", "H", "D", "C", "NT")
+
+
+def hand_play(model, values) -> HandTablePlay:
+    """``model`` as a :class:`HandTablePlay` of ``values``: itself when it
+    is one (of values of this shape), else the model alone (no bounds, no
+    play)."""
+    v = np.asarray(values)
+    if isinstance(model, HandTablePlay):
+        if model.values.shape != v.shape:
+            raise TablePlayError("the hand's table play was made for other values")
+        return model
+    return HandTablePlay(model, v)
+
+
 # --- validation (run when the model is built; stored with it) -----------------------------------
 
 
@@ -561,6 +727,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     return model
 
 
-__all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "play_contracts", "fit_kind",
+__all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
+           "restrict", "NOT_PLAYED", "play_contracts", "fit_kind",
            "fit_model", "fit_counts", "joint_counts", "model_se", "load_model", "validation_tables",
            "sensitivity_table", "build_model", "check_build_paths"]

@@ -430,3 +430,57 @@ def solve_mid(hands, leader, strain, trick=(), mode="points", five=FIVE_HEARTS, 
     work = tuple(np.uint64(h) for h in hs)
     return int(_search_jit(work, int(strain), max_side, five_bit, three_bit, int(leader), len(trick), led, winner,
                            win_card, bits, -_INF, _INF))
+
+
+# --- coalition games: the exact versions of kaiser_sim.dd.play_bounds ----------------------------
+
+
+def coalition_value_py(hands, leader, strain, maximisers, mode="points", five=FIVE_HEARTS, three=THREE_SPADES,
+                       side=None) -> int:
+    """The points (or tricks) ``side``'s partnership (default the leader's)
+    takes from this trick boundary when the seats in ``maximisers`` play to
+    maximise them and the others to minimise them: plain memoised minimax,
+    pure Python (endgames of up to 4 or 5 cards a hand).
+
+    ``maximisers = {0, 1, 2, 3}``: every player cooperates (the upper bound
+    of :mod:`kaiser_sim.dd.play_bounds`); ``{leader}``: the declarer alone
+    against the other three, its partner included (the lower bound);
+    ``{leader, leader ^ 2}``: double dummy (:func:`solve_py`).
+    """
+    hs, max_side = _prepare(hands, leader, strain, mode, side)
+    maxi = frozenset(int(s) for s in maximisers)
+    points = mode == "points"
+    memo = {}
+
+    def value(hs, leader, trick):
+        key = (tuple(hs), leader, trick)
+        if key in memo:
+            return memo[key]
+        if len(trick) == 4:
+            best = 0
+            for i in range(1, 4):
+                if _beats_py(trick[i], trick[best], int(strain)):
+                    best = i
+            winner = (leader + best) % 4
+            won = 1 + (5 * (int(five) in trick) - 3 * (int(three) in trick) if points else 0)
+            out = (won if winner & 1 == max_side else 0) + value(hs, winner, ())
+            memo[key] = out
+            return out
+        seat = (leader + len(trick)) % 4
+        hand = hs[seat]
+        if not trick and hand == 0:
+            return 0
+        if trick:
+            follow = hand & (0xFFFF << (16 * (trick[0] >> 4)))
+            hand = follow or hand
+        vals = []
+        for card in range(64):
+            if hand >> card & 1:
+                nxt = list(hs)
+                nxt[seat] ^= 1 << card
+                vals.append(value(nxt, leader, trick + (card,)))
+        out = max(vals) if seat in maxi else min(vals)
+        memo[key] = out
+        return out
+
+    return value(hs, int(leader), ())

@@ -45,7 +45,7 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import Rules, get_preset
 from kaiser_sim.scoring import score_hands
 from kaiser_sim.stats import mean_ci
-from kaiser_sim.table_play import PLAY_RULES, POINTS, TablePlayError, TablePlayModel, load_model
+from kaiser_sim.table_play import PLAY_RULES, POINTS, TablePlayError, TablePlayModel, load_model, restrict
 
 STANDARD = get_preset("standard")
 STRONG = "AKQJ.A.AK.A"  # all four aces and the top trumps
@@ -272,7 +272,7 @@ SOLID = "A.AKQJT98.-.-"  # seven top hearts
 
 @pytest.fixture(scope="module")
 def mirror():
-    return advise(MIRROR, n=200, seed=1)
+    return advise(MIRROR, n=200, seed=1, check=0)  # the bounded model alone: its numbers are recomputed below
 
 
 def test_trump_choice_on_synthetic_values():
@@ -327,10 +327,30 @@ def test_unclear_choice_is_reported_on_the_other_half(mirror):
     assert odd_only == (not a.recommendation.clear) and t.n_report == (100 if odd_only else 200)
     # the choices are on table play now (the default): each deal's expected table points, recomputed
     # from the model; the plain (DD) columns keep their meaning
-    m = load_model()
+    from kaiser_sim.advisor import advisor_deals
+    from kaiser_sim.dd.play_bounds import strain_bounds
+
     v = a.values.astype(int)
-    tp = np.stack([m.expected(v[:, s], s == 4) for s in range(5)], axis=1)
-    rows = slice(1, None, 2) if odd_only else slice(None)
+    lo, hi = strain_bounds(advisor_deals(a.hand, 0, 200, 1, STANDARD), 0)  # each deal kept within its bounds
+    base = load_model()
+    rows = np.arange(1, 200, 2) if odd_only else np.arange(200)
+
+    class _Bounded:  # the model's numbers of a deal, clipped to its bounds (table_play.restrict)
+        def __init__(self, rows):
+            self.rows = rows
+
+        def _d(self, dd, nt):
+            s = 4 if nt else STRAIN_KEYS.index(t.strain)
+            return restrict(base.dist(dd, nt), lo[self.rows, s], hi[self.rows, s])
+
+        def make_prob(self, dd, nt, levels):
+            return (self._d(dd, nt)[:, None, :] * (POINTS[None, :] >= np.asarray(levels)[:, None])).sum(axis=-1)
+
+        def expected_score(self, dd, nt, score):
+            return self._d(dd, nt) @ score
+
+    tp = np.stack([restrict(base.dist(v[:, s], s == 4), lo[:, s], hi[:, s]) @ POINTS for s in range(5)], axis=1)
+    m = _Bounded(rows)
     odd_dd = v[rows]
     tr, ru = STRAIN_KEYS.index(t.strain), STRAIN_KEYS.index(t.runner_up)
     assert t.play == "table" and a.play.used == "table"
@@ -441,39 +461,45 @@ def test_choices_follow_the_measure():
 
 @pytest.fixture(scope="module")
 def issue_table():
-    return advise(ISSUE_HAND, n=300, seed=11, specials=False)
+    return advise(ISSUE_HAND, n=300, seed=11, specials=False, check=0)  # the bounded model alone
 
 
 def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
     """Every table-play make probability and expected score is the mean over
-    the deals of the model's per-deal value, recomputed here from the DD
-    values with the model's own API; the intervals are iid over deals."""
-    a, m = issue_table, load_model()
+    the deals of the model's per-deal value clipped to the deal's bounds,
+    recomputed here from the DD values and the bounds with the hand's table
+    play API; the intervals are iid over deals."""
+    from kaiser_sim.dd.play_bounds import strain_bounds
+    from kaiser_sim.table_play import HandTablePlay
+
+    a = issue_table
     v = a.values.astype(int)
-    assert np.array_equal(v, _dd_strains(advisor_deals(a.hand, 0, 300, 11, STANDARD), 0, "points"))
+    deals = advisor_deals(a.hand, 0, 300, 11, STANDARD)
+    assert np.array_equal(v, _dd_strains(deals, 0, "points"))
+    hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0))
     mk = a.make.set_index(["strain", "bid"])
     for s, key in enumerate(STRAIN_KEYS):
-        per = m.make_prob(v[:, s], key == "N", list(range(6, 13)))
+        per = hp.make_prob(s, list(range(6, 13)))
         for j, b in enumerate(range(6, 13)):
             ci = mean_ci(per[:, j])
             assert mk.loc[(key, b), "table_p"] == pytest.approx(ci.mean)
             assert mk.loc[(key, b), "table_lo"] == pytest.approx(max(ci.lo, 0.0))
             assert mk.loc[(key, b), "table_hi"] == pytest.approx(min(ci.hi, 1.0))
             assert mk.loc[(key, b), "p"] == pytest.approx((v[:, s] >= b).mean())  # DD beside it
-        assert a.points.loc[key, "table_mean"] == pytest.approx(m.expected(v[:, s], key == "N").mean())
+        assert a.points.loc[key, "table_mean"] == pytest.approx(hp.expected(s).mean())
     rows = np.arange(300) if a.trump.reported_on == "all" else np.arange(1, 300, 2)
     d = a.to_dict()
     for bid, row, js in zip(ladder(STANDARD), a.bids.itertuples(), d["bids"]):
         s = STRAIN_KEYS.index(row.strain)
-        exp = m.expected_score(v[rows, s], bid.nt, score_fn(STANDARD, bid))
+        exp = hp.expected_score(s, score_fn(STANDARD, bid), rows)
         assert row.table_expected == pytest.approx(exp.mean())
-        assert row.table_p == pytest.approx(m.make_prob(v[rows, s], bid.nt, [bid.level]).mean())
+        assert row.table_p == pytest.approx(hp.make_prob(s, [bid.level], rows).mean())
         assert js["expected"]["table"]["mean"] == pytest.approx(exp.mean(), abs=1e-4)
         assert js["make"]["dd"]["p"] == pytest.approx((v[rows, s] >= bid.level).mean(), abs=1e-4)
     rec = a.recommendation
     if rec.call != "pass":
         bid = Bid.parse(rec.call)
-        exp = m.expected_score(v[rows, STRAIN_KEYS.index(rec.strain)], bid.nt, score_fn(STANDARD, bid))
+        exp = hp.expected_score(STRAIN_KEYS.index(rec.strain), score_fn(STANDARD, bid), rows)
         assert rec.expected.mean == pytest.approx(exp.mean())
         assert rec.expected_dd.mean == pytest.approx(a.bids.set_index("bid").loc[rec.call, "expected"])
 
@@ -492,12 +518,16 @@ def test_table_play_takes_less_than_double_dummy(issue_table):
 
 def test_recommendation_is_on_table_play_by_default():
     """The strong hand makes 10 in NT double dummy on every deal: 6NT.  With a
-    model where no trump never makes at the table it bids a suit instead;
-    --play dd keeps 6NT and shows no table play."""
+    model where no trump never makes at the table it bids a suit instead --
+    unless the deal's bounds say otherwise: the strong hand cannot lose a
+    trick in NT, so even that model reads 10 there; --play dd keeps 6NT and
+    shows no table play."""
     no_nt = det_model(lambda x: x, lambda x: -2)
-    tp = advise(STRONG, n=40, seed=1, specials=False, model=no_nt)
+    tp = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, check=0)
     dd = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, play="dd")
-    assert tp.play.used == "table" and tp.recommendation.strain == tp.trump.strain != "N"
+    assert tp.play.used == "table" and tp.recommendation.strain == "N" and tp.points.loc["N", "table_mean"] == 10
+    nearly = advise("AKQJ.A.AK.7", n=40, seed=1, specials=False, model=no_nt, check=0)  # the 7 of clubs can lose
+    assert nearly.play.used == "table" and nearly.recommendation.strain == nearly.trump.strain != "N"
     assert tp.recommendation.expected_dd.mean == tp.bids.set_index("bid").loc[tp.recommendation.call, "expected"]
     # double dummy every NT bid makes 10: the call is an NT bid (a high one keeps the opponents out)
     assert dd.play == advisor_play_dd() and dd.recommendation.strain == "N" and dd.recommendation.play == "dd"
@@ -617,7 +647,7 @@ TOP_KEYS = {"schema", "version", "hand", "seat", "dealer", "deals", "seed", "rul
             "specials", "notes"}
 TRUMP_KEYS = {"strain", "runner_up", "difference", "tie", "chosen_on", "n_select", "selection_difference", "clear",
               "reported_on", "n_report"}
-PLAY_KEYS = {"requested", "used", "reason", "model", "provenance"}
+PLAY_KEYS = {"requested", "used", "reason", "model", "provenance", "check"}
 
 
 def check_p(obj):
@@ -656,7 +686,8 @@ def test_json_schema():
     assert Rules.from_dict(d["rules"]) == STANDARD
     play = d["play"]
     assert set(play) == PLAY_KEYS and (play["requested"], play["used"], play["reason"]) == ("table", "table", None)
-    assert play["model"] == load_model().describe() and play["provenance"]["rules"]["kitty"] == "none"
+    assert play["model"].startswith(load_model().describe()) and play["provenance"]["rules"]["kitty"] == "none"
+    assert play["check"] == {"deals": 30, "samples": 20, "seed": 1, "strains": ["S", "NT"]}  # every deal played
     assert d["legal_calls"][:3] == ["pass", "8", "8NT"]
     assert list(d["strains"]) == list(STRAIN_KEYS)
     for s in d["strains"].values():
@@ -789,3 +820,45 @@ def test_cli_table_and_plot(tmp_path):
 ])
 def test_cli_bad_input(args, fragment):
     assert_refused(cli(*args), fragment)
+
+
+def test_sure_winners_read_the_same_in_table_play_as_double_dummy():
+    """Issue 30: eight top winners take every trick in NT whatever anyone
+    does.  The table-play model alone spread DD 10 into 7..12 (6NT 77%, mean
+    7.87); kept within the deal's bounds and corrected by the hand's own
+    PIMC play it reads 10.00 and 100% for 6NT, as double dummy and as direct
+    play do."""
+    r = cli(STRONG, "-n", 200, "--seed", 3, "--no-specials", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["play"]["used"] == "table" and d["play"]["check"]["strains"][-1] == "NT"
+    nt = d["strains"]["N"]
+    assert nt["points"]["table"]["mean"] == 10.0 and nt["points"]["dd"]["mean"] == 10.0
+    for b in range(6, 11):
+        assert nt["make"][str(b)]["table"]["p"] == 1.0
+    assert nt["make"]["11"]["table"]["p"] == 0.0 and nt["make"]["12"]["table"]["p"] == 0.0
+    six = next(b for b in d["bids"] if b["bid"] == "6NT")
+    assert six["make"]["table"]["p"] == 1.0 and six["expected"]["table"]["mean"] == 20.0
+
+
+def test_hand_play_corrects_the_model_by_direct_play():
+    """The control variate: the mean of the per-deal values over all deals,
+    the even or the odd rows is the model's mean there plus the mean
+    residual (played - model) of the played deals there."""
+    from kaiser_sim.table_play import HandTablePlay
+
+    deals = advisor_deals(parse_hand("KJ8.AQ9.T.J"), 0, 60, 4, STANDARD)
+    v = _dd_strains(deals, 0)
+    base = HandTablePlay(load_model(), v)
+    hp = base.with_play(deals, 0, [0, 4], n_play=12, samples=5, seed=9)
+    assert hp.check == {"deals": 12, "samples": 5, "seed": 9, "strains": ["S", "NT"]}
+    for s in (0, 4):
+        on = hp.played[:, s] != -100
+        assert on.sum() == 12 and on[0::2].sum() == 6
+        for rows in (np.arange(60), np.arange(0, 60, 2), np.arange(1, 60, 2)):
+            sub = rows[on[rows]]
+            want = base.expected(s, rows).mean() + (hp.played[sub, s] - base.expected(s, sub)).mean()
+            assert hp.expected(s, rows).mean() == pytest.approx(want)
+            p = base.make_prob(s, [7], rows)[:, 0].mean() + ((hp.played[sub, s] >= 7) - base.make_prob(s, [7], sub)[:, 0]).mean()
+            assert hp.make_prob(s, [7], rows)[:, 0].mean() == pytest.approx(p)
+    assert np.array_equal(hp.expected(1), base.expected(1))  # hearts not played: the model alone

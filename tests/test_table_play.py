@@ -265,3 +265,22 @@ def test_joint_counts_refit_the_same_model():
     # the shipped probabilities are the fit of its own joint counts
     for kind in (0, 1):
         assert np.allclose(table_play.fit_counts(shipped.joint[kind])[0], shipped.prob[kind], atol=2e-6)
+
+
+def test_restrict_moves_the_mass_outside_the_bounds_to_them():
+    from kaiser_sim.table_play import restrict
+
+    d = np.full((3, len(POINTS)), 1.0 / len(POINTS))
+    lo, hi = np.array([-2, 4, 10]), np.array([12, 8, 10])
+    r = restrict(d, lo, hi)
+    assert np.allclose(r.sum(axis=1), 1.0) and (r >= 0).all()
+    assert np.allclose(r[0], d[0])  # the widest bounds change nothing
+    pts = POINTS[None, :]
+    assert (r[1][(POINTS < 4) | (POINTS > 8)] == 0).all()
+    assert r[1][POINTS == 4][0] == pytest.approx(7 / 15) and r[1][POINTS == 8][0] == pytest.approx(5 / 15)
+    assert r[2][POINTS == 10][0] == pytest.approx(1.0)  # lo == hi: that value for sure
+    # clipping keeps the order of distributions: more mass higher before, more after
+    m = load_model()
+    rows = restrict(m.dist(np.arange(-2, 13), False), 3, 9)
+    surv = rows[:, ::-1].cumsum(axis=1)[:, ::-1]
+    assert (np.diff(surv, axis=0) >= -1e-6).all() and (rows * pts).sum(axis=1).max() <= 9  # (the file: 6 decimals)
