@@ -1310,8 +1310,14 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         verb = "match" if (ctx.is_dealer and ctx.current is not None and rec.call == str(ctx.current)) else "bid"
         action = f"{verb} {_bid_label(rec.call, rec.strain)}"
     if rec.value is not None:
-        unit = "" if rec.basis == "win" else " points a hand"
-        action += f" ({rec.basis if rec.basis == 'net' else 'P(win)'} {_value_text(rec.value, rec.basis)}{unit}"
+        m = rec.value
+        if rec.basis == "win":
+            worth = f"P(win) {_pct(m.mean)}%"
+            spread = f"{_pct(m.lo)} to {_pct(m.hi)}%"
+        else:
+            worth = f"net {_signed(m.mean)} points a hand"
+            spread = f"{_signed(m.lo)} to {_signed(m.hi)}"
+        action += f" ({worth}" + (" on every deal" if m.lo == m.hi == m.mean else f", {spread}")
         if rec.equivalent:
             action += f"; {' and '.join(rec.equivalent)} the same on every deal"
         if rec.ties:
