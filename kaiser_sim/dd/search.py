@@ -55,7 +55,8 @@ from numba import njit, prange
 
 from .. import _jit_cache
 from ..cards import SUIT_MASK
-from .bits import INF, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, pdep, pext, rank_win, trick_points
+from .bits import (INF, above_in_suit, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, rank_win,
+                   trick_points)
 from .bounds import (cash_spares_3s, cash_takes_5h, quick_tricks, side_floor, special_captor,
                      sure_trump_tricks)
 from .endgame import solve_two
@@ -439,18 +440,12 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                                  and (next_top < 0 or beats(last_top, next_top, trump)))
             n = 0
             # keep only the lowest card of each run of our cards with no other
-            # remaining card between them; the 5H and 3S stand alone.  In the
-            # remaining cards packed in order (pext), a card is dropped when
-            # the card below it is ours too, in its suit, and neither special.
+            # remaining card between them; the 5H and 3S stand alone: a card
+            # is dropped when the remaining card just below it in its suit is
+            # ours too, and neither is special (no pext: see above_in_suit)
             if cand & (cand - _ONE):  # (a forced card has nothing to drop)
-                lows = np.uint64(0)
-                for s in range(4):
-                    u = present & _SUIT_MASKS[ix(s)]
-                    lows |= u & (~u + _ONE)
-                km = pext(mine, present)
-                ks = pext(special, present)
-                drop = km & (km << _ONE) & ~ks & ~(ks << _ONE) & ~pext(lows, present)
-                cand &= ~pdep(drop, present)
+                plain = mine & ~special
+                cand &= ~(plain & above_in_suit(plain, present))
             while cand:
                 c = lowest_bit_index(cand)
                 cb = card_bit(c)
