@@ -42,3 +42,37 @@ def loadavg() -> str:
             return " ".join(f.read().split()[:3])
     except OSError:
         return "n/a"
+
+
+def _cpuinfo_field(name: str) -> str | None:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, val = line.partition(":")
+                if key.strip() == name:
+                    return val.strip()
+    except OSError:
+        pass
+    return None
+
+
+def cpu_flags() -> dict[str, bool]:
+    """The instruction-set flags that matter to the solver's speed: BMI2
+    (pext / pdep), AVX2 and AVX-512F (what LLVM may vectorise with)."""
+    flags = set((_cpuinfo_field("flags") or "").split())
+    return {"BMI2": "bmi2" in flags, "AVX2": "avx2" in flags, "AVX-512": "avx512f" in flags}
+
+
+def cpu_summary() -> str:
+    """One line naming the CPU for a benchmark result: its model, vendor
+    family/model, LLVM's name for it (what numba compiles for), the flags of
+    :func:`cpu_flags` and whether the solver uses ``pext`` / ``pdep`` as
+    instructions (fast) or avoids them (microcoded on AMD before Zen 3)."""
+    from kaiser_sim.dd import bits
+
+    fam, mod = _cpuinfo_field("cpu family"), _cpuinfo_field("model")
+    vendor = _cpuinfo_field("vendor_id") or "?"
+    flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu_flags().items())
+    pext = "fast, used" if bits.FAST_PEXT else ("microcoded, avoided" if bits.HAS_BMI2 else "absent")
+    return (f"{cpu_model()} ({vendor} family {fam} model {mod}; LLVM target {bits._cpu_name()}); "
+            f"{flags}; pext/pdep {pext}")

@@ -70,7 +70,7 @@ from kaiser_sim.dd import api
 from kaiser_sim.cards import Seat, Strain, format_deal
 from kaiser_sim.deal import deal_batch
 import common
-from machine import cpu_model, physical_cores, loadavg
+from machine import cpu_summary, physical_cores, loadavg
 
 N_LEADERS = 4
 N_STRAINS = 5
@@ -330,6 +330,12 @@ class Row:
     def median(self) -> float:
         return statistics.median(self.rates)
 
+    @property
+    def cpu_median(self) -> float:
+        """Median solves per second of the CPU time the process took (a busy
+        machine stretches wall time, hardly CPU time)."""
+        return statistics.median(self.solves / (t * u * self.threads) for t, u in zip(self.times, self.cpu_use))
+
 
 DDS_ALL = "DDS SolveAllBoards"
 DDS_TABLES = "DDS CalcAllTables"
@@ -372,9 +378,11 @@ def _specials_summary(rows: list[Row]) -> list[str]:
 
 def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> str:
     ref = {}
+    ref_cpu = {}
     for r in rows:
         if r.engine in (DDS_ALL, DDS_TABLES):
             ref[r.threads] = max(ref.get(r.threads, 0.0), r.median)
+            ref_cpu[r.threads] = max(ref_cpu.get(r.threads, 0.0), r.cpu_median)
     lines = [
         "# kaiser-sim solver vs DDS",
         "",
@@ -385,16 +393,19 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         "Validated before timing: kaiser-sim tricks equal DDS tricks on all "
         f"{info['solves']:,} solves, and every points value lies within tricks -3..+5.",
         "",
+        f"CPU: {info['cpu']}.",
+        "",
         "| engine | mode | threads | solves/s (median) | min..max over repeats | ratio to the faster DDS, same threads "
-        "| mean nodes/solve | CPU use |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| the faster DDS's solves/s in this run | ratio by CPU time | mean nodes/solve | CPU use |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         rates = r.rates
         ratio = r.median / ref[r.threads] if r.threads in ref else float("nan")
         lines.append(
             f"| {r.engine} | {r.mode} | {r.threads} | {_fmt_rate(r.median)} | "
-            f"{_fmt_rate(min(rates))}..{_fmt_rate(max(rates))} | {ratio:.3f} | {_fmt_nodes(r)} "
+            f"{_fmt_rate(min(rates))}..{_fmt_rate(max(rates))} | {ratio:.3f} | {_fmt_rate(ref.get(r.threads, 0.0))} "
+            f"| {r.cpu_median / ref_cpu[r.threads] if r.threads in ref_cpu else float('nan'):.3f} | {_fmt_nodes(r)} "
             f"| {statistics.median(r.cpu_use):.0%} |"
         )
     # judged on the one-thread lines: with more threads, workers that run out of work also lower CPU use
@@ -431,6 +442,8 @@ def render(rows: list[Row], info: dict, speedups: list[tuple[str, float]]) -> st
         "are the three passes' (tricks, 5H only, points) per solve.",
         "- Nodes: kaiser-sim counts its search nodes; DDS reports `futureTricks.nodes`. "
         "The two count different things, so compare them loosely. Values are means over the timed runs.",
+        "- Ratio by CPU time: the same ratio from solves per second of the process's CPU time (medians), "
+        "which a busy machine hardly moves; on one thread it is the fairer figure when the CPU use is low.",
         "- CPU use: the process's CPU time divided by wall time × threads, median over the runs; "
         "well below 100% means other programs took the cores (idle or spinning worker threads also move it).",
         "- Repeats run round robin over the lines of one thread count, so a slow spell of the machine "
@@ -535,7 +548,7 @@ def main(argv=None) -> int:
 
     info = dict(
         deals=n, seed=args.seed, repeats=args.repeats, solves=solves,
-        cpu=cpu_model(),
+        cpu=cpu_summary(),
         cores=f"{os.cpu_count()} logical CPUs ({physical_cores() or '?'} physical cores), "
               f"{ncpu} usable by this process; all cores = {all_threads} threads",
         load_start=load_start, load_end=loadavg(),

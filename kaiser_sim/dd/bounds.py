@@ -21,7 +21,7 @@ from numba import njit
 
 from .. import _jit_cache
 from ..cards import SUIT_MASK
-from .bits import bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, owner, pdep
+from .bits import bit_count, card_bit, highest_bit_index, ix, low_bits, lowest_bit_index, owner
 
 # the kernels below carry compiled copies of these files' kernels: recompile them when those change
 _jit_cache.depends_on(__file__, *_jit_cache.package_files("cards.py", "dd/bits.py"))
@@ -100,9 +100,9 @@ def _cashable(mine, part, o1, o2, trump, keep):
                 k = min(k, bit_count(part & m))
             # only the top k cards of the run are used
             if kf < k0:
-                run_free ^= pdep((_ONE << np.uint64(k0 - kf)) - _ONE, run)
+                run_free ^= low_bits(run, k0 - kf)
             if k < k0:
-                run ^= pdep((_ONE << np.uint64(k0 - k)) - _ONE, run)
+                run ^= low_bits(run, k0 - k)
         qt += k
         used |= run
         qt_free += kf

@@ -50,12 +50,15 @@ solve, for a 5H-only pass of 680; with the tricks table 3,308 nodes against
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
 from ..cards import SUIT_MASK
-from .bits import INF, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, pdep, pext, rank_win, trick_points
+from .bits import (INF, above_in_suit, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, rank_win,
+                   trick_points)
 from .bounds import (cash_spares_3s, cash_takes_5h, quick_tricks, side_floor, special_captor,
                      sure_trump_tricks)
 from .endgame import solve_two
@@ -75,11 +78,19 @@ _SUIT_MASKS = SUIT_MASK  # read-only module-level table, frozen into the kernels
 # (pos = place in the trick 0..3); [9+pos] nodes by place in the trick;
 # [16+r] nodes by tricks remaining r; [25] TT probes, [26] TT hits,
 # [27] TT hits that cut, [28] trick-boundary nodes cut by TT or bounds;
-# [29] null-window passes; [30] moves skipped by "lowest win".
-STATS_SIZE = 32
-#: count everything but [0] and [29] too (a compile-time constant: off, the
-#: counters cost nothing; set True and clear numba's cache to profile)
-_DIAGNOSTICS = False
+# [29] null-window passes; [30] moves skipped by "lowest win"; [31] TT
+# stores; [32] two-trick endings solved (solve_two); [33] trick-start bounds
+# computed.
+STATS_SIZE = 40
+#: count everything but [0] and [29] too: a compile-time constant (off, the
+#: counters cost nothing), on with the environment variable
+#: KAISER_SIM_DD_DIAGNOSTICS=1, which needs a NUMBA_CACHE_DIR of its own
+#: (numba's cache does not know the setting; ``benchmarks/solver_phases.py
+#: --counts`` runs it so)
+_DIAGNOSTICS = os.environ.get("KAISER_SIM_DD_DIAGNOSTICS") == "1"
+if _DIAGNOSTICS and not os.environ.get("NUMBA_CACHE_DIR"):
+    raise RuntimeError("KAISER_SIM_DD_DIAGNOSTICS=1 needs its own NUMBA_CACHE_DIR: the counting kernels "
+                       "must not replace the cached fast ones")
 
 
 @njit(cache=True, inline="always")
@@ -212,6 +223,8 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                         rw = np.uint64(0)
                         state = _RETURN
                         continue
+                    if _DIAGNOSTICS:
+                        stats[32] += 1
                     v, rw = solve_two(h[ix(p)], h[ix((p + 1) & 3)], h[ix((p + 2) & 3)], h[ix((p + 3) & 3)],
                                       p, trump, five, three, a, b)
                     state = _RETURN
@@ -239,6 +252,8 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                         rw = card_bit(wc)
                     state = _RETURN
                     continue
+                if _DIAGNOSTICS:
+                    stats[33] += 1
                 union = h[0] | h[1] | h[2] | h[3]
                 f_in = (union & five) != 0
                 t_in = (union & three) != 0
@@ -439,18 +454,12 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                                  and (next_top < 0 or beats(last_top, next_top, trump)))
             n = 0
             # keep only the lowest card of each run of our cards with no other
-            # remaining card between them; the 5H and 3S stand alone.  In the
-            # remaining cards packed in order (pext), a card is dropped when
-            # the card below it is ours too, in its suit, and neither special.
+            # remaining card between them; the 5H and 3S stand alone: a card
+            # is dropped when the remaining card just below it in its suit is
+            # ours too, and neither is special (no pext: see above_in_suit)
             if cand & (cand - _ONE):  # (a forced card has nothing to drop)
-                lows = np.uint64(0)
-                for s in range(4):
-                    u = present & _SUIT_MASKS[ix(s)]
-                    lows |= u & (~u + _ONE)
-                km = pext(mine, present)
-                ks = pext(special, present)
-                drop = km & (km << _ONE) & ~ks & ~(ks << _ONE) & ~pext(lows, present)
-                cand &= ~pdep(drop, present)
+                plain = mine & ~special
+                cand &= ~(plain & above_in_suit(plain, present))
             while cand:
                 c = lowest_bit_index(cand)
                 cb = card_bit(c)
@@ -635,6 +644,8 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                 finished = False
                 base = PLY[ix(d * _PLY + _SLOT)]
                 if base >= 0:
+                    if _DIAGNOSTICS:
+                        stats[31] += 1
                     union = h[0] | h[1] | h[2] | h[3]
                     mask = wr_mask(union, rw, special)
                     ecode = PLYU[ix(d * _PLYU + _CODE)] & mask

@@ -39,7 +39,7 @@ from numba import njit
 
 from .. import _jit_cache
 from ..cards import SUIT_MASK
-from .bits import bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, owner, pdep, pext
+from .bits import bit_count, card_bit, highest_bit_index, ix, low_bits, lowest_bit_index, owner, pext_suit
 
 # the kernels below carry compiled copies of these files' kernels: recompile them when those change
 _jit_cache.depends_on(__file__, *_jit_cache.package_files("cards.py", "dd/bits.py"))
@@ -96,8 +96,9 @@ def pos_desc(h0, h1, h2, h3, leader, trump, five, three, gen):
                  | (np.uint64(bit_count(h3 & m)) << np.uint64(12))) << sh
         u = union & m
         n = bit_count(u)
-        fx = pext(x, u)  # the owners' bits, lowest card at bit 0
-        fy = pext(y, u)
+        us = u >> sh
+        fx = pext_suit(x >> sh, us)  # the owners' bits, lowest card at bit 0
+        fy = pext_suit(y >> sh, us)
         if n <= 8:  # top card to bit 7
             fx <<= np.uint64(8 - n)
             fy <<= np.uint64(8 - n)
@@ -163,7 +164,7 @@ def mask_region(union, mask):
             if k >= n - 1:
                 w |= u
             else:  # the top k cards: all but the lowest n - k
-                w |= u ^ pdep((_ONE << np.uint64(n - k)) - _ONE, u)
+                w |= u ^ low_bits(u, n - k)
     return w
 
 
