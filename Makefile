@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow lint cov bench bench-simulate bench-advisor bench-match bench-pimc report sample table-play-model clean distclean
+.PHONY: venv test test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -63,6 +63,11 @@ bench-simulate: venv
 ## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
 bench-advisor: venv
 	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
+
+## bench-auction: `kaiser-sim hand --auction`, 2,000 deals consistent with the calls, by phase,
+##         for four auctions (a few minutes)
+bench-auction: venv
+	$(PY) benchmarks/auction_advisor.py $(BENCH_FLAGS)
 
 ## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
 bench-match: venv

@@ -1,8 +1,8 @@
 """Time of ``kaiser-sim hand --auction``: 2,000 deals consistent with the calls, warm, with table play.
 
 Run with ``.venv/bin/python benchmarks/auction_advisor.py`` (``--help`` for
-the options).  The result is a markdown file, ``benchmarks/results/auction_advisor.md``
-by default.
+the options).  The result is printed; with ``--save`` it is also written to
+``benchmarks/results/auction_advisor.md`` (``make bench-auction SAVE=1``).
 
 What is measured
 ----------------
