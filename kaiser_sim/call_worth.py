@@ -237,4 +237,96 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
                       shaped(win_dd), shaped(strain), shaped(np.where(has, who, -1)), shaped(level))
 
 
-__all__ = ["BASES", "CallValues", "call_values"]
+#: the calls a study compares in each auction position (:func:`position_calls`): passing, the
+#: cheapest legal plain and NT bids, one step above each, and the dealer's match
+ACTIONS = ("pass", "plain", "NT", "plain +1", "NT +1", "match")
+
+
+def position_calls(calls: np.ndarray, k: int, rules: Rules) -> np.ndarray:
+    """``(n, len(ACTIONS))`` ladder ranks of :data:`ACTIONS` for the seat
+    making call ``k`` after ``calls[:, :k]`` (``PASS`` for a pass, -2 where
+    the action is not legal there: a forced dealer's pass, no bid left, a
+    match by anyone but a dealer facing a bid)."""
+    from .policies import PASS, auction_limits, ladder_arrays
+
+    lad = ladder_arrays(rules)
+    n = calls.shape[0]
+    highest, min_rank, can_pass = auction_limits(np.asarray(calls)[:, :k], rules)
+    L = len(lad)
+    out = np.full((n, len(ACTIONS)), -2, dtype=np.int64)
+    out[can_pass, 0] = PASS
+    ranks = np.arange(L)
+    above = ranks[None, :] > highest[:, None]  # bids that beat the highest (a match is its own action)
+    for col, nt, step in ((1, False, 0), (2, True, 0), (3, False, 1), (4, True, 1)):
+        ok = above & (lad.nt[None, :] == nt) & ~lad.low[None, :] & lad.playable[None, :]
+        order = np.cumsum(ok, axis=1)
+        pick = ok & (order == step + 1)
+        has = pick.any(axis=1)
+        out[has, col] = np.argmax(pick[has], axis=1)
+    match = (k == 3) & rules.dealer_match & (highest >= 0)
+    out[np.broadcast_to(match, (n,)), 5] = highest[np.broadcast_to(match, (n,))]
+    return out
+
+
+def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, model=None):
+    """The net value (the caller's side's hand score minus the opponents')
+    of making ``call`` (``(m,)`` ranks, ``PASS`` -1) as call ``k`` after
+    ``calls[:, :k]`` on each row: the later seats call by ``policy``, the
+    contract (the highest bid; the dealer's match takes it) is played by its
+    bidder in the strain ``policy`` names for it (NT for an NT bid), and its
+    value is read from ``points`` ``(m, 4, 5)`` (every leader and strain,
+    double dummy: a results dataset's), under table play when ``model``
+    (a :class:`~kaiser_sim.table_play.TablePlayModel`) is given.  A hand all
+    pass is thrown in (0); the scores are 0-0.  Returns ``(net (m,),
+    declarer (m,), -1 thrown in)``.  The standard deck without low NT:
+    ``points`` has no low-NT column."""
+    from .policies import PASS, BidView, contracts_of, ladder_arrays
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    m = deals.shape[0]
+    lad = ladder_arrays(rules)
+    dealers = np.asarray(dealers, dtype=np.int64)
+    auction = np.full((m, 4), PASS, dtype=np.int16)
+    auction[:, :k] = np.asarray(calls)[:, :k]
+    auction[:, k] = np.asarray(call, dtype=np.int16)
+    rows = np.arange(m)
+    caller = (dealers + 1 + k) % 4
+
+    def view(r, seats, upto=4):
+        return BidView(deals[r, seats], np.ascontiguousarray(auction[r, :upto]), seats, dealers[r],
+                       np.zeros((r.size, 2), dtype=np.int64), np.full(r.size, rules.target, dtype=np.int64), rules)
+
+    for j in range(k + 1, 4):
+        auction[:, j] = np.asarray(policy.bid(view(rows, (dealers + 1 + j) % 4, j)), dtype=np.int16)
+    rank, who = contracts_of(auction, dealers)
+    has = rank != PASS
+    net = np.zeros(m)
+    h = np.flatnonzero(has)
+    if h.size:
+        r_ = rank[h]
+        trump = policy.trump(view(h, who[h]), r_)
+        strain = np.where(lad.nt[r_], 4, trump)
+        dd = np.asarray(points)[h, who[h], strain].astype(np.int64)
+        side = caller[h] & 1
+        level, nt = lad.levels[r_], lad.nt[r_]
+        if model is None:
+            net[h] = _side_net(rules, level, nt, who[h], dd, side)
+        else:
+            from .table_play import POINTS
+
+            dist = model.dist(dd, nt)
+            for j, t in enumerate(POINTS):
+                net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side)
+    return net, np.where(has, who, -1)
+
+
+def _side_net(rules: Rules, level, nt, declarer, decl_raw, side) -> np.ndarray:
+    """Per row: ``side``'s hand score minus the other side's (scores 0-0)."""
+    from .scoring import score_hands
+
+    res = score_hands(rules, level, nt, declarer, decl_raw, (0, 0))
+    rows = np.arange(res.delta.shape[0])
+    return (res.delta[rows, side] - res.delta[rows, 1 - side]).astype(np.float64)
+
+
+__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "playout_net", "position_calls"]

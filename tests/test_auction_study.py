@@ -65,3 +65,44 @@ def test_parameters_are_checked():
     check_params(module, {"bidders": "cautious", "top_share": 0.5})
     with pytest.raises(ValueError, match="top_share"):
         module.run(results_frame(deal_batch(8, 1), points=np.zeros((8, 4, 5)), seed=1), STANDARD, top_share=1.5)
+
+
+def test_a_dealers_pass_worked_by_hand():
+    """W deals after N 6, E pass, S 7; a scripted model names hearts.  W
+    passing lets S play 7 in hearts: N-S score r (>= 7) or -7, E-W 10 - r;
+    W's net is E-W's minus N-S's, read from the double-dummy table."""
+    from kaiser_sim.call_worth import ACTIONS, playout_net, position_calls
+    from kaiser_sim.dd import dd_table
+    from kaiser_sim.policies import PASS, Policy, ladder_arrays
+
+    class Hearts(Policy):
+        name = "hearts"
+
+        def bid(self, view):
+            return np.full(len(view), PASS, dtype=np.int16)
+
+        def trump(self, view, rank):
+            return np.full(len(view), 1)
+
+    deals = deal_batch(6, 8)
+    pts = np.asarray(dd_table(deals)).astype(int)
+    lad = ladder_arrays(STANDARD)
+    calls = np.tile(np.array([lad.rank("6"), PASS, lad.rank("7"), PASS], dtype=np.int16), (6, 1))
+    acts = position_calls(calls, 3, STANDARD)
+    assert list(acts[0]) == [PASS, lad.rank("8"), lad.rank("7NT"), lad.rank("9"), lad.rank("8NT"), lad.rank("7")]
+    assert ACTIONS[5] == "match"
+    net, who = playout_net(deals, np.full(6, 3), calls, 3, np.full(6, PASS), STANDARD, Hearts(), pts)
+    r = pts[:, 2, 1]  # S on lead in hearts
+    ns = np.where(r >= 7, r, -7)
+    assert np.array_equal(net, (10 - r) - ns) and (who == 2).all()
+    net, who = playout_net(deals, np.full(6, 3), calls, 3, np.full(6, lad.rank("7")), STANDARD, Hearts(), pts)
+    w = pts[:, 3, 1]  # W matches 7, plays it in hearts
+    assert np.array_equal(net, np.where(w >= 7, w, -7) - (10 - w)) and (who == 3).all()
+
+
+def test_the_call_chart_reports_on_the_other_half(small):
+    ch = small[1]["call_chart"]
+    assert set(ch["situation"]) <= {"opens", "after partner's bid", "after an opponent's bid", "dealer facing a bid"}
+    for _, r in ch.iterrows():
+        assert r[f"net {r['best']}"] == pytest.approx(r["best_net"])
+        assert r["settled"] == (r["runner_up"] is None or r["diff_lo"] > 0)

@@ -158,11 +158,94 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     calls_df.attrs["note"] = ("the caller's mean Kaiser count, longest suit and special cards by what it called "
                               f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
                               "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
-    tables = tag({"sequences": sequences, "positions": positions, "calls": calls_df}, run_info(results, rules),
-                 f"bidding model {policy.name}")
-    for df in tables.values():  # no value is solved here: the footer names no measure
-        df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", "; no solving (hands only);")
+    chart = call_chart(results, rules, policy, calls, dealers, count_, min_cell)
+    tables = tag({"sequences": sequences, "positions": positions, "calls": calls_df, "call_chart": chart},
+                 run_info(results, rules), f"bidding model {policy.name}")
+    for name, df in tables.items():  # only the call chart reads the solved values
+        if name != "call_chart":
+            df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", "; no solving (hands only);")
+        elif chart.attrs.get("measure"):
+            df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", f"; {chart.attrs['measure']};")
     return tables
+
+
+#: the situations of the call chart: what the caller heard before its call
+CHART_SITUATIONS = ("opens", "after partner's bid", "after an opponent's bid", "dealer facing a bid")
+
+
+def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) -> pd.DataFrame:
+    """The bidding chart by what was heard: for each situation
+    (:data:`CHART_SITUATIONS`) and Kaiser-count band, the net value of each
+    action of :data:`kaiser_sim.call_worth.ACTIONS` (the caller's side's hand
+    score minus the opponents', the rest of the auction played out by the
+    model: :func:`kaiser_sim.call_worth.playout_net`, table play where the
+    model holds, else double dummy), from the results' double-dummy values
+    of every leader and strain (no solving).  The best action is chosen on
+    the even deals and reported on the odd ones (the winner's curse): its
+    net value there, the runner-up's, their paired difference, and
+    ``settled`` when that difference's 95% interval lies above 0.  Only
+    actions legal on every hand of a cell are compared; a cell needs
+    ``min_cell`` hands on each half."""
+    from ..call_worth import ACTIONS, playout_net, position_calls
+    from .common import STRENGTH_BUCKETS, bucket, points_array, table_play_model
+
+    cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",
+            "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
+    if rules.kitty != "none" or rules.low_nt != "off" or rules.cover3:
+        out = pd.DataFrame(columns=cols)
+        out.attrs["note"] = ("not computed under these rules (a kitty, low no trump or cover 3: the results hold "
+                             "no values for them)")
+        return out
+    model, _ = table_play_model(rules)
+    pts = points_array(results)
+    hands = hands_array(results)
+    n = hands.shape[0]
+    deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
+    even = deal_ids % 2 == 0
+    situation, before = _situations(calls, rules)
+    out = []
+    for k in range(4):
+        acts = position_calls(calls, k, rules)
+        ok = acts != -2
+        r, a = np.nonzero(ok)
+        net = np.full(acts.shape, np.nan)
+        net[r, a], _ = playout_net(hands[r], dealers[r], calls[r], k, acts[r, a], rules, policy, pts[r], model)
+        seat = (dealers + 1 + k) % 4
+        band = bucket(count_[np.arange(n), seat], STRENGTH_BUCKETS)
+        sit = np.where(before[:, k] < 0, 0, np.minimum(situation[:, k], 2))
+        if k == 3:
+            sit = np.where(before[:, k] >= 0, 3, 0)
+        for si, sname in enumerate(CHART_SITUATIONS):
+            for label, *_ in STRENGTH_BUCKETS:
+                cell = (sit == si) & (np.asarray(band) == label)
+                if (cell & even).sum() < min_cell or (cell & ~even).sum() < min_cell:
+                    continue
+                legal = [j for j in range(len(ACTIONS)) if ok[cell, j].all()]
+                if not legal:
+                    continue
+                sel, rep = cell & even, cell & ~even
+                means = {j: net[sel, j].mean() for j in legal}
+                order = sorted(legal, key=lambda j: -means[j])
+                best = order[0]
+                m = mean_row(net[rep, best])
+                row = {"position": k + 1, "situation": sname, "count": label, "n": int(rep.sum()), "best": ACTIONS[best],
+                       "best_net": m["mean"], "best_lo": m["lo"], "best_hi": m["hi"], "runner_up": None,
+                       "runner_net": np.nan, "diff": np.nan, "diff_lo": np.nan, "diff_hi": np.nan, "settled": True}
+                if len(order) > 1:
+                    d = mean_row(net[rep, best] - net[rep, order[1]])
+                    row.update(runner_up=ACTIONS[order[1]], runner_net=net[rep, order[1]].mean(), diff=d["mean"],
+                               diff_lo=d["lo"], diff_hi=d["hi"], settled=bool(d["lo"] > 0))
+                for j, name in enumerate(ACTIONS):
+                    row[f"net {name}"] = net[rep, j].mean() if j in legal else np.nan
+                out.append(row)
+    chart = pd.DataFrame(out, columns=cols)
+    measure = "table play (PIMC model)" if model is not None else "double dummy"
+    chart.attrs["measure"] = measure
+    chart.attrs["note"] = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
+                           f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
+                           "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
+                           "plain and NT bids, one step above each, and the dealer's match")
+    return chart
 
 
 def plot(tables) -> dict:
@@ -213,6 +296,14 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     blocks = [Table(f"{KEY}-sequences", "How often each auction happens", frame(srows), s.attrs.get("note", "")),
               Table(f"{KEY}-calls", "What each call says about the caller's hand", frame(crows),
                     c.attrs.get("note", ""))]
+    ch = tables.get("call_chart")
+    if ch is not None and len(ch):
+        grid = {}
+        for _, r in ch.iterrows():
+            column = f"{('1st', '2nd', '3rd', '4th')[int(r['position']) - 1]}, {r['situation']}"
+            grid.setdefault(r["count"], {"count": r["count"]})[column] = f"{r['best']}{'' if r['settled'] else ' ?'}"
+        blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your count (net of the opponents)",
+                            frame(list(grid.values())).fillna("-"), ch.attrs.get("note", "")))
     return blocks, [Text(METHOD).text], ["auction_sequences", "auction_call_count"]
 
 
