@@ -21,13 +21,13 @@ import pytest
 
 import kaiser_sim
 from kaiser_sim import report
-from kaiser_sim.studies import (AUCTION_STUDIES, MATCH_STUDIES, PLAY_STUDIES, REPORT_ATTRIBUTES, STUDIES, STUDY_ATTRIBUTES,
+from kaiser_sim.studies import (MATCH_STUDIES, PLAY_STUDIES, REPORT_ATTRIBUTES, STUDIES, STUDY_ATTRIBUTES,
                                 get_study)
 from kaiser_sim.studies.blocks import Chart, Table, Text
 from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, load_definition
 
 PACKAGE = Path(kaiser_sim.__file__).resolve().parent
-ALL = {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES, **AUCTION_STUDIES}
+ALL = {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}
 IN_REPORT = {**STUDIES, **PLAY_STUDIES}
 
 
@@ -58,7 +58,7 @@ def test_cheat_sheet_contributors():
     """The studies the cheat sheet has always drawn on, in its order."""
     have = sorted((k for k in IN_REPORT if hasattr(get_study(k), "cheat_sheet")),
                   key=lambda k: get_study(k).CHEAT_SHEET_ORDER)
-    assert have == ["bidding-chart", "trump-and-nt", "five-hearts", "three-spades", "lead"]
+    assert have == ["bidding-chart", "trump-and-nt", "auction", "five-hearts", "three-spades", "lead"]
 
 
 # --- definitions ------------------------------------------------------------------------------
@@ -98,10 +98,10 @@ def test_installed_package_runs_the_same_definitions(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(PACKAGE, site / "kaiser_sim", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     code = ("import json, kaiser_sim\n"
-            "from kaiser_sim.studies import STUDIES, PLAY_STUDIES, MATCH_STUDIES, AUCTION_STUDIES\n"
+            "from kaiser_sim.studies import STUDIES, PLAY_STUDIES, MATCH_STUDIES\n"
             "from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for\n"
             "out = {'file': kaiser_sim.__file__, 'analyses': ANALYSES_DIR.exists(), 'defs': {}}\n"
-            "for k in {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES, **AUCTION_STUDIES}:\n"
+            "for k in {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}:\n"
             "    d = definition_for(k)\n"
             "    out['defs'][k] = [d.deals, d.seed, d.rules, d.rule, d.params, d.description]\n"
             "print(json.dumps(out))\n")

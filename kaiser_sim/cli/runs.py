@@ -13,7 +13,7 @@ import os
 import click
 
 from .. import config
-from ..studies import AUCTION_STUDIES, MATCH_STUDIES, PLAY_STUDIES, STUDIES
+from ..studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
 from .common import InputError, given, not_empty, seed_option
 from .rules_options import rules_options
 from .types import SEAT_HAND
@@ -148,7 +148,7 @@ def _doc_with(**fields):
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
 @click.pass_context
-@_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES, *AUCTION_STUDIES]))
+@_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]))
 def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, rules):
     """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
 

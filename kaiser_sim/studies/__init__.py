@@ -53,6 +53,7 @@ STUDIES: dict[str, tuple[str, str]] = {
     "bid-odds": ("bid_odds", "P(makes b) for b = 6..12: trump by rule, best strain in hindsight, NT"),
     "hand-eval": ("hand_eval", "which hand count predicts the declaring side's points best"),
     "bidding-chart": ("bidding_chart", "expected hand score of each bid by strength and trump length"),
+    "auction": ("auction", "how often each auction happens, what each call says, what to call after the calls heard"),
     "five-hearts": ("five_hearts", "what being dealt the 5H is worth to your side: like-for-like swap, observed, points kept"),
     "three-spades": ("three_spades", "what being dealt the 3S is worth to your side: like-for-like swap, observed, points kept"),
     "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
@@ -73,13 +74,6 @@ PLAY_STUDIES: dict[str, tuple[str, str]] = {
 }
 
 
-#: studies of the auction that read a results dataset but are not in the printed report yet
-#: (their report section exists; ``kaiser-sim study auction`` runs one)
-AUCTION_STUDIES: dict[str, tuple[str, str]] = {
-    "auction": ("auction", "how often each auction happens, and what each call says about the caller's hand"),
-}
-
-
 class StudyError(ValueError):
     """An unknown study, a bad definition file or bad parameters."""
 
@@ -91,7 +85,7 @@ def study_names() -> list[str]:
 def get_study(name: str):
     """The module of study ``name`` (with ``run`` and ``plot``)."""
     key = name.strip().lower().replace("_", "-")
-    known = {**STUDIES, **MATCH_STUDIES, **PLAY_STUDIES, **AUCTION_STUDIES}
+    known = {**STUDIES, **MATCH_STUDIES, **PLAY_STUDIES}
     if key not in known:
         raise StudyError(f"unknown study '{name}'; studies: {', '.join(known)}")
     return importlib.import_module(f"{__name__}.{known[key][0]}")
@@ -103,5 +97,5 @@ STUDY_ATTRIBUTES = ("KEY", "DEFINITION", "run", "plot")
 REPORT_ATTRIBUTES = ("TITLE", "QUESTION", "METHOD", "section")
 
 
-__all__ = ["STUDIES", "MATCH_STUDIES", "PLAY_STUDIES", "AUCTION_STUDIES", "STUDY_ATTRIBUTES", "REPORT_ATTRIBUTES", "StudyError",
+__all__ = ["STUDIES", "MATCH_STUDIES", "PLAY_STUDIES", "STUDY_ATTRIBUTES", "REPORT_ATTRIBUTES", "StudyError",
            "get_study", "study_names"]

@@ -41,7 +41,7 @@ import pandas as pd
 from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
-from .common import chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from .common import STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
 
 KEY = "auction"
 TITLE = "What the calls tell"
@@ -241,6 +241,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     chart = pd.DataFrame(out, columns=cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
     chart.attrs["measure"] = measure
+    chart.attrs["bidders"] = policy.name
     chart.attrs["note"] = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
                            f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
                            "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
@@ -307,4 +308,43 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     return blocks, [Text(METHOD).text], ["auction_sequences", "auction_call_count"]
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "SITUATIONS", "run", "plot", "section"]
+#: place of this study's lines on the cheat sheet (smaller first): after the what-to-bid grid
+CHEAT_SHEET_ORDER = 25
+
+#: the cheat sheet's words for the chart's actions
+_ACTION_WORDS = {"pass": "pass", "plain": "bid (cheapest plain)", "NT": "bid NT (cheapest)",
+                 "plain +1": "jump a plain level", "NT +1": "jump an NT level", "match": "match"}
+
+
+def cheat_sheet(tables) -> list:
+    """The cheat sheet's lines on the auction: for each position and what
+    it heard, the best call by count band on net value, settled bands only
+    (an unsettled band is noise at this run's size, and says so)."""
+    ch = tables.get("call_chart")
+    if ch is None or not len(ch):
+        return []
+    order = {label: i for i, (label, *_) in enumerate(STRENGTH_BUCKETS)}
+    lines = [Text("After the calls you heard (net of the opponents)", "heading")]
+    for (pos, sit), g in ch.groupby(["position", "situation"], sort=True):
+        g = g.sort_values("count", key=lambda c: c.map(order))
+        runs = []  # consecutive settled bands with the same best call
+        for _, r in g[g["settled"].astype(bool)].iterrows():
+            if runs and runs[-1][0] == r["best"] and order[r["count"]] == order[runs[-1][2]] + 1:
+                runs[-1][2] = r["count"]
+            else:
+                runs.append([r["best"], r["count"], r["count"]])
+        words = "; ".join(f"count {a}: {_ACTION_WORDS[b]}" if a == c else f"count {a} to {c}: {_ACTION_WORDS[b]}"
+                          for b, a, c in runs)
+        open_ = int((~g["settled"].astype(bool)).sum())
+        if open_:
+            words += ("; " if words else "") + f"{open_} count band{'s' if open_ > 1 else ''} not settled"
+        lines.append(Text(f"{('1st', '2nd', '3rd', '4th (dealer)')[int(pos) - 1]} seat, {sit}: {words}.", "bullet"))
+    lines.append(Text("Net value: your side's hand score minus the opponents', the rest of the auction bid by the "
+                      f"{ch.attrs.get('bidders', 'ev')} model ({ch.attrs.get('measure', 'table play')}); a band is "
+                      "shown when its best call beat the next best on a separate half of the deals (95%); the others "
+                      "need a larger run.", "note"))
+    return lines
+
+
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "SITUATIONS", "CHART_SITUATIONS", "run", "plot",
+           "section", "cheat_sheet", "call_chart"]
