@@ -39,6 +39,76 @@ its error to the deals' sampling error: the model keeps the joint counts of
 replicates is the model's standard error (:func:`model_se`).  Its held-out
 check is in :attr:`validation`.
 
+The model's features, and why these
+-----------------------------------
+The model knows a contract through two features only: its DD value ``v``
+(the one number that sums up both sides' cards under best play: the
+table's shortfall grows with what the declarer has to find) and its strain
+kind (no trump plays differently: nothing stops a long suit, so the shift
+from DD is larger).  Few features keep every row fitted on hundreds of
+contracts (:data:`MIN_ROWS`) and monotone, and let every study apply it to
+DD values it already has, without a hand in view.  The price is that for
+one hand it can be far off: it knows neither which winners are sure nor
+how hard the hand is to play.  Two additions make it fit the hand in front
+of the player (the hand advisor, :class:`HandTablePlay`):
+
+Bounds: never impossible, never above the cards
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+For each deal and strain :func:`kaiser_sim.dd.play_bounds.strain_bounds`
+gives ``lo <= DD <= hi``: ``lo`` what the declarer takes from its sure
+tricks whatever the other three (partner included) do, ``hi`` the most the
+side can take if all four help it (all the points in play when the side
+cannot lose a trick, else every trick but the one holding the 3S).  The
+model's distribution of the deal is clipped to them (:func:`restrict`): the
+mass below ``lo`` is put at ``lo`` and the mass above ``hi`` at ``hi``.
+Clipping, not renormalising: the model's spread is a shortfall (or excess)
+from DD; where the cards forbid it, play ends at the nearest outcome the
+cards allow, so the mass belongs at the bound.  It also keeps the model's
+monotonicity (a clipped variable is a monotone function of it), works when
+the model puts no mass inside the bounds at all, and when ``lo == hi``
+gives that value for sure: a hand that takes every trick whatever anyone
+does reads the same in table play as DD (``AKQJ.A.AK.A`` in no trump: 10,
+where the model alone spread DD 10 over 7..12).  The bounds are about the
+cards: ``lo`` assumes the declarer cashes its sure tricks (drawing trumps
+first), which a PIMC declarer nearly always does but is not forced to;
+where it does not, the clipped model is too high for that deal, and in the
+played strains the correction below takes it out.
+
+The hand in front of you: its own play as a control variate
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+Bounds fix the impossible, not the bias: a hand harder (or easier) to play
+than its DD value says stays off.  So the advisor also plays a seeded
+subsample of its own deals out with PIMC players at the model's K
+(:meth:`HandTablePlay.with_play`; :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`
+deals, half from the even and half from the odd rows, in the chosen trump
+and in no trump) and reports, for every table-play number ``E f(t)``
+(mean points, P(make b), a bid's expected score), the control-variate
+estimate: the model's mean over all deals + the mean over the played
+deals of (``f(played)`` - the model's ``E f`` of that deal).  Its
+expectation is the played value's whatever the model's error, so it is
+unbiased for the hand; the model only removes the part of the deal-to-deal
+spread it predicts.  It is computed as one value per deal (the model's
+value, plus on a played deal the residual times (deals of its parity) /
+(played deals of its parity)), so the advisor's means and iid intervals
+over deals -- clustered by deal, one value a deal -- carry it unchanged
+(variance: the model's spread over the deals / n + the residuals' / the
+played deals).  The residuals' spread (about 2 points) makes the intervals
+of the two played strains wider than the model's alone (at 48 deals about
++-0.45 to +-1.0 points in the mean and +-0.05 to +-0.16 in a make
+probability, against +-0.1 and +-0.01 for the model alone): that is the
+honest width.  ``benchmarks/results/table_play_panel.md`` checks it on 32
+hands (sure winners, weak, long trumps, each special in or out, NT; 64
+hand-strain pairs, 512 comparisons of the mean and of P(make b), b =
+6..12) against direct play of 200 other deals of each hand: the advisor
+agrees within the interval of the difference in 489 of them, 95.5% (an
+unbiased estimate: about 95%; the mean alone in 62 of 64), the model alone
+in 347, 67.8% (the mean in 35 of 64).  The other strains get the bounded
+model only (no play: their numbers say less about the hand; ``play.check``
+in the JSON names the played strains).  A
+corrected make probability is not forced to fall with the bid (each
+level's correction is its own estimate); a difference between levels
+smaller than their intervals is noise.
+
 What the model is not
 ---------------------
 PIMC players cannot signal, do not draw inferences from how the others
