@@ -305,7 +305,34 @@ def section(tables) -> tuple[list, list[str], list[str]]:
             grid.setdefault(r["count"], {"count": r["count"]})[column] = f"{r['best']}{'' if r['settled'] else ' ?'}"
         blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your count (net of the opponents)",
                             frame(list(grid.values())).fillna("-"), ch.attrs.get("note", "")))
-    return blocks, [Text(METHOD).text], ["auction_sequences", "auction_call_count"]
+    return blocks, meaning(tables), ["auction_sequences", "auction_call_count"]
+
+
+def meaning(tables) -> list[str]:
+    """What the numbers mean, in sentences for the report."""
+    s, c = tables["sequences"], tables["calls"]
+    out = []
+    if len(s):
+        r = s.iloc[0]
+        out.append(f"Under the {c.attrs.get('bidders', 'ev')} model the most frequent auction is '{r['sequence']}' "
+                   f"(dealer last), {ci(r['p'], r['lo'], r['hi'], 1, 100)}% of deals.")
+    base = c[c["situation"] == "any hand"]
+    first = c[(c["position"] == "1") & (c["situation"] == "opens")]
+    if len(base) and len(first):
+        words = ", ".join(f"{r['call']} {ci(r['count_mean'], r['count_lo'], r['count_hi'], 1)}"
+                          for _, r in first.iterrows())
+        out.append(f"The first call shows the caller's count (any hand: {base['count_mean'].iloc[0]:.1f}): {words}.")
+    ch = tables.get("call_chart")
+    if ch is not None and len(ch):
+        dealer = ch[(ch["situation"] == "dealer facing a bid") & ch["settled"].astype(bool)]
+        passes = dealer[dealer["best"] == "pass"]
+        if len(passes):
+            out.append(f"As the dealer facing a bid, passing is worth more than matching or overcalling, net of the "
+                       f"opponents, in {len(passes)} of the {int((ch['situation'] == 'dealer facing a bid').sum())} "
+                       "count bands charted (settled): the bidder's side often fails.")
+        settled = int(ch["settled"].astype(bool).sum())
+        out.append(f"{settled} of the {len(ch)} cells of the call chart are settled at this run's size.")
+    return out
 
 
 #: place of this study's lines on the cheat sheet (smaller first): after the what-to-bid grid
@@ -347,4 +374,4 @@ def cheat_sheet(tables) -> list:
 
 
 __all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "SITUATIONS", "CHART_SITUATIONS", "run", "plot",
-           "section", "cheat_sheet", "call_chart"]
+           "section", "meaning", "cheat_sheet", "call_chart"]
