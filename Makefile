@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -27,6 +27,15 @@ $(STAMP): pyproject.toml | $(PY)
 ## test: the default test suite (slow tests excluded)
 test: venv
 	$(PY) -m pytest -q
+
+## check: lint and a fast subset of the tests for day-to-day work (the rules, scoring, cards,
+##        the solver's table, the command line and its messages, the docs; about a minute):
+##        `make test` before a commit
+CHECK_TESTS ?= tests/test_rules.py tests/test_scoring.py tests/test_auction.py tests/test_cards.py tests/test_deal.py \
+               tests/test_deal_io.py tests/test_dd_table.py tests/test_stats.py tests/test_layers.py tests/test_docs.py \
+               tests/test_cli.py tests/test_cli_rules.py tests/test_hints.py tests/test_benchmark_outputs.py
+check: lint
+	$(PY) -m pytest -q -p no:cacheprovider $(CHECK_TESTS)
 
 ## test-slow: the long correctness runs only (marker `slow`)
 test-slow: venv
