@@ -1575,8 +1575,8 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     if play not in PLAY_CHOICES:
         raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
-    if int(n) < 2:
-        raise AdvisorInputError("the number of deals must be at least 2 (half of them choose the call, "
+    if int(n) < config.HAND_MIN_DEALS:
+        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (half of them choose the call, "
                                 "the other half report when the choice is not clear)")
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")

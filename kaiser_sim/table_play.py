@@ -292,7 +292,8 @@ class TablePlayModel:
         if diff:
             raise TablePlayError(f"the table-play model was fitted on {self.provenance.get('rules_label', 'other')} "
                                  f"rules; these rules change the play ({', '.join(diff)}): table play is not "
-                                 "estimated for them (rebuild it with kaiser-sim table-play-model --rules ...)")
+                                 "estimated for them: the shipped model is the standard game's, and "
+                                 "kaiser-sim table-play-model builds one only for it")
 
     def applies_to(self, rules) -> bool:
         try:

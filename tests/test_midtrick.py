@@ -170,3 +170,20 @@ def test_bad_positions_refused():
     revoke = midtrick._parse_partial_deal("N:-.-.7.- A.-.-.- Q.-.9.- J.-.T.-")
     with pytest.raises(NotationError):
         midtrick.solve_mid(revoke, 0, 4, ["KS", "8D"])  # East shows out of spades holding the AS
+
+
+def test_seats_and_strains_in_any_spelling():
+    """solve_mid and score_cards take a seat and a strain the way DDTable does."""
+    from kaiser_sim.deal import deal_batch
+    from kaiser_sim.dd.midtrick import score_cards, solve_mid
+
+    d = deal_batch(1, 3)[0]
+    assert solve_mid(d, "N", "NT") == solve_mid(d, "north", "no trump") == solve_mid(d, 0, 4)
+    assert solve_mid(d, "e", "S") == solve_mid(d, 1, 0)
+    assert score_cards(d, "W", "hearts") == score_cards(d, 3, 1)
+    import pytest
+
+    with pytest.raises(ValueError):
+        solve_mid(d, "X", 4)
+    with pytest.raises(ValueError):
+        solve_mid(d, 0, "LNT")

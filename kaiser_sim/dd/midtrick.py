@@ -228,6 +228,20 @@ def _score_kernel(h, leader, trick, ntrick, trump, five, three, tt_keys, tt_data
 # public wrappers
 
 
+def strain_index(strain) -> int:
+    """0..3 a trump suit, 4 no trump, from an index or any spelling
+    :meth:`kaiser_sim.cards.Strain.parse` reads (``"S"``, ``"NT"``,
+    ``"spades"``; low no trump is refused here: the position is played high)."""
+    if isinstance(strain, str):
+        from ..cards import Strain
+
+        strain = Strain.parse(strain, low=False)
+    s = int(strain)
+    if not 0 <= s <= 4:
+        raise ValueError(f"strain must be 0..3 (a suit) or 4 (no trump), got {strain}")
+    return s
+
+
 def read_position(hands, leader, trick):
     """Check a mid-trick position; returns (hands (4,) uint64, leader, trick int64 array)."""
     if isinstance(hands, str):
@@ -236,7 +250,12 @@ def read_position(hands, leader, trick):
         h = np.ascontiguousarray(hands, dtype=np.uint64).copy()
         if h.shape != (4,):
             raise ValueError("hands must be 4 bitboards (N, E, S, W)")
-    lead = int(leader)
+    if isinstance(leader, str):  # any spelling DDTable takes: N, n, north, ...
+        from ..cards import Seat
+
+        lead = int(Seat.parse(leader))
+    else:
+        lead = int(leader)
     if not 0 <= lead <= 3:
         raise ValueError(f"leader must be a seat 0..3 (N E S W), got {leader}")
     cards = [_card_number(c) for c in trick]
@@ -323,7 +342,7 @@ def solve_mid(hands, leader, strain, trick=(), mode: str = "points") -> int:
     h, lead, cards, n = read_position(hands, leader, trick)
     f, t = special_bits(mode)
     keys, data, stats = _tables()
-    return int(_solve_mid_kernel(h, lead, cards, n, int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
+    return int(_solve_mid_kernel(h, lead, cards, n, strain_index(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats))
 
 
 def score_cards(hands, leader, strain, trick=(), mode: str = "points") -> dict[int, int]:
@@ -338,7 +357,7 @@ def score_cards(hands, leader, strain, trick=(), mode: str = "points") -> dict[i
     h, lead, cards, n = read_position(hands, leader, trick)
     f, t = special_bits(mode)
     keys, data, stats = _tables()
-    scores = _score_kernel(h, lead, cards, n, int(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats)
+    scores = _score_kernel(h, lead, cards, n, strain_index(strain), f, t, keys, data, config.TT_LOG2_ENTRIES, stats)
     return {int(c): int(scores[c]) for c in np.nonzero(scores > -INF)[0]}
 
 
