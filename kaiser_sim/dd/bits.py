@@ -10,6 +10,7 @@
   paths use them only through :data:`pext_suit` and :data:`low_bits`, which
   are the instructions only where they are fast (:data:`FAST_PEXT`; AMD
   before Zen 3 runs them as microcode, :data:`SLOW_PEXT_CPUS`).
+- :func:`prefetch` (a cache hint: load an array element early).
 - :func:`ix` (an array index as unsigned), :func:`card_bit`,
   :func:`above_in_suit` (each card's neighbour below, without ``pext``).
 - The few rules of a trick that every kernel shares: :func:`beats`,
@@ -192,6 +193,26 @@ def low_bits_pdep(m, k):
 pext_suit = pext if FAST_PEXT else pext_suit_table
 #: the ``k`` lowest set bits of ``m``: ``pdep`` where it is fast, else a loop
 low_bits = low_bits_pdep if FAST_PEXT else low_bits_soft
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask the CPU to bring element ``i`` of the array ``arr`` into its cache
+    (x86 ``prefetcht0``; no effect on any value): a load issued early, whose
+    latency the work until the real load hides."""
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        k = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [k], wraparound=False)
+        i8p = builder.bitcast(ptr, _ir.IntType(8).as_pointer())
+        i32 = _ir.IntType(32)
+        fnty = _ir.FunctionType(_ir.VoidType(), [i8p.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        # read, keep in every cache level, data
+        builder.call(fn, [i8p, _ir.Constant(i32, 0), _ir.Constant(i32, 3), _ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(arr, i), codegen
 
 
 @njit(cache=True, inline="always")

@@ -57,8 +57,8 @@ from numba import njit, prange
 
 from .. import _jit_cache
 from ..cards import SUIT_MASK
-from .bits import (INF, above_in_suit, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, rank_win,
-                   trick_points)
+from .bits import (INF, above_in_suit, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, prefetch,
+                   rank_win, trick_points)
 from .bounds import (cash_spares_3s, cash_takes_5h, quick_tricks, side_floor, special_captor,
                      sure_trump_tricks)
 from .endgame import solve_two
@@ -255,6 +255,18 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                 if _DIAGNOSTICS:
                     stats[33] += 1
                 union = h[0] | h[1] | h[2] | h[3]
+                # the position's key and table bucket first, and the bucket's
+                # keys prefetched: the bounds below then hide the memory's
+                # latency (measured: the probe's first load of the bucket
+                # was the search's costliest instruction)
+                lens, flags, code = pos_desc(h[0], h[1], h[2], h[3], p, trump, five, three, genu)
+                base = tt_slot(lens, flags & CORE_FLAGS, log2 - BUCKET_LOG2)
+                kb = np.uint64(4 * BUCKET) * np.uint64(base)
+                prefetch(tt_keys, kb)
+                prefetch(tt_keys, kb + np.uint64(8))
+                prefetch(tt_keys, kb + np.uint64(16))
+                prefetch(tt_keys, kb + np.uint64(24))
+                prefetch(tt_keys, kb + np.uint64(31))
                 f_in = (union & five) != 0
                 t_in = (union & three) != 0
                 total = r
@@ -345,8 +357,6 @@ def search_mid(hands_in, leader, trump, five, three, alpha0, beta0, tt_keys, tt_
                     rw = wlo | whi
                     state = _RETURN
                     continue
-                lens, flags, code = pos_desc(h0, h1, h2, h3, p, trump, five, three, genu)
-                base = tt_slot(lens, flags & CORE_FLAGS, log2 - BUCKET_LOG2)
                 PLY[ix(d * _PLY + _SLOT)] = base
                 PLYU[ix(d * _PLYU + _LENS)] = lens
                 PLYU[ix(d * _PLYU + _FLAGS)] = flags
