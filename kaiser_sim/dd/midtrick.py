@@ -251,8 +251,6 @@ def read_position(hands, leader, trick):
         if h.shape != (4,):
             raise ValueError("hands must be 4 bitboards (N, E, S, W)")
     if isinstance(leader, str):  # any spelling DDTable takes: N, n, north, ...
-        from ..cards import Seat
-
         lead = int(Seat.parse(leader))
     else:
         lead = int(leader)
