@@ -367,7 +367,7 @@ def cheat_sheet(tables) -> list:
             words += ("; " if words else "") + f"{open_} count band{'s' if open_ > 1 else ''} not settled"
         lines.append(Text(f"{('1st', '2nd', '3rd', '4th (dealer)')[int(pos) - 1]} seat, {sit}: {words}.", "bullet"))
     lines.append(Text("Net value: your side's hand score minus the opponents', the rest of the auction bid by the "
-                      f"{ch.attrs.get('bidders', 'ev')} model ({ch.attrs.get('measure', 'table play')}); a band is "
+                      f"{ch.attrs.get('bidders', 'ev')} model, measured in {ch.attrs.get('measure', 'table play')}; a band is "
                       "shown when its best call beat the next best on a separate half of the deals (95%); the others "
                       "need a larger run.", "note"))
     return lines
