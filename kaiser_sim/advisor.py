@@ -1920,6 +1920,12 @@ def _trump_text(t: TrumpChoice) -> str:
 
 def _rows_text(t: TrumpChoice, n: int, call_clear: bool) -> str:
     """Where the choices were made and the deals the estimates below use."""
+    if t.chosen_on == "all":  # the trump on every deal, the call on the even ones
+        head = f"Trump chosen on all {n:,} deals, the call on the {len(range(0, n, 2)):,} even deals"
+        if t.reported_on == "all":
+            return head + f"; the call was clear there, so the estimates below use all {n:,} deals."
+        return (head + f"; the call was not clear there, so the estimates below use only the {t.n_report:,} odd "
+                "deals (the per-strain table above: all deals).")
     head = f"Trump and call chosen on the {t.n_select:,} even deals"
     if t.reported_on == "all":
         return head + f"; both clear there, so the estimates below use all {n:,} deals."
