@@ -1672,7 +1672,6 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     every = np.arange(n)
     # the trump and the NT column on every deal, the numbers the per-strain table prints
     trump = replace(choose_trump(values, rules, None, model=tp), chosen_on="all")
-    trump = report_trump(trump, values, "all", every, model=tp)
     nt = choose_nt(values, rules, None, model=tp)
     # the hand's own PIMC play in that trump and in NT corrects the model (table play only)
     info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
