@@ -88,7 +88,9 @@ by bid makes near ties look like answers.  So:
   on the reporting deals has a 95% interval reaching 0 (or lying below it);
   the call is a tie with its runner-up likewise
   (:attr:`Recommendation.tie`).  A tie is reported as a tie, with the
-  difference and its interval, not as an answer.
+  difference and its interval, not as an answer.  Pass is the default: when
+  no bid is clearly worth more than passing, the call is pass, the best bid
+  its runner-up.
 
 Everything is a pure function of (hand, seat, dealer, n, seed, rules,
 current bid); :class:`HandAdvice` carries the results as DataFrames and
@@ -1164,7 +1166,10 @@ def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
     """``(best, runner-up or None, clear)``: the call with the highest mean
     value on ``rows`` (ties: the first in the ladder's order, pass first),
     the next best call, and whether the paired difference best - runner-up
-    has its 95% interval above 0 there (or there is no other call)."""
+    has its 95% interval above 0 there (or there is no other call).  Pass is
+    the default: when no bid is clearly worth more than passing (the paired
+    difference's interval reaches 0), the choice is pass, the best bid its
+    runner-up, and the choice is not clear."""
     v = cv.values(basis)[:, np.asarray(rows, dtype=np.int64)]
     means = v.mean(axis=1)
     order = sorted(range(len(cv.calls)), key=lambda i: -means[i])
@@ -1173,6 +1178,11 @@ def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
     others = [i for i in order[1:] if not np.array_equal(v[i], v[order[0]])]
     if not others:
         return order[0], None, True
+    pass_i = cv.index("pass") if "pass" in cv.calls else None
+    if pass_i is not None and pass_i in others and not mean_ci(v[order[0]] - v[pass_i]).lo > 0:
+        # no bid is clearly worth more than passing: pass, the call that risks nothing; the best bid
+        # is then the runner-up (and the choice is not clear)
+        return pass_i, order[0], False
     d = mean_ci(v[order[0]] - v[others[0]])
     return order[0], others[0], bool(d.lo > 0)
 
@@ -1240,8 +1250,13 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
     if diff is not None:
         dtext = _value_text(diff, basis) if basis == "net" else f"{_signed(100 * diff.mean, 1)} points of % " \
             f"({_signed(100 * diff.lo, 1)} to {_signed(100 * diff.hi, 1)})"
-        reason += (f"; better than {versus} by {dtext}" if not tie
-                   else f"; a tie with {versus}: not clearly better (difference {dtext})")
+        if not tie:
+            reason += f"; better than {versus} by {dtext}"
+        elif call == "pass":
+            reason += (f"; no bid is clearly worth more than passing, so pass: the best bid, {versus}, differs "
+                       f"from passing by {dtext} (passing minus the bid)")
+        else:
+            reason += f"; a tie with {versus}: not clearly better (difference {dtext})"
     return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
                           limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=clear,
                           tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
@@ -1275,6 +1290,8 @@ def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rule
         reason += f", passing {_value_text(mean_ci(vals[cv.index('pass'), report]), basis)}"
     if decision == "overcall":
         reason += f"; {_bid_label(rec.call, rec.strain)} is worth more"
+    elif decision == "pass" and "pass" in cv.calls and m.mean > mean_ci(vals[cv.index("pass"), report]).mean:
+        reason += "; no bid is clearly worth more than passing, so pass"
     return MatchAdvice(bid, True, row["strain"], m, p_make, decision, reason, expected_dd=m_dd, p_make_dd=p_dd,
                        play=play)
 
@@ -1320,7 +1337,12 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         action += f" ({worth}" + (" on every deal" if m.lo == m.hi == m.mean else f", {spread}")
         if rec.equivalent:
             action += f"; {' and '.join(rec.equivalent)} the same on every deal"
-        if rec.ties:
+        if rec.call == "pass" and rec.tie and rec.difference is not None and rec.basis == "net":
+            # pass by default: say by how little the best bid might beat it
+            d = rec.difference
+            gain = d._replace(mean=-d.mean, lo=-d.hi, hi=-d.lo)
+            action += f"; no bid is clearly worth more: the best, {rec.versus}, by {_ci_text(gain)})"
+        elif rec.ties:
             many = list(rec.ties)
             action += "; a tie with " + (", ".join(many[:-1]) + " and " + many[-1] if len(many) > 1 else many[0]) + ")"
         else:
@@ -1489,7 +1511,9 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         + "; a hand all pass is thrown in (0)."
         + ("  With the match score, the call is chosen on the chance of winning the match after the hand (the "
            "score-aware policy's win-probability model)." if heard is not None and heard.scores is not None
-           else "  The recommended call has the highest worth."),
+           else "  The recommended call has the highest worth.")
+        + ("  Pass is the default: when no bid is clearly worth more than passing (the 95% interval of the "
+           "difference reaches 0), the advice is to pass." if not ctx.forced else ""),
         "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
         + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
             "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
