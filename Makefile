@@ -95,16 +95,30 @@ report: venv
 	$(PY) -m kaiser_sim report --out reports/latest
 	@echo "== open reports/latest/report.pdf (or report.md) =="
 
-## sample: regenerate the committed sample report, reports/sample/ (the same run as `report`;
-##         its deals are not kept, and the report says so)
+## sample: the edition: regenerate the committed reports/sample/ from a million deals (seed 1; the 5H/3S
+##         re-solves on 100,000 of them), with the shipped table-play model. The deals are simulated into
+##         runs/sample (resumed where a stopped `make sample` left them, then reused: delete runs/sample to
+##         simulate again); the report is byte-reproducible from them (its date is the last commit of the
+##         code, SOURCE_DATE_EPOCH). Long: about 40 minutes of simulation and 40 of report on two quiet
+##         cores (README, "The edition"); the Dask command there spreads the simulation over machines.
+##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
+SAMPLE_DEALS   ?= 1000000
+SAMPLE_RESOLVE ?= 100000
+SAMPLE_RUN     ?= runs/sample
+SAMPLE_EPOCH   ?= $(shell git log -1 --format=%ct -- kaiser_sim analyses 2>/dev/null)
 sample: venv
+	$(PY) -m kaiser_sim simulate --deals $(SAMPLE_DEALS) --seed 1 --mode points --out $(SAMPLE_RUN) \
+	    $$([ -e $(SAMPLE_RUN)/_common_metadata ] && echo --resume)
 	rm -rf reports/sample
-	$(PY) -m kaiser_sim report --out reports/sample --no-keep-results
+	SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH) $(PY) -m kaiser_sim report --from $(SAMPLE_RUN) --out reports/sample \
+	    --max-resolve $(SAMPLE_RESOLVE)
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
-##         8,000 + 2,000 deals played out by PIMC players, K = 20 (about 8 minutes on 2 quiet cores)
+##         40,000 + 10,000 held-out deals played out by PIMC players, K = 20 (about 40 minutes on 2 quiet
+##         cores; the plays are kept in runs/table-play-model and resumed if stopped)
 table-play-model: venv
-	$(PY) -m kaiser_sim table-play-model --out kaiser_sim/data/table_play_model.json
+	$(PY) -m kaiser_sim table-play-model --deals 40000 --holdout 10000 --runs runs/table-play-model \
+	    --out kaiser_sim/data/table_play_model.json
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

@@ -217,3 +217,12 @@ def write_file_atomic(path, write) -> None:
 __all__ = ["OutputError", "probe", "probe_file", "check_replaceable", "missing_top", "removed_on_failure", "staged",
            "write_file_atomic", "write_files_atomic",
            "STAGING_PREFIX"]
+
+
+def source_date_epoch() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
+    convention) when set to a whole number, else None.  When it is set, the
+    written outputs are byte-reproducible: the date is this one, and the
+    files record no wall-clock times (the progress lines still show them)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return int(epoch) if epoch.isdigit() else None

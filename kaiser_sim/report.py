@@ -38,6 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__, config
+from .output_dir import source_date_epoch
 from .rules import Rules
 from .studies import PLAY_STUDIES, STUDIES, StudyError, get_study
 from .studies.blocks import Chart, Table, Text, ci, count, frame, num, pct, signed_ci  # noqa: F401 (re-exported)
@@ -188,9 +189,11 @@ def glossary_section(inputs: dict) -> Section:
         ("95% interval, clustered by deal", "the numbers in square brackets after an estimate: the range that "
          "covers the true value 95% of the time. The four declarer hands of a deal are not independent, so the "
          "intervals treat the deal as the unit. A difference counts only when its interval excludes 0."),
-        ("Settled, ?", "in the what-to-bid chart and the cheat sheet, a limit is settled when, on a separate half "
-         "of the deals, the 95% intervals show that bid paying and the next one up losing; '?' marks a limit "
-         "that is not settled (a larger run may move it by a level). '·': too few hands for the cell; '-': no "
+        ("Settled, ?, ≈, *", "in the what-to-bid chart and the cheat sheet, a limit is settled when, on a "
+         "separate half of the deals, the 95% intervals show that bid paying and the next one up losing. An "
+         "unsettled limit says why: '?' too few hands (a larger run may move it by a level); '≈' a bid on the "
+         "boundary, scoring within ±0.05 points of 0 (no run settles it: either level is as good); '*' settled "
+         "by the deals but not by the table-play model's own error. '·': too few hands for the cell; '-': no "
          "NT bid pays."),
         ("Like-for-like swap", "in the 5♥ and 3♠ studies, the special card exchanged with the next card up of "
          "its suit (the 8) in another hand, so that only its special status moves; worth = your side's points "
@@ -349,9 +352,9 @@ def parse_studies(text) -> list[str]:
 
 def report_date() -> _dt.datetime:
     """``SOURCE_DATE_EPOCH`` if set (reproducible builds), else now (UTC)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
-        return _dt.datetime.fromtimestamp(int(epoch), tz=_dt.timezone.utc)
+    epoch = source_date_epoch()
+    if epoch is not None:
+        return _dt.datetime.fromtimestamp(epoch, tz=_dt.timezone.utc)
     return _dt.datetime.now(tz=_dt.timezone.utc).replace(microsecond=0)
 
 
@@ -837,8 +840,16 @@ def write_report(report: Report) -> dict:
     for key, o in report.outputs.items():
         files += [f"{key}/{f}" for f in o.files]
     doc = dict(report.inputs, pages=pages, files=files)
-    (out / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    _write_doc(out / "report.json", doc)
     return doc
+
+
+def _write_doc(path: Path, doc: dict) -> None:
+    """report.json: ``doc``, without its wall-clock times when the output is
+    to be reproducible (``SOURCE_DATE_EPOCH`` set)."""
+    if source_date_epoch() is not None:
+        doc = {k: v for k, v in doc.items() if k != "seconds"}
+    path.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
 
 
 def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
@@ -907,7 +918,7 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
             doc = write_report(report)
             doc["seconds"]["total"] = round(time.time() - t0, 1)
             doc["out"] = str(out)
-            (stage / "report.json").write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+            _write_doc(stage / "report.json", doc)
         report.out = out
         if from_path is None and not keep_results:
             shutil.rmtree(out / "results")

@@ -147,6 +147,29 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     return tables
 
 
+#: a bid whose expected score is within this of 0 (points) sits on the boundary: no run settles it
+BOUNDARY = 0.05
+
+
+def unsettled_reason(failing) -> str:
+    """Why a limit is not settled, from its failing judgements ``[(row,
+    deals_only_row), ...]`` (each a bid whose 95% interval should lie above or
+    below 0 and reaches it; ``row`` may include the table-play model's own
+    error, ``deals_only_row`` does not): ``""`` (settled: nothing fails);
+    ``"boundary"`` when a failing bid's expected score is within
+    :data:`BOUNDARY` of 0 (more deals would not settle it); ``"model"`` when
+    every failing interval is decided by the deals alone and reaches 0 only
+    with the table-play model's error added (a model fitted on more played
+    deals would settle it); ``"few hands"`` otherwise (a larger run would)."""
+    if not failing:
+        return ""
+    if any(abs(row["mean"]) <= BOUNDARY for row, _ in failing):
+        return "boundary"
+    if all(d["lo"] > 0 or d["hi"] < 0 for _, d in failing):
+        return "model"
+    return "few hands"
+
+
 def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None) -> dict[str, pd.DataFrame]:
     """The chart, expected, expected_by_strength and thresholds tables of
     one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
@@ -208,15 +231,20 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
             # loses (interval below 0); for 'pass', the lowest bid loses
             above = [j for j in cand if up_to is None or levels[j] > levels[up_to]]
             pays = up_to is None or up["lo"] > 0
-            loses = not above or mean_row(sc[rep, above[0]], deal[rep], above[0], rep)["hi"] < 0
+            nxt = mean_row(sc[rep, above[0]], deal[rep], above[0], rep) if above else None
+            loses = nxt is None or nxt["hi"] < 0
+            # why a limit is not settled: each failing judgement, with its interval from the deals alone
+            failing = ([(up, _mean_row(sc[rep, up_to], deal[rep]))] if not pays else []) + \
+                ([(nxt, _mean_row(sc[rep, above[0]], deal[rep]))] if not loses else [])
             limits[nt] = (names[up_to] if pos else "pass", names[sure[-1]] if sure else "pass",
-                          int(levels[up_to]) if pos else 0, up, bool(pays and loses))
+                          int(levels[up_to]) if pos else 0, up, bool(pays and loses), unsettled_reason(failing))
         chart.append({"strength": sb, "trump_len": lb, "n": len(rep), "n_select": len(sel), "n_report": len(rep),
                       "bid_up_to": limits[False][0], "bid_up_to_sure": limits[False][1], "limit_level": limits[False][2],
                       "up_to_expected": limits[False][3]["mean"], "up_to_lo": limits[False][3]["lo"],
                       "up_to_hi": limits[False][3]["hi"],
                       "nt_up_to": limits[True][0], "nt_up_to_sure": limits[True][1],
                       "settled": limits[False][4], "nt_settled": limits[True][4],
+                      "why": limits[False][5], "nt_why": limits[True][5],
                       "best_bid": names[best], "expected": m["mean"],
                       "lo": m["lo"], "hi": m["hi"], "p_make": float(np.mean(made[rep, best])),
                       "runner_up": names[second], "margin": diff["mean"], "margin_lo": diff["lo"],
@@ -225,7 +253,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                                 "p_hi"])
     chart = rows_frame(chart, ["strength", "trump_len", "n", "n_select", "n_report", "bid_up_to", "bid_up_to_sure",
                                "limit_level", "up_to_expected", "up_to_lo", "up_to_hi", "nt_up_to", "nt_up_to_sure",
-                               "settled", "nt_settled",
+                               "settled", "nt_settled", "why", "nt_why",
                                "best_bid", "expected", "lo", "hi", "p_make", "runner_up", "margin", "margin_lo",
                                "margin_hi", "clear"])
     by_strength = []
@@ -275,6 +303,30 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
     return {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
 
 
+#: the mark after an unsettled limit, by :func:`unsettled_reason`
+UNSETTLED_MARKS = {"": "", "few hands": "?", "boundary": "≈", "model": "*"}
+UNSETTLED_WORDS = ("? = not settled for want of hands: on a separate half of the deals the 95% intervals do not "
+                   "show that bid paying and the next one up losing, so a larger run may move it by a level; "
+                   "≈ = on the boundary: a bid involved scores within ±0.05 points of 0 on average, so no run "
+                   "settles it (either level is as good); * = settled by the deals but not by the table-play "
+                   "model's own error (a model fitted on more played deals would settle it)")
+
+
+def limit_mark(row, nt: bool = False) -> str:
+    """The mark of a chart row's plain (or NT) limit: '' when settled, else
+    by :data:`UNSETTLED_MARKS` (a chart without reasons: '?')."""
+    if bool(row["nt_settled" if nt else "settled"]):
+        return ""
+    return UNSETTLED_MARKS.get(str(row.get("nt_why" if nt else "why", "few hands") or "few hands"), "?")
+
+
+def settled_share(chart) -> tuple[int, int]:
+    """``(settled, limits)``: the chart's settled limits, plain and NT, of its filled cells."""
+    if chart is None or len(chart) == 0:
+        return 0, 0
+    return int(chart["settled"].astype(bool).sum() + chart["nt_settled"].astype(bool).sum()), 2 * len(chart)
+
+
 def _grid_figure(chart, title: str, measure: str):
     """The chart as a grid of cells (count band x trump length), each cell
     coloured by its highest plain bid (one colour a level) and labelled
@@ -283,8 +335,8 @@ def _grid_figure(chart, title: str, measure: str):
     from matplotlib import colormaps
 
     foot = (chart.attrs.get("footer", "") + f". Cell: highest plain bid and highest NT bid whose expected hand score "
-            f"(declaring side, {measure}) is positive; chosen on even deals, n = hands of the odd deals; ? = not "
-            "settled (see the cheat sheet)")
+            f"(declaring side, {measure}) is positive; chosen on even deals, n = hands of the odd deals; ?, ≈, * = "
+            "not settled (see the cheat sheet)")
     rows = list(STRENGTH_LEVELS)
     cols = list(LENGTH_LEVELS)
     grid = np.full((len(rows), len(cols)), np.nan)
@@ -297,8 +349,10 @@ def _grid_figure(chart, title: str, measure: str):
     for _, r in chart.iterrows():
         i, j = rows.index(str(r["strength"])), cols.index(str(r["trump_len"]))
         grid[i, j] = r["limit_level"]
-        plain = ("pass" if r["bid_up_to"] == "pass" else f"up to {r['bid_up_to']}") + ("" if r["settled"] else " ?")
-        ax.text(j, i, f"{plain}\nNT: {r['nt_up_to']}{'' if r['nt_settled'] else ' ?'}\nn={r['n']:,}", ha="center",
+        plain = ("pass" if r["bid_up_to"] == "pass" else f"up to {r['bid_up_to']}")
+        plain += f" {limit_mark(r)}".rstrip()
+        nt = f"NT: {r['nt_up_to']} {limit_mark(r, True)}".rstrip()
+        ax.text(j, i, f"{plain}\n{nt}\nn={r['n']:,}", ha="center",
                 va="center", fontsize=8, color="white" if r["limit_level"] >= 10 else "black")
     mesh = ax.pcolormesh(np.arange(len(cols) + 1) - 0.5, np.arange(len(rows) + 1) - 0.5,
                          np.ma.masked_invalid(grid), cmap=cmap, norm=norm, edgecolors="white", linewidth=1.5)
@@ -402,6 +456,8 @@ def cheat_sheet(tables) -> list:
     tp = "chart_table_play" in bt
     ch = bt["chart_table_play" if tp else "chart"]
     cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+    settled, limits = settled_share(ch)
+    share = f"{100 * settled / limits:.0f}%" if limits else "none filled"
     rows = []
     for label, _, _ in reversed(STRENGTH_BUCKETS):
         row = {"count": label}
@@ -412,7 +468,7 @@ def cheat_sheet(tables) -> list:
             else:
                 plain = "pass" if r["bid_up_to"] == "pass" else r["bid_up_to"]
                 nt = "-" if r["nt_up_to"] == "pass" else r["nt_up_to"].replace("NT", "")
-                row[f"{lb} trumps"] = f"{plain}{'' if r['settled'] else '?'} / {nt}{'' if r['nt_settled'] else '?'}"
+                row[f"{lb} trumps"] = f"{plain}{limit_mark(r)} / {nt}{limit_mark(r, True)}"
         rows.append(row)
     grid = frame(rows)
     grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
@@ -423,10 +479,8 @@ def cheat_sheet(tables) -> list:
                    "Double dummy: every card visible, about a bid optimistic for a real table. ")
                   + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
                   "(- = no NT bid pays; · = too few hands). " + (nt_scoring_words(ch.attrs.get("scoring")) + " ")
-                  + "? = not settled: on a separate half of the deals the "
-                  "95% intervals do not show that bid paying and the next one up losing, so a larger run may move "
-                  "it by a level (a publication-size run: kaiser-sim simulate --deals 100000 --out runs/big, then "
-                  "kaiser-sim report --from runs/big; about 6 minutes on two cores). "
+                  + f"Settled: {settled}/{limits} limits ({share}). " + UNSETTLED_WORDS
+                  + " (the edition, reports/sample/, is made from a million deals: make sample). "
                   "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
                   "counts (the defenders' is not subtracted): in a contested auction these are the "
                   "limits, not targets.")]

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__, config
-from ..output_dir import removed_on_failure, staged
+from ..output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
@@ -489,6 +489,8 @@ def _finish_study(module, definition, out, results, meta, source, rules, t0, wri
         "version": __version__,
         "seconds": {"results": round(t1 - t0, 1), "study": round(t2 - t1, 1)},
     }
+    if source_date_epoch() is not None:  # reproducible: no wall-clock times in the files
+        inputs.pop("seconds")
     files = write_outputs(tables, figures, out, inputs) if write else []
     return StudyOutput(tables, figures, files, inputs)
 
@@ -515,6 +517,8 @@ def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | No
         "version": __version__,
         "seconds": {"results": 0.0, "study": round(time.time() - t0, 1)},
     }
+    if source_date_epoch() is not None:  # reproducible: no wall-clock times in the files
+        inputs.pop("seconds")
     files = write_outputs(tables, figures, out, inputs) if write else []
     return StudyOutput(tables, figures, files, inputs)
 
