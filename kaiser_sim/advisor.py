@@ -129,6 +129,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from .errors import KaiserSimError
 from . import __version__, config
 from .auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
 from .cards import (
@@ -180,7 +181,7 @@ def keys_of(values) -> tuple[str, ...]:
 HOLDERS = ("declarer", "partner", "opponents")
 
 
-class AdvisorInputError(ValueError):
+class AdvisorInputError(KaiserSimError):
     """A hand, seat, bid or rules set the advisor cannot work with; the
     message names the problem.  Exit status 2 on the command line."""
 

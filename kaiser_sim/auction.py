@@ -28,11 +28,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import KaiserSimError
 from .cards import Seat, Strain
 from .rules import MAX_BID, Rules
 
 
-class AuctionError(ValueError):
+class AuctionError(KaiserSimError):
     """An illegal or unreadable call; the message names the call and why."""
 
 

@@ -25,6 +25,8 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
+from .errors import KaiserSimError
+
 
 class Seat(IntEnum):
     """Seats clockwise; N-S and E-W are partners (``seat & 1`` is the side).
@@ -271,7 +273,7 @@ def special_bits_after_reverse(specials_stay_lowest: bool = False) -> tuple[np.u
 # --- notation ------------------------------------------------------------------
 
 
-class NotationError(ValueError):
+class NotationError(KaiserSimError):
     """A deal or hand that cannot be read; the message names the problem."""
 
 

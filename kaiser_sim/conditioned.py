@@ -45,18 +45,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import KaiserSimError
 from . import config
 from .auction import AuctionError, Bid, bidder, call_text, check_auction
 from .cards import Seat
 from .rules import Rules
 
 
-class AuctionInputError(ValueError):
+class AuctionInputError(KaiserSimError):
     """Calls that cannot be read or are illegal, or a dealer that does not
     agree with them; the message names the call and the rule it breaks."""
 
 
-class AuctionTooRare(ValueError):
+class AuctionTooRare(KaiserSimError):
     """The calls heard are too rare under the bidding model to deal enough
     deals consistent with them; the message names the rarest call."""
 

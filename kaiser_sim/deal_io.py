@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from .errors import KaiserSimError
 from .cards import NotationError, format_deal, parse_deal
 
 FORMATS = ("pbn", "jsonl")
@@ -40,7 +41,7 @@ MAX_REPORTED_ERRORS = 10
 MAX_LINE = 100_000
 
 
-class DealInputError(ValueError):
+class DealInputError(KaiserSimError):
     """Bad lines in a list of deals.
 
     ``errors`` holds every ``(line_number, message)``; ``str()`` spells out the

@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .errors import KaiserSimError
 from . import __version__
 
 #: the values a side's raw points can take, in the columns of a distribution
@@ -66,7 +67,7 @@ DEFAULT_BINS = {"trump": 60, "nt": 40}
 HEURISTICS = ("rank-squared", "trump-heuristic")
 
 
-class MakeModelError(ValueError):
+class MakeModelError(KaiserSimError):
     """A model file that cannot be read, or a dataset that cannot build one."""
 
 

@@ -70,6 +70,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .errors import KaiserSimError
 from . import __version__
 from . import config
 from .config import MATCH_MAX_HANDS as MAX_HANDS
@@ -79,7 +80,7 @@ from .stats import cluster_mean_ci, cluster_proportion_ci
 OUTCOMES = ("bidding", "defending", "kaiser", "lose_at", "unfinished")
 
 
-class MatchError(ValueError):
+class MatchError(KaiserSimError):
     """Rules the match engine does not model, or a bad number of matches."""
 
 

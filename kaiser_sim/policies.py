@@ -74,6 +74,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import KaiserSimError
 from .auction import Bid, as_call, ladder
 from .rules import Rules
 from .scoring import declarer_gain, score_hands
@@ -88,7 +89,7 @@ PLAYS = ("table", "dd")
 DEFAULT_PLAY = "table"
 
 
-class PolicyError(ValueError):
+class PolicyError(KaiserSimError):
     """An unknown policy name, or a policy that made an illegal call."""
 
 

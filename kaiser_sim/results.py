@@ -73,6 +73,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .errors import KaiserSimError
 from . import config
 from .cards import STRAINS, Seat, Strain, format_deal
 
@@ -98,7 +99,7 @@ _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
 _TEMP_RE = re.compile(r"^\.(part-\d+\.parquet|_common_metadata)\.tmp(-\d+)?$")
 
 
-class ResultsError(ValueError):
+class ResultsError(KaiserSimError):
     """A path that is not a (complete, valid) results dataset; the message
     names the path or part and the problem."""
 

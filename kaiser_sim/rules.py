@@ -31,13 +31,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import KaiserSimError
 from . import config
 
 #: The top bid (12 no trump, "the Kaiser"); a side can never take more than 12 raw points.
 MAX_BID = 12
 
 
-class RulesError(ValueError):
+class RulesError(KaiserSimError):
     """An unknown option, a bad value or a contradictory combination; the
     message names the option (and the value or the clash)."""
 

@@ -78,6 +78,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import KaiserSimError
 from . import __version__, config
 from . import results as res
 from .cards import NotationError, Seat, Strain, format_hand, parse_hand
@@ -122,7 +123,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class SimulateError(ValueError):
+class SimulateError(KaiserSimError):
     """A run that cannot start or resume (bad arguments, an existing or foreign
     output, a corrupt part); the message says why.  Exit status 2 on the
     command line."""

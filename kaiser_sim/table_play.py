@@ -135,6 +135,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import KaiserSimError
 from . import __version__, config
 from .simulate import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
 
@@ -149,7 +150,7 @@ MODEL_FILE = DATA_DIR / "table_play_model.json"
 PLAY_RULES = ("hand_size", "deck34", "kitty", "low_nt", "cover3")
 
 
-class TablePlayError(ValueError):
+class TablePlayError(KaiserSimError):
     """The model cannot be applied (rules it was not fitted for) or built."""
 
 

@@ -8,7 +8,6 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main

@@ -31,7 +31,7 @@ PACKAGE = ROOT / "kaiser_sim"
 #: takes) is at the bottom; the package's ``__init__`` (the public API, imported
 #: lazily) is a façade at the top, beside the command line.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("cards and rules", ("kaiser_sim.__version__", "kaiser_sim.config", "kaiser_sim.cards", "kaiser_sim.rules",
+    ("cards and rules", ("kaiser_sim.__version__", "kaiser_sim.config", "kaiser_sim.errors", "kaiser_sim.cards", "kaiser_sim.rules",
                          "kaiser_sim.hands", "kaiser_sim.stats", "kaiser_sim.output_dir", "kaiser_sim._jit_cache",
                          "kaiser_sim.figures")),
     ("deals", ("kaiser_sim.deal", "kaiser_sim.scoring", "kaiser_sim.auction")),

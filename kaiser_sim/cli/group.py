@@ -10,7 +10,8 @@ import sys
 
 import click
 
-from .common import OutputFailed
+from ..errors import KaiserSimError
+from .common import InputError, OutputFailed
 
 
 class _ClosedStdout(io.TextIOBase):
@@ -85,6 +86,8 @@ class MainGroup(click.Group):
             raise
         except click.UsageError as e:  # a command's arguments, or raised by the command
             raise OneLineUsageError(e) from None
+        except KaiserSimError as e:  # any refusal of the library a command did not translate: exit 2
+            raise InputError(str(e)) from None
         except OSError as e:
             _output_error(e, stdout=None)
         try:

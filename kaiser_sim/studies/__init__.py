@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..errors import KaiserSimError
+
 #: study name -> (module, one-line summary); the printed report's studies, in its order
 STUDIES: dict[str, tuple[str, str]] = {
     "bid-odds": ("bid_odds", "P(makes b) for b = 6..12: trump by rule, best strain in hindsight, NT"),
@@ -74,7 +76,7 @@ PLAY_STUDIES: dict[str, tuple[str, str]] = {
 }
 
 
-class StudyError(ValueError):
+class StudyError(KaiserSimError):
     """An unknown study, a bad definition file or bad parameters."""
 
 

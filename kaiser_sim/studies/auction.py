@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import KaiserSimError
 from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
@@ -56,7 +57,7 @@ SITUATIONS = ("opens", "after partner's bid", "after an opponent's bid", "dealer
               "dealer passes a bid")
 
 
-class AuctionStudyError(ValueError):
+class AuctionStudyError(KaiserSimError):
     """A parameter the auction study cannot use."""
 
 

@@ -1,0 +1,21 @@
+"""The one base of kaiser-sim's errors.
+
+Every error the library raises for input it refuses (a hand that cannot be
+read, rules that contradict each other, a run that cannot be resumed, an
+auction no bidding model makes) is a :class:`KaiserSimError`, a
+:class:`ValueError`: a caller catches the whole family with one ``except``,
+and the command line turns any of them into its one-line message with exit
+status 2.  Two errors are not in the family because they are not about the
+input: ``output_dir.OutputError`` (an :class:`OSError`: a file that could
+not be written) and ``dd.rule_variants.RedealError`` (a
+:class:`RuntimeError`: a dealing loop that cannot end).
+"""
+
+from __future__ import annotations
+
+
+class KaiserSimError(ValueError):
+    """Input that kaiser-sim refuses; the message says what and why."""
+
+
+__all__ = ["KaiserSimError"]
