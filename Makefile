@@ -33,7 +33,8 @@ test: venv
 ##        `make test` before a commit
 CHECK_TESTS ?= tests/test_rules.py tests/test_scoring.py tests/test_auction.py tests/test_cards.py tests/test_deal.py \
                tests/test_deal_io.py tests/test_dd_table.py tests/test_stats.py tests/test_layers.py tests/test_docs.py \
-               tests/test_cli.py tests/test_cli_rules.py tests/test_hints.py tests/test_benchmark_outputs.py
+               tests/test_cli.py tests/test_cli_rules.py tests/test_hints.py tests/test_hint_sites.py \
+               tests/test_benchmark_outputs.py
 check: lint
 	$(PY) -m pytest -q -p no:cacheprovider $(CHECK_TESTS)
 
