@@ -70,20 +70,20 @@ bench: venv
 bench-simulate: venv
 	$(PY) benchmarks/simulate.py $(BENCH_FLAGS)
 
-## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
+## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (times: README, Benchmark)
 bench-advisor: venv
 	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
 
 ## bench-auction: `kaiser-sim hand --auction`, 2,000 deals consistent with the calls, by phase,
-##         for four auctions (a few minutes)
+##         for four auctions (times: README, Benchmark)
 bench-auction: venv
 	$(PY) benchmarks/auction_advisor.py $(BENCH_FLAGS)
 
-## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
+## bench-match: 10,000 whole matches, score-aware vs ev (times: README, Benchmark)
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
-## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
+## bench-pimc: PIMC play, deals per minute at K = 20 (times: README, Benchmark)
 bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 
