@@ -33,7 +33,8 @@ test: venv
 ##        `make test` before a commit
 CHECK_TESTS ?= tests/test_rules.py tests/test_scoring.py tests/test_auction.py tests/test_cards.py tests/test_deal.py \
                tests/test_deal_io.py tests/test_dd_table.py tests/test_stats.py tests/test_layers.py tests/test_docs.py \
-               tests/test_cli.py tests/test_cli_rules.py tests/test_hints.py tests/test_benchmark_outputs.py
+               tests/test_cli.py tests/test_cli_rules.py tests/test_hints.py tests/test_hint_sites.py \
+               tests/test_benchmark_outputs.py
 check: lint
 	$(PY) -m pytest -q -p no:cacheprovider $(CHECK_TESTS)
 
@@ -69,20 +70,20 @@ bench: venv
 bench-simulate: venv
 	$(PY) benchmarks/simulate.py $(BENCH_FLAGS)
 
-## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (about a minute)
+## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (times: README, Benchmark)
 bench-advisor: venv
 	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
 
 ## bench-auction: `kaiser-sim hand --auction`, 2,000 deals consistent with the calls, by phase,
-##         for four auctions (a few minutes)
+##         for four auctions (times: README, Benchmark)
 bench-auction: venv
 	$(PY) benchmarks/auction_advisor.py $(BENCH_FLAGS)
 
-## bench-match: 10,000 whole matches, score-aware vs ev (about a minute)
+## bench-match: 10,000 whole matches, score-aware vs ev (times: README, Benchmark)
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
-## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
+## bench-pimc: PIMC play, deals per minute at K = 20 (times: README, Benchmark)
 bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 

@@ -126,7 +126,14 @@ def _shown(value) -> str:
 class SimulateError(KaiserSimError):
     """A run that cannot start or resume (bad arguments, an existing or foreign
     output, a corrupt part); the message says why.  Exit status 2 on the
-    command line."""
+    command line.  ``hint``: what to do next in ``kaiser-sim simulate``'s own
+    options (``--resume``, ``--force``), appended as it is to the message by
+    that command only: a command that simulates for itself (``study``,
+    ``report``, ``table-play-model``) has other options and says its own."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
 
 
 class ResumeMismatch(SimulateError):
@@ -136,9 +143,9 @@ class ResumeMismatch(SimulateError):
 
     def __init__(self, path, clashes: list[str]):
         self.path, self.clashes = path, clashes
-        super().__init__(f"cannot resume {path} with different options: " + "; ".join(clashes)
-                         + ". Leave them out to finish the run as started, or give --force instead of --resume "
-                         "to start over")
+        super().__init__(f"cannot resume {path} with different options: " + "; ".join(clashes),
+                         hint=". Leave them out to finish the run as started, or give --force instead of --resume "
+                              "to start over")
 
 
 class RunStopped(KeyboardInterrupt):
@@ -559,8 +566,8 @@ def _worker_pool(workers: int) -> Iterator[Executor]:
         yield pool
     except BrokenProcessPool:  # the pool has already ended the other workers
         pool.shutdown(wait=True, cancel_futures=True)
-        raise SimulateError("a worker process ended unexpectedly (killed, or out of memory?); the parts written "
-                            "are kept, --resume finishes the run") from None
+        raise SimulateError("a worker process ended unexpectedly (killed, or out of memory?)",
+                            hint="; the parts written are kept, --resume finishes the run") from None
     except BaseException:
         pids.end()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -816,8 +823,8 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
              "play": play}
     existing = _inspect(path)
     if existing and not (resume or force):
-        raise SimulateError(f"{path} already holds simulation results; --resume finishes that run, "
-                            "--force replaces it")
+        raise SimulateError(f"{path} already holds simulation results",
+                            hint="; --resume finishes that run, --force replaces it")
     if resume and not existing and deals is None:
         raise SimulateError(f"nothing to resume in {path} (no results there); give --deals N to start a run")
     if existing and resume:
@@ -971,8 +978,9 @@ def _run(path: Path, spec: RunSpec, resuming: bool, workers: int, scheduler, pro
         if resuming:
             state = res.scan(path, deep=True)
             if state.bad:
-                raise SimulateError(f"cannot resume {path}: " + "; ".join(f"{f.name} {why}" for f, why in state.bad)
-                                    + ". Move the bad parts away and resume, or give --force instead of --resume to start over")
+                raise SimulateError(f"cannot resume {path}: " + "; ".join(f"{f.name} {why}" for f, why in state.bad),
+                                    hint=". Move the bad parts away and resume, or give --force instead of --resume "
+                                         "to start over")
             found = state.parts
         todo = [c for c in range(spec.chunks) if c not in found]
         if scheduler is not None:  # connect before writing anything

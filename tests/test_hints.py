@@ -107,6 +107,27 @@ def test_study_into_a_used_out_names_its_force(run100, tmp_path):
     assert res.info(out / "results")["rows"] == 150
 
 
+def test_a_damaged_run_is_refused_with_each_command_s_own_options(run100, tmp_path):
+    """A part of the run is damaged: ``simulate --resume`` says to move it
+    away or give --force instead of --resume; ``study``, which simulates for
+    itself and has no --resume, says to give --force (it has), and --force
+    works."""
+    for where in (tmp_path / "run", tmp_path / "study" / "results"):
+        shutil.copytree(run100, where)
+        part = where / res.part_name(1)
+        part.write_bytes(part.read_bytes()[:64])
+    message = refused("simulate", "--resume", "--out", tmp_path / "run", "-q")
+    assert_named_options_exist(message, "simulate")
+    assert "give --force instead of --resume" in message, message
+    args = ["study", "bid-odds", "--deals", 100, "--seed", 1, "--out", tmp_path / "study", "--workers", 1, "-q"]
+    message = refused(*args)
+    assert_named_options_exist(message, "study")
+    assert "--resume" not in message and "give --force" in message, message
+    result = cli(*args, "--force")
+    assert result.exit_code == 0, result.output
+    assert res.info(tmp_path / "study" / "results")["rows"] == 100
+
+
 @pytest.mark.parametrize("command", ["study", "report"])
 def test_from_an_incomplete_run_suggests_a_command_that_finishes_it(run100, tmp_path, command):
     out = tmp_path / "partial run"  # a space: the suggested command line is quoted

@@ -137,7 +137,8 @@ def deal(count, seed, fmt, rules):
     \b
     Examples:
         kaiser-sim deal --count 2 --seed 1
-        kaiser-sim deal -n 1000 --seed 42 --format jsonl > deals.jsonl
+        mkdir -p runs
+        kaiser-sim deal -n 1000 --seed 42 --format jsonl > runs/deals.jsonl
         kaiser-sim deal -n 3 --rules kitty-34
     """
     from ..deal import deal_batch
@@ -190,7 +191,8 @@ def solve(deal, stream, fmt, mode, rules):
     Examples:
         kaiser-sim solve "N:A.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K"
         kaiser-sim solve --mode points --format json "N:A.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K"
-        kaiser-sim deal -n 100 --seed 1 | kaiser-sim solve --input - > solved.jsonl
+        mkdir -p runs
+        kaiser-sim deal -n 100 --seed 1 | kaiser-sim solve --input - > runs/solved.jsonl
         kaiser-sim deal -n 2 --rules kitty-4 | kaiser-sim solve --input - --rules kitty-4 --mode points
     """
     import numpy as np

@@ -98,7 +98,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         kaiser-sim hand AQ98.K5.A.T --seat S --auction "6 pass 7"
         kaiser-sim hand AQ98.K5.A.T --seat S --auction "6 pass 7" --score 40-30
         kaiser-sim hand "AS KS 9S 3S 5H AD KD 8C" --seat S --dealer S --current-bid 8
-        kaiser-sim hand AKQJ.A.AK.A --format json --plot odds.png
+        kaiser-sim hand AKQJ.A.AK.A --format json --plot runs/odds.png
         kaiser-sim hand AK93.5.AK.8 --play dd
         kaiser-sim hand AK93.5.AK.- --rules kitty-4
         kaiser-sim hand 98.5.T9.987 --rules low-nt

@@ -154,7 +154,8 @@ def rules(preset, overrides, fmt):
         kaiser-sim rules
         kaiser-sim rules tournament
         kaiser-sim rules standard --rule target=62 --rule bid_out=none
-        kaiser-sim rules kitty-34 --format json > rules.json
+        mkdir -p runs
+        kaiser-sim rules kitty-34 --format json > runs/rules.json
     """
     if preset is None:
         if overrides:

@@ -94,7 +94,7 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
             rules=rules if given(ctx, "rules_preset", "rule_overrides") else None, workers=workers,
             scheduler=scheduler, resume=resume, force=force, progress=make_progress(quiet), play=play)
     except SimulateError as e:
-        raise InputError(str(e)) from None
+        raise InputError(f"{e}{e.hint}") from None
     except RunStopped as e:  # SIGTERM, SIGHUP: the parts written are kept
         click.echo(f"Error: {e}; the parts written are kept, finish with: kaiser-sim simulate --resume --out {out}",
                    err=True)
