@@ -104,20 +104,75 @@ def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
     return select, ~select
 
 
+def _bid_tables(rules, model) -> tuple[np.ndarray, np.ndarray]:
+    """``(scores, makes)``, each (DD values, bids): the table-play expected
+    hand score and P(make) of every bid for each double-dummy points value
+    (:data:`kaiser_sim.table_play.POINTS`) of its strain."""
+    from ..table_play import POINTS
+
+    bids = _bids(rules)
+    sc, made = np.empty((POINTS.size, len(bids))), np.empty((POINTS.size, len(bids)))
+    for j, b in enumerate(bids):
+        dist = model.dist(POINTS, b.nt)
+        sc[:, j] = dist @ hand_score(rules, b.level, b.nt, POINTS).astype(np.float64)
+        made[:, j] = dist[:, POINTS >= b.level].sum(axis=1)
+    return sc, made
+
+
+def dd_keys(d: pd.DataFrame, rules) -> np.ndarray:
+    """(rows, bids) int8: each hand's double-dummy points in each bid's strain,
+    as an index into :data:`kaiser_sim.table_play.POINTS`."""
+    from ..table_play import POINTS
+
+    trump = (d["trump_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
+    nt = (d["nt_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
+    return np.stack([nt if b.nt else trump for b in _bids(rules)], axis=1)
+
+
 def table_play_scores(d: pd.DataFrame, rules, model) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, make probabilities)``, each (rows, bids): the table-play
     expected hand score and P(make) of every bid for every hand, from its DD
     points through the table-play model (:mod:`kaiser_sim.table_play`)."""
-    from ..table_play import POINTS
+    keys = dd_keys(d, rules).astype(np.int64)
+    sc, made = _bid_tables(rules, model)
+    cols = np.arange(keys.shape[1])[None, :]
+    return sc[keys, cols], made[keys, cols]
 
-    bids = _bids(rules)
-    sc, made = [], []
-    for b in bids:
-        dd = d["nt_pts" if b.nt else "trump_pts"].to_numpy()
-        dist = model.dist(dd, b.nt)
-        sc.append(dist @ hand_score(rules, b.level, b.nt, POINTS).astype(np.float64))
-        made.append(dist[:, POINTS >= b.level].sum(axis=1))
-    return np.stack(sc, axis=1), np.stack(made, axis=1)
+
+class ModelReplicates:
+    """The table-play model's bootstrap replicates (its own error) for the
+    chart, held as tables over DD points rather than one value per hand: a
+    hand's table-play value depends only on its DD points, so each
+    replicate's mean over a group of hands is the group's histogram of DD
+    points times the replicate's table.  Memory: (B, 15, bids), whatever
+    the number of hands (one array per hand and replicate took 4 GB at
+    50,000 deals)."""
+
+    def __init__(self, d: pd.DataFrame, rules, model):
+        reps = model.replicates()
+        tabs = [_bid_tables(rules, r) for r in reps]
+        self.scores = np.stack([t[0] for t in tabs]) if tabs else None  # (B, V, bids)
+        self.makes = np.stack([t[1] for t in tabs]) if tabs else None
+        self.keys = dd_keys(d, rules)
+
+    def __bool__(self) -> bool:
+        return self.scores is not None and self.scores.shape[0] > 1
+
+    def means(self, rows, col: int, minus: int | None = None, of: str = "sc") -> np.ndarray:
+        """(B,): each replicate's mean over ``rows`` of bid ``col``'s score
+        (``of="sc"``) or P(make) (``"made"``), less bid ``minus``'s score."""
+        rows = np.asarray(rows)
+        tab = self.scores if of == "sc" else self.makes
+        V = tab.shape[1]
+
+        def share(c):
+            k = self.keys[rows, c].astype(np.int64)
+            return np.bincount(k, minlength=V) / max(k.size, 1)
+
+        m = tab[:, :, col] @ share(col)
+        if minus is not None:
+            m = m - self.scores[:, :, minus] @ share(minus)
+        return m
 
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
@@ -132,8 +187,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     model, why = table_play_model(rules)
     if model is not None:
         sc_tp, made_tp = table_play_scores(d, rules, model)
-        rep = [table_play_scores(d, rules, r) for r in model.replicates()]
-        reps = (np.stack([r[0] for r in rep]), np.stack([r[1] for r in rep])) if rep else None
+        reps = ModelReplicates(d, rules, model) or None
         for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps).items():
             df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
             tables[f"{key}_table_play"] = df
@@ -174,8 +228,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
     """The chart, expected, expected_by_strength and thresholds tables of
     one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
     make indicators (DD) or probabilities (table play).  ``reps``: for table
-    play, ``(scores, makes)`` of the model's bootstrap replicates, (B, rows,
-    bids) each: every interval then adds the model's own error."""
+    play, the model's bootstrap replicates (:class:`ModelReplicates`): every
+    interval then adds the model's own error."""
     deal = d["deal"].to_numpy()
 
     def mean_row(values, cluster, col=None, rows=None, minus=None, of="sc"):
@@ -183,10 +237,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         r = _mean_row(values, cluster)
         if reps is None or col is None:
             return r
-        v = reps[0 if of == "sc" else 1][:, rows, col]
-        if minus is not None:
-            v = v - reps[0][:, rows, minus]
-        return with_model_error(r, float(v.mean(axis=1).std(ddof=1)), cluster)
+        return with_model_error(r, float(reps.means(rows, col, minus, of).std(ddof=1)), cluster)
 
     def _p_row(values, cluster, col=None, rows=None):
         v = np.asarray(values)
