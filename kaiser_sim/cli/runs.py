@@ -233,8 +233,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     Examples:
         kaiser-sim report
         kaiser-sim report --deals 20000 --seed 2 --studies bid-odds,bidding-chart
-        kaiser-sim report --from runs/big --out reports/big
-        kaiser-sim report --from runs/big --out reports/sample --edition
+        kaiser-sim report --from runs/big --out reports/big --edition
     """
     from ..progress import make_progress
     from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
