@@ -209,6 +209,16 @@ def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(results, 
         mean, lo, hi = _cr1_mean(diff, deal[sel])
         assert r["nt_minus_trump"] == pytest.approx(mean)
         assert r["lo"] <= lo + 1e-9 and r["hi"] >= hi - 1e-9
+    # the model's own error: the spread of the replicates' means, here computed hand by hand
+    from kaiser_sim.studies.common import with_model_error
+
+    reps = [bidding_chart.table_play_scores(frame, RULES, m)[0] for m in model.replicates()]
+    means = [(x[:, names.index("6NT")] - x[:, names.index("6")]).mean() for x in reps]
+    diff = scores[:, names.index("6NT")] - scores[:, names.index("6")]
+    mean, lo, hi = _cr1_mean(diff, deal)
+    want = with_model_error({"n": len(diff), "mean": mean, "lo": lo, "hi": hi}, float(np.std(means, ddof=1)), deal)
+    r = c[(c["level"] == 6) & (c["aces"] == "all")].iloc[0]
+    assert (r["lo"], r["hi"]) == pytest.approx((want["lo"], want["hi"]))
 
 
 # --- bidding chart: choose on one half, report from the other --------------------------------

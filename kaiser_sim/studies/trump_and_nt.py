@@ -56,38 +56,47 @@ def _shape(d):
     return pd.Series(["-".join(map(str, r)) for r in lens], index=d.index)
 
 
-def _expected_scores(d, rules, level: int, model=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(NT, plain)`` hand scores of a bid of ``level`` for every hand: its
-    double-dummy score, or with ``model`` (the table-play model) the expected
-    score of its DD points played out at the table."""
-    if model is None:
-        return (hand_score(rules, level, True, d["nt_pts"].to_numpy()),
-                hand_score(rules, level, False, d["trump_pts"].to_numpy()))
+def _value_scores(rules, level: int, values, nt: bool, model) -> np.ndarray:
+    """The table-play expected hand score of a bid of ``level`` (NT or not)
+    for each double-dummy value of ``values`` (``model``: the table-play
+    model or one of its replicates)."""
     from ..table_play import POINTS
 
-    out = []
-    for col, nt in (("nt_pts", True), ("trump_pts", False)):
-        # one expected score per DD value (a handful), looked up for every hand: small on a large run
-        values, at = np.unique(d[col].to_numpy(), return_inverse=True)
-        out.append((model.dist(values, nt) @ hand_score(rules, level, nt, POINTS).astype(np.float64))[at])
-    return tuple(out)
+    return model.dist(values, nt) @ hand_score(rules, level, nt, POINTS).astype(np.float64)
 
 
 def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> pd.DataFrame:
     """NT bid minus plain bid at each level, by group of hands (paired per
-    hand, clustered by deal); with ``model`` in table play, the intervals
+    hand, clustered by deal): double dummy, or with ``model`` in table play
+    (each hand's DD points through the table-play model), the intervals
     widened by the model's own error (its bootstrap replicates)."""
-    reps = model.replicates() if model is not None else []
-    comp = []
     groups = [(label, sel) for label, sel in groups if sel.sum() >= min_cell]
+    nt_pts, tr_pts = d["nt_pts"].to_numpy(), d["trump_pts"].to_numpy()
+    if model is not None:
+        # a hand's table-play score depends only on its DD points (a handful of values): scores are computed
+        # per value and looked up; a replicate's group mean comes from the group's counts of (NT, trump)
+        # value pairs, so a run of millions of hands costs no more than a small one per replicate
+        nt_vals, nt_at = np.unique(nt_pts, return_inverse=True)
+        tr_vals, tr_at = np.unique(tr_pts, return_inverse=True)
+        pairs = nt_at * len(tr_vals) + tr_at
+        counts = [np.bincount(pairs[sel], minlength=len(nt_vals) * len(tr_vals)).reshape(len(nt_vals), -1)
+                  for _, sel in groups]
+        reps = model.replicates()
+    comp = []
     for level in levels:
-        s_nt, s_tr = _expected_scores(d, rules, level, model)
-        # each replicate's group means, one replicate at a time (a large run holds millions of hands)
-        rep_means = np.array([[diff[sel].mean() for _, sel in groups]
-                              for diff in (np.subtract(*_expected_scores(d, rules, level, r)) for r in reps)])
+        if model is None:
+            s_nt, s_tr = hand_score(rules, level, True, nt_pts), hand_score(rules, level, False, tr_pts)
+            rep_means = np.zeros((0, len(groups)))
+        else:
+            e_nt, e_tr = _value_scores(rules, level, nt_vals, True, model), _value_scores(rules, level, tr_vals,
+                                                                                          False, model)
+            s_nt, s_tr = e_nt[nt_at], e_tr[tr_at]
+            rep_means = np.array([[(c * (_value_scores(rules, level, nt_vals, True, r)[:, None]
+                                         - _value_scores(rules, level, tr_vals, False, r)[None, :])).sum() / c.sum()
+                                   for c in counts] for r in reps]).reshape(len(reps), len(groups))
         for g, (label, sel) in enumerate(groups):
             diff = mean_row(s_nt[sel] - s_tr[sel], deal[sel])
-            if len(rep_means):
+            if len(rep_means) > 1:
                 diff = with_model_error(diff, float(np.std(rep_means[:, g], ddof=1)), deal[sel])
             comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
                          "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
