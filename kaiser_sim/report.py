@@ -54,6 +54,9 @@ DEFAULT_MAX_RESOLVE = 1000
 #: deals the opt-in play studies (``PLAY_STUDIES``) play out with PIMC players
 #: (the first ones of the report's deals; about 2-4 minutes on 2 cores at K = 20)
 DEFAULT_PLAY_DEALS = 1000
+#: where the edition of the report lives in the repository (``make sample``, ``report --edition``);
+#: a preview (``make report``, any run without ``--edition``) points to it on its first page
+EDITION_PATH = "reports/sample/report.pdf"
 #: fewer deals leave the studies' breakdowns empty
 MIN_DEALS = config.REPORT_MIN_DEALS
 
@@ -109,8 +112,10 @@ def study_section(key: str, output) -> Section:
     sec.blocks.append(Text("Method. " + study.METHOD))
     if meaning:
         sec.blocks.append(Text("What the numbers mean. " + " ".join(meaning)))
-    n = output.inputs['n']  # the deals the study used (a play study: the first ones of the run)
-    sample_note = getattr(study, "sample_note", None)  # a study that re-solves only the first deals
+    # the deals the study read (a play study: the first ones of the run); a study whose parts use fewer
+    # (the 5H and 3S re-solve only the first deals) says which in its sample_note
+    n = max([output.inputs['n']] + [int(t.attrs.get("run", {}).get("n", 0)) for t in output.tables.values()])
+    sample_note = getattr(study, "sample_note", None)
     resolved = sample_note(output.tables) if sample_note is not None else ""
     sec.blocks.append(Text(f"n = {n:,} deals, seed {output.inputs['seed']};{resolved} every estimate is "
                            "followed by its 95% interval in square brackets, clustered by deal.", "note"))
@@ -136,9 +141,10 @@ def cheat_sheet(outputs: dict) -> Section | None:
     if not blocks:
         return None
     sec = Section("cheat-sheet", "Cheat sheet: at the table", blocks, one_page=True)
-    sec.blocks.append(Text("Double dummy (all cards visible, best play) from random deals; brackets: 95% intervals. "
-                           "Scores count the declaring side only. The words are defined in the next section, "
-                           f"{GLOSSARY_TITLE}.", "note"))
+    sec.blocks.append(Text("From random deals; each heading or line names its measure: table play (players who see "
+                           "only their own hand) or double dummy (all cards visible, best play; about a bid higher). "
+                           "Brackets: 95% intervals. Scores count the declaring side only. The words are defined in "
+                           f"the next section, {GLOSSARY_TITLE}.", "note"))
     return sec
 
 
@@ -214,9 +220,22 @@ def glossary_section(inputs: dict) -> Section:
     return sec
 
 
+def edition_words(inputs: dict) -> str:
+    """The title page's first words on what this report is: the edition
+    (``inputs["edition"]``, ``report --edition``) or a preview, which says
+    where the edition is."""
+    if inputs.get("edition"):
+        return (f"This is the edition of the report: {inputs['deals']:,} deals, the run the repository keeps "
+                f"({EDITION_PATH}).")
+    return (f"Preview: a quick run of {inputs['deals']:,} deals. Its numbers, and the limits marked "
+            f"'?' most of all, can move in a larger run. The edition, from a far larger run, is {EDITION_PATH} "
+            "in the kaiser-sim repository (make sample).")
+
+
 def title_section(inputs: dict, keys: list[str]) -> Section:
     sec = Section("title", "What the cards are worth in Kaiser")
     sec.blocks.append(Text("A Monte Carlo report by kaiser-sim", "heading"))
+    sec.blocks.append(Text(edition_words(inputs), "callout"))
     sec.blocks.append(Text("The questions", "heading"))
     for k in keys:
         sec.blocks.append(Text(get_study(k).QUESTION, "bullet"))
@@ -359,11 +378,14 @@ def report_date() -> _dt.datetime:
 
 
 def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_resolve: int = DEFAULT_MAX_RESOLVE,
-                 source: str = "", log=None, seconds_results: float = 0.0, rules_preset: str = "standard") -> Report:
+                 source: str = "", log=None, seconds_results: float = 0.0, rules_preset: str = "standard",
+                 edition: bool = False) -> Report:
     """Run ``studies`` (default all) on ``results`` and build the report's content.
 
     Each study writes its own outputs into ``out/<study>/``; ``log`` (a
-    callable taking a line) reports progress.
+    callable taking a line) reports progress.  ``edition``: the report is
+    the edition (:data:`EDITION_PATH`); otherwise its title page says it is
+    a preview and where the edition is.
     """
     log = log or (lambda line: None)
     keys = parse_studies(studies)
@@ -387,7 +409,8 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
     inputs = {"schema": "kaiser-sim/report/1", "version": __version__, "date": date.strftime("%Y-%m-%d %H:%M UTC"),
               "deals": int(len(results)), "seed": meta.get("seed"), "rules": rules.to_dict(),
               "rules_preset": rules_preset, "studies": keys, "max_resolve": int(max_resolve),
-              "results": source, "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
+              "results": source, "edition": bool(edition),
+              "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
     cheat = cheat_sheet(outputs)  # None when no study of the report has lines for it
     sections = [title_section(inputs, keys)] + ([cheat] if cheat is not None else []) + [glossary_section(inputs)]
     sections += [study_section(k, outputs[k]) for k in keys]
@@ -413,6 +436,8 @@ def render_markdown(report: Report) -> str:
                     lines += [f"- **{b.term}**: {b.text}"]
                 elif b.style == "note":
                     lines += ["", f"_{b.text}_", ""]
+                elif b.style == "callout":
+                    lines += ["", f"> **{b.text}**", ""]
                 else:
                     lines += ["", b.text, ""]
             elif isinstance(b, Table):
@@ -444,6 +469,7 @@ _GREY = 0.35
 _MIN_TABLE_SIZE = 5.5  # pt: below this a wide table wraps its cells instead of shrinking
 _PAD = 4.0  # pt: cell padding left and right
 _KEEP_WHOLE = 0.45  # a table up to this share of the page is never split
+_END_ROWS = 4  # a table split across pages keeps at least this many rows on each side (no orphan rows)
 _NUMBER = re.compile(r"^([-+−]?[\d,.]+\*?( \[[-−\d., ]+\])?%?|-|·|—)$")
 
 
@@ -484,6 +510,9 @@ def _styles(scale: float = 1.0) -> dict:
         "bullet": style("bullet", 9.5, before=2, lead=1.35, leftIndent=14, bulletIndent=4, bulletFontName=_FONT),
         "term": style("term", 9.5, before=4, lead=1.35, leftIndent=14, firstLineIndent=-14),
         "note": style("note", 8, before=4, textColor=grey),
+        # the title page's words on what the report is (a preview or the edition): boxed, before the rest
+        "callout": style("callout", 10, _BOLD, before=2, after=12, lead=1.35, backColor=Color(0.96, 0.94, 0.86),
+                         borderColor=Color(0.75, 0.68, 0.45), borderWidth=0.6, borderPadding=6),
         "caption": style("caption", 8.5, _BOLD, before=9, after=3, keepWithNext=1),
         "toc": style("toc", 10, lead=1.5, leftIndent=14, firstLineIndent=-14),
     }
@@ -605,19 +634,80 @@ def _table(b: Table, st: dict, width: float, keep: bool = True) -> list:
     parts = []
     if b.title:
         parts.append(Paragraph(_esc(b.title), st["caption"]))
-    parts.append(table)
-    if b.note:
-        parts.append(Paragraph(_esc(b.note), st["note"]))
+    note = Paragraph(_esc(b.note), st["note"]) if b.note else None
     if not keep:
-        return parts
+        return parts + [table] + ([note] if note is not None else [])
+    block = _table_block_class()(table, note)  # the note stays whole, with the table's last rows
+    parts.append(block)
     _, height = table.wrap(width, 1e6)
     if height <= _KEEP_WHOLE * BOX_H * 72:  # a short table moves to the next page whole
-        return [KeepTogether(parts)]
+        whole = KeepTogether(parts)
+        whole._ks_short_table = True  # it may fill the room a chart leaves at the foot of a page (render_pdf)
+        return [whole]
     # a long one starts where it is if its caption, header and a few rows fit there
-    first = sum(table._rowHeights[:5]) + (parts[0].wrap(width, 1e6)[1] + st["caption"].spaceBefore if b.title else 0)
+    first = sum(table._rowHeights[:1 + _END_ROWS]) + (
+        parts[0].wrap(width, 1e6)[1] + st["caption"].spaceBefore if b.title else 0)
     if b.title:
         parts[0] = Paragraph(_esc(b.title), ParagraphStyle("caption-split", st["caption"], keepWithNext=0))
     return [CondPageBreak(first + 6)] + parts
+
+
+def _table_block_class():
+    from reportlab.platypus import Flowable
+
+    class TableBlock(Flowable):
+        """A table and its note as one flowable: split between rows only,
+        never leaving fewer than :data:`_END_ROWS` rows on either side of a
+        page break, the note (never split) under the table's last rows."""
+
+        def __init__(self, table, note):
+            super().__init__()
+            self.table, self.note = table, note
+            self.hAlign = "LEFT"
+
+        def _note_height(self, avail_w):
+            if self.note is None:
+                return 0.0
+            return self.note.wrap(avail_w, 1e6)[1] + self.note.style.spaceBefore
+
+        def wrap(self, avail_w, avail_h):
+            self.tw, self.th = self.table.wrap(avail_w, avail_h)
+            self.nh = self._note_height(avail_w)
+            self.width, self.height = avail_w, self.th + self.nh
+            return self.width, self.height
+
+        def draw(self):
+            self.table.drawOn(self.canv, 0, self.nh)
+            if self.note is not None:
+                self.note.drawOn(self.canv, 0, 0)
+
+        def split(self, avail_w, avail_h):
+            self.wrap(avail_w, avail_h)
+            if self.height <= avail_h:
+                return [self]
+            t, head = self.table, self.table.repeatRows
+            heights = list(t._rowHeights)
+            body = len(heights) - head
+            # the rows that fit above the note, if it must come along, else the rows that fit
+            room = avail_h if self.th > avail_h else avail_h - self.nh
+            first = len([h for h in _cumsum(heights) if h <= room]) - head
+            first = min(first, body - _END_ROWS)  # the last rows stay with the note
+            if first < _END_ROWS:
+                return []  # too few rows fit here: the table moves to the next page
+            pieces = t.split(avail_w, sum(heights[:head + first]) + 0.01)
+            if len(pieces) != 2:
+                return []
+            return [pieces[0], type(self)(pieces[1], self.note)]
+
+    return TableBlock
+
+
+def _cumsum(values):
+    total, out = 0.0, []
+    for v in values:
+        total += v
+        out.append(total)
+    return out
 
 
 def _chart_class():
@@ -691,7 +781,7 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
     for si, sec in enumerate(report.sections):
         key = f"sec-{sec.key}"
         if si == 0:
-            story.append(Spacer(1, 0.9 * inch))
+            story.append(Spacer(1, 0.25 * inch))  # room for the preview/edition box and the contents
             story.append(_mark(Paragraph(_esc(report.title), st["title"]), key, report.title, 0))
         else:
             story.append(PageBreak())
@@ -742,6 +832,7 @@ def render_pdf(report: Report, path) -> int:
     from reportlab.lib.units import inch
     from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+    from reportlab.platypus.flowables import _listWrapOn
     from reportlab.platypus.tableofcontents import TableOfContents
 
     _register_fonts()
@@ -762,6 +853,37 @@ def render_pdf(report: Report, path) -> int:
             self.setDateFormatter(lambda *_: stamp)
 
     class _Doc(BaseDocTemplate):
+        def filterFlowables(self, flowables):
+            """A chart that does not fit the rest of the page goes to the next
+            one, as always; the short tables that follow it (past any other
+            charts) and fit the room it leaves move up into it, so that no
+            page ends half empty before a chart (a float, as in print)."""
+            chart = flowables[0] if flowables else None
+            frame = getattr(self, "frame", None)
+            if not isinstance(chart, chart_cls) or frame is None or frame._atTop:
+                return
+            width = frame._getAvailableWidth()
+            room = frame._y - frame._y1p - chart.getSpaceBefore()
+            if room <= 0 or chart.wrap(width, room)[1] <= room + 0.01:
+                return
+            j = 1
+            while j < len(flowables) and isinstance(flowables[j], chart_cls):
+                j += 1
+            moved = []
+            while j < len(flowables) and getattr(flowables[j], "_ks_short_table", False):
+                f = flowables[j]  # a KeepTogether (its own wrap() asks for a split): the height of its content
+                h = _listWrapOn(f._content, width, self.canv)[1] + f.getSpaceBefore()
+                if h > room:
+                    break
+                moved.append(j)
+                room -= h
+                j += 1
+            if moved:
+                ahead = [flowables[k] for k in moved]
+                for k in reversed(moved):
+                    del flowables[k]
+                flowables[0:0] = ahead
+
         def afterFlowable(self, flowable):
             mark = getattr(flowable, "_ks_mark", None)
             if mark is None:
@@ -855,14 +977,17 @@ def _write_doc(path: Path, doc: dict) -> None:
 def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
                 rules_preset: str = "standard", studies=None, from_path=None,
                 max_resolve: int = DEFAULT_MAX_RESOLVE, workers: int | None = None, progress=None,
-                log=None, force: bool = False, keep_results: bool = True) -> tuple[Report, dict]:
+                log=None, force: bool = False, keep_results: bool = True,
+                edition: bool = False) -> tuple[Report, dict]:
     """``kaiser-sim report`` end to end: obtain results once (read ``from_path`` or
     simulate ``deals`` with ``seed`` into ``out/results``, over again if
     ``force``), run the studies, write everything.  Returns the report and
     the ``report.json`` document.  Without ``keep_results`` the deals
     simulated into ``out/results`` are removed at the end, and the report
     says so where it would name them (``report --no-keep-results``; what
-    ``make sample`` does for the committed sample).
+    ``make sample`` does for the committed sample).  ``edition``: the title
+    page calls the report the edition (``report --edition``); without it, a
+    preview that names where the edition is (:data:`EDITION_PATH`).
 
     ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
 
@@ -913,7 +1038,8 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
                 "with these rules makes the same deals again")
         t1 = time.time()
         with staged(out, "the report") as stage:
-            report = build_report(results, rules, stage, keys, max_resolve, source, log, t1 - t0, rules_preset)
+            report = build_report(results, rules, stage, keys, max_resolve, source, log, t1 - t0, rules_preset,
+                                  edition)
             log("writing report.pdf and report.md ...")
             doc = write_report(report)
             doc["seconds"]["total"] = round(time.time() - t0, 1)
@@ -927,4 +1053,4 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
 
 __all__ = ["make_report", "build_report", "write_report", "render_markdown", "render_pdf", "cheat_sheet",
            "parse_studies", "ReportError", "Report", "Section", "Table", "Chart", "Text",
-           "DEFAULT_DEALS", "DEFAULT_SEED", "DEFAULT_MAX_RESOLVE", "MIN_DEALS"]
+           "DEFAULT_DEALS", "DEFAULT_SEED", "DEFAULT_MAX_RESOLVE", "MIN_DEALS", "EDITION_PATH"]

@@ -242,3 +242,111 @@ def test_the_report_names_its_results_where_they_are_kept(tmp_path, monkeypatch,
         assert seen["source"] == str(out / "results")
     else:
         assert seen["source"].startswith("not kept (--no-keep-results)") and str(out) not in seen["source"]
+
+
+# --- issue 29: the preview and the edition; words that agree with the numbers -----------------------
+
+
+def _section(text: str, title: str) -> str:
+    return text.split(f"## {title}")[1].split("\n## ")[0]
+
+
+def test_the_preview_says_so_and_names_the_edition(built):
+    """Without --edition the title page's first words say the report is a
+    preview and where the edition is; report.json records which it is."""
+    from kaiser_sim.report import EDITION_PATH
+
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    title = text.split("### The questions")[0]
+    assert "Preview" in title and EDITION_PATH in title and f"{N_DEALS:,} deals" in title
+    assert json.loads((out / "report.json").read_text())["edition"] is False
+
+
+def test_the_edition_does_not_call_itself_a_preview(results_dir, tmp_path):
+    out = tmp_path / "ed"
+    res = CliRunner().invoke(main, ["report", "--from", str(results_dir), "--out", str(out), "--studies", "lead",
+                                    "--edition", "--quiet"])
+    assert res.exit_code == 0, res.output
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "preview" not in text.lower()
+    assert "This is the edition" in text.split("### The questions")[0]
+    assert json.loads((out / "report.json").read_text())["edition"] is True
+    assert "--edition" in CliRunner().invoke(main, ["report", "--help"]).output
+
+
+def test_special_card_sections_state_the_n_of_each_part(built):
+    """The 5H and 3S sections' n is the run's deals, which part (b) uses;
+    parts (a) and (c) re-solve the first --max-resolve of them."""
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    for key in ("five-hearts", "three-spades"):
+        sec = _section(text, TITLES[key])
+        assert f"n = {N_DEALS:,} deals, seed {SEED}; (a) and (c) re-solve the first 8 of them, (b) uses all " \
+               f"{N_DEALS:,};" in sec
+        observed = pd.read_csv(out / "tables" / f"{key}-worth-observed.csv", dtype=str)
+        assert set(observed["deals"]) == {f"{N_DEALS:,}"}
+        kept = pd.read_csv(out / "tables" / f"{key}-kept.csv", dtype=str)
+        assert int(kept["deals"].iloc[0].replace(",", "")) <= 8
+
+
+def test_cheat_sheet_nt_lines_are_in_the_grids_measure_and_agree_with_their_table(built):
+    """The no-trump lines of the cheat sheet are in the measure of the
+    what-to-bid grid above them (table play), say they compare NT with a
+    plain bid rather than that NT pays, and give the verdicts of the
+    study's table-play table level by level."""
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    cheat = _section(text, "Cheat sheet: at the table")
+    grid_head = re.search(r"### What to bid: how high to go \((.+)\)", cheat).group(1)
+    nt_head = re.search(r"### When to bid no trump rather than a plain bid \((.+)\)", cheat).group(1)
+    assert grid_head == nt_head == "table play"
+    assert "Any hand" not in cheat and "no NT bid pays, whatever these lines say" in cheat
+    table = pd.read_csv(out / "tables" / "trump-and-nt-nt-vs-trump-table-play.csv", dtype=str)
+    for label, aces in (("All hands, on average", "all"), ("0 aces", "0 aces"), ("1 ace", "1 ace")):
+        line = re.search(rf"^- {label}: (.+)$", cheat, flags=re.M)
+        assert line, label
+        rows = table[table["aces"] == aces]
+        nt_levels = [int(lv) for lv, v in zip(rows["level"], rows["verdict"]) if v == "NT"]
+        said = re.search(r"NT beats a plain bid at ([\d–, ]+)", line.group(1))
+        assert (ranges(nt_levels) if nt_levels else None) == (said.group(1).strip() if said else None), label
+
+
+def test_a_row_where_no_bid_pays_has_pass_as_its_best_bid():
+    """A chart cell whose plain and NT limits are both 'pass' prints 'pass'
+    as its best bid (not the least-losing bid), and no score for it."""
+    from kaiser_sim.studies.bidding_chart import _chart_rows
+
+    ch = pd.DataFrame([
+        {"strength": "4.5-5", "trump_len": "2", "n": 117, "bid_up_to": "pass", "bid_up_to_sure": "pass",
+         "nt_up_to": "pass", "best_bid": "6NT", "expected": 0.28, "lo": -1.33, "hi": 1.89, "p_make": 0.44},
+        {"strength": "5.5-6", "trump_len": "3", "n": 1266, "bid_up_to": "7", "bid_up_to_sure": "6",
+         "nt_up_to": "6NT", "best_bid": "6", "expected": 1.66, "lo": 1.36, "hi": 1.97, "p_make": 0.54}])
+    rows = _chart_rows(ch)
+    assert rows["best bid"].tolist() == ["pass", "6"]
+    assert rows["its score"].tolist()[0] == "-" and rows["its score"].tolist()[1].startswith("1.66")
+
+
+def test_hand_eval_prints_the_kaiser_count_used_everywhere(built):
+    """The hand-evaluation table sets this run's fit beside the one Kaiser
+    count of the report (the strength axis), not a rounding of its own."""
+    from kaiser_sim.hands import KAISER_COUNT
+
+    out, _ = built
+    t = pd.read_csv(out / "tables" / "hand-eval-kaiser-count.csv", dtype=str)
+    assert "rounded" not in t.columns
+    assert {f: float(v) for f, v in zip(t["feature"], t["Kaiser count"])} == \
+        {f: KAISER_COUNT.get(f, 0.0) for f in t["feature"]}
+    assert set(KAISER_COUNT) <= set(t["feature"])
+
+
+def test_special_cards_put_in_a_players_words(built):
+    """Part (c) says what the side pays or keeps of the card's points, as a
+    positive amount, and a minus against partner is explained."""
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    cheat = _section(text, "Cheat sheet: at the table")
+    assert re.search(r"dealt the 3♠, your side pays \d+\.\d \[", cheat)
+    assert re.search(r"dealt the 5♥, your side keeps \d+\.\d \[", cheat)
+    assert "keeps -" not in text and "keeps −" not in text and "of its own -3" not in text
+    assert "When you declare, the 5♥ in your hand rather than in your partner's:" in cheat

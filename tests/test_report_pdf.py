@@ -174,7 +174,12 @@ def test_wide_tables_fit_the_page():
     def tables(flowables):
         out = []
         for f in flowables:
-            out += tables(f._content) if isinstance(f, KeepTogether) else [f] if isinstance(f, LongTable) else []
+            if isinstance(f, KeepTogether):
+                out += tables(f._content)
+            elif isinstance(f, LongTable):
+                out.append(f)
+            elif isinstance(getattr(f, "table", None), LongTable):  # a table with its note (TableBlock)
+                out.append(f.table)
         return out
 
     long = _table(Table("wide", "A wide table", wide, "its note"), _styles(), BOX_W * inch)
@@ -235,3 +240,51 @@ def test_charts_footers_legends_colours_axes(report):
                 assert ticks and all(float(t).is_integer() for t in ticks), (where, ticks)
     assert n >= len(rep.charts())
     assert len(colours) >= 4 and all(len(c) == 1 for c in colours.values()), colours
+
+
+def test_first_page_says_preview_and_names_the_edition(texts):
+    from kaiser_sim.report import EDITION_PATH
+
+    first = _flat(texts[0])
+    assert "Preview: a quick run of 200 deals" in first and EDITION_PATH in first
+    assert "The questions" in first and "Contents" in first  # the title page still holds it all
+
+
+def test_a_split_table_keeps_rows_with_its_note():
+    """A long table split across pages leaves at least _END_ROWS rows on
+    each side of the break, and its note, never split, under its last rows."""
+    from reportlab.lib.units import inch
+
+    from kaiser_sim.report import _END_ROWS, _register_fonts, _styles, _table
+
+    _register_fonts()
+    df = pd.DataFrame({"row": [str(i) for i in range(40)], "value": ["1.0 [0.5, 1.5]"] * 40})
+    note = "a note long enough to take two lines of small type under the table: " * 3
+    parts = _table(Table("t", "a long table", df, note), _styles(), BOX_W * inch)
+    block = parts[-1]
+    w = BOX_W * inch
+    _, total = block.wrap(w, 1e6)
+    body = lambda t: len(t._cellvalues) - t.repeatRows  # noqa: E731
+    for room in range(20, int(total) + 40, 7):
+        pieces = block.split(w, room)
+        if not pieces or pieces == [block]:
+            assert pieces == [block] or room < total  # whole, or moved whole to the next page
+            continue
+        first, rest = pieces
+        assert body(first) >= _END_ROWS and body(rest.table) >= _END_ROWS, room
+        assert first.wrap(w, 1e6)[1] <= room and rest.note is block.note
+        assert body(first) + body(rest.table) == len(df)
+
+
+def test_chart_footers_are_legible_in_print():
+    """A chart's footer prints at 7 pt or more once the chart is scaled to
+    the page's text width."""
+    from kaiser_sim.studies.common import new_figure
+
+    fig, _ = new_figure("t", "x", "y", "n=4,000 deals, seed=1, rules=standard; double dummy; 95% intervals, "
+                        "clustered by deal")
+    foot = [t for t in fig.texts if "n=4,000" in t.get_text()]
+    assert len(foot) == 1
+    printed = foot[0].get_fontsize() * BOX_W / fig.get_figwidth()
+    assert printed >= 7.0
+    assert fig.subplotpars.bottom * fig.get_figheight() >= 0.6 + len(foot[0].get_text().splitlines()) * 0.12

@@ -189,6 +189,38 @@ def test_trump_and_nt_intervals_are_clustered(results, frame):
         assert (r["nt_minus_trump"], r["lo"], r["hi"]) == pytest.approx(_cr1_mean(diff, deal[sel]))
 
 
+def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(results, frame):
+    """The table-play NT-vs-plain table (the cheat sheet's NT lines) has the
+    means of the bidding chart's table-play hand scores (computed there hand
+    by hand), and intervals at least as wide as the deals' alone (the
+    model's own error is added)."""
+    from kaiser_sim.studies.common import table_play_model
+
+    model, _ = table_play_model(RULES)
+    t = trump_and_nt.run(results, RULES, min_cell=10)
+    c = t["nt_vs_trump_table_play"]
+    deal = frame["deal"].to_numpy()
+    scores, _ = bidding_chart.table_play_scores(frame, RULES, model)
+    names = [str(b) for b in bidding_chart._bids(RULES)]
+    for level, aces in ((6, "all"), (7, "1 aces"), (8, "all")):
+        r = c[(c["level"] == level) & (c["aces"] == aces)].iloc[0]
+        sel = np.ones(len(frame), bool) if aces == "all" else (frame["aces"] == int(aces[0])).to_numpy()
+        diff = (scores[:, names.index(f"{level}NT")] - scores[:, names.index(str(level))])[sel]
+        mean, lo, hi = _cr1_mean(diff, deal[sel])
+        assert r["nt_minus_trump"] == pytest.approx(mean)
+        assert r["lo"] <= lo + 1e-9 and r["hi"] >= hi - 1e-9
+    # the model's own error: the spread of the replicates' means, here computed hand by hand
+    from kaiser_sim.studies.common import with_model_error
+
+    reps = [bidding_chart.table_play_scores(frame, RULES, m)[0] for m in model.replicates()]
+    means = [(x[:, names.index("6NT")] - x[:, names.index("6")]).mean() for x in reps]
+    diff = scores[:, names.index("6NT")] - scores[:, names.index("6")]
+    mean, lo, hi = _cr1_mean(diff, deal)
+    want = with_model_error({"n": len(diff), "mean": mean, "lo": lo, "hi": hi}, float(np.std(means, ddof=1)), deal)
+    r = c[(c["level"] == 6) & (c["aces"] == "all")].iloc[0]
+    assert (r["lo"], r["hi"]) == pytest.approx((want["lo"], want["hi"]))
+
+
 # --- bidding chart: choose on one half, report from the other --------------------------------
 
 

@@ -180,5 +180,6 @@ def test_cheat_sheet_from_a_contributing_study():
     sec = report.cheat_sheet({"bid-odds": _Out({}), "lead": lead})
     assert sec is not None and sec.one_page and sec.key == "cheat-sheet"
     assert [b.text for b in sec.blocks if isinstance(b, Text)][:2] == [
-        "The lead", "Being on lead is worth 0.50 [0.25, 0.75] points to the declaring side."]
+        "The lead", "Being on lead is worth 0.50 [0.25, 0.75] points to the declaring side, in the trump it names "
+        "(double dummy)."]
     assert all(isinstance(b, (Text, Table, Chart)) for b in sec.blocks)

@@ -214,10 +214,14 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
 @click.option("--keep-results/--no-keep-results", default=True, show_default=True,
               help="Keep the simulated deals in OUT/results (the report names them); without, they are removed "
               "at the end and the report says so.")
+@click.option("--edition", is_flag=True, help="Print the report as the edition (what make sample writes into "
+              "reports/sample/); without it the first page says the report is a preview and that the edition is "
+              "reports/sample/report.pdf.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
 @click.pass_context
-def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, keep_results, quiet, rules):
+def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, keep_results, edition, quiet,
+           rules):
     """Write the printed report: report.pdf, report.md, every table and chart.
 
     Deals are simulated once (or read with --from) and shared by every
@@ -229,7 +233,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     Examples:
         kaiser-sim report
         kaiser-sim report --deals 20000 --seed 2 --studies bid-odds,bidding-chart
-        kaiser-sim report --from runs/big --out reports/big
+        kaiser-sim report --from runs/big --out reports/big --edition
     """
     from ..progress import make_progress
     from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
@@ -248,7 +252,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
         _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
                              rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
                              preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
-                             make_progress(quiet), log, force=force, keep_results=keep_results)
+                             make_progress(quiet), log, force=force, keep_results=keep_results, edition=edition)
     except StudyError as e:
         raise InputError(str(e)) from None
     click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "

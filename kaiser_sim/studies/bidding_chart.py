@@ -392,7 +392,7 @@ def _grid_figure(chart, title: str, measure: str):
     cols = list(LENGTH_LEVELS)
     grid = np.full((len(rows), len(cols)), np.nan)
     fig, ax = new_figure(title, "length of the trump suit (longest suit)", "Kaiser count (see the note)", foot,
-                         figsize=(8, 7), intervals=False)
+                         figsize=(8, 6), intervals=False)
     ax.grid(False)
     levels = np.arange(5, 13)  # 5 = pass, 6..12 the bids
     cmap = ListedColormap(colormaps["YlGn"](np.linspace(0.08, 0.92, len(levels))))
@@ -458,10 +458,17 @@ def _nt_words(ch) -> str:
 
 
 def _chart_rows(ch) -> pd.DataFrame:
-    return frame([{"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
-                    "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
-                    "best bid": r["best_bid"], "its score": ci(r["expected"], r["lo"], r["hi"], 2),
-                    "P(make) %": num(100 * r["p_make"], 0)} for _, r in ch.iterrows()])
+    rows = []
+    for _, r in ch.iterrows():
+        # no bid pays on the choosing half (plain and NT limits both 'pass'): the best bid is to pass, whatever
+        # the least-losing bid scored (the study's CSV keeps it as best_bid)
+        passes = r["bid_up_to"] == "pass" and r["nt_up_to"] == "pass"
+        rows.append({"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
+                     "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
+                     "best bid": "pass" if passes else r["best_bid"],
+                     "its score": "-" if passes else ci(r["expected"], r["lo"], r["hi"], 2),
+                     "P(make) %": "-" if passes else num(100 * r["p_make"], 0)})
+    return frame(rows)
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
@@ -477,7 +484,8 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     _chart_rows(ch),
                     "bid/NT up to: highest bid with a positive expected score, chosen on the even-numbered deals; sure: "
                     "its 95% interval on the odd-numbered deals is above 0; best bid: highest expected score on the "
-                    "even deals, with its score and interval measured on the odd deals (n = their hands)"
+                    "even deals, with its score and interval measured on the odd deals (n = their hands); pass: "
+                    "no bid, plain or NT, has a positive expected score on the even deals"
                     + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
                        if tp else "") + _nt_words(ch)),
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),

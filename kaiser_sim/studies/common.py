@@ -278,6 +278,8 @@ def tag(tables: dict, info: dict, extra: str = "") -> dict:
     return tables
 
 
+#: the chart footer's type (pt in the figure; a chart is printed at 7/8 of its size) and grey: legible in print
+FOOTER_SIZE, FOOTER_COLOR = 9.0, "0.2"
 #: the measures a chart footer can name (:func:`chart_footer`), longest first
 MEASURES = ("table play (PIMC model) and double dummy", "table play (PIMC model)", "double dummy")
 #: the colours of ordered categories (count bands, trump lengths, aces): one sequential map, the
@@ -362,10 +364,18 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5), 
     ax.set_ylabel(ylabel, fontsize=10)
     ax.grid(alpha=0.3)
     # the footer wraps to the figure's width, measured in the font it is set in
-    lines = _wrap_measured(chart_footer(foot, measure, intervals), 72 * figsize[0] * 0.97, 7)
-    fig.text(0.01, 0.01, "\n".join(lines), fontsize=7, color="0.35")
-    fig.subplots_adjust(bottom=0.16 + 0.025 * max(0, len(lines) - 1))
+    lines = _wrap_measured(chart_footer(foot, measure, intervals), 72 * figsize[0] * 0.97, FOOTER_SIZE)
+    fig.text(0.01, 0.01, "\n".join(lines), fontsize=FOOTER_SIZE, color=FOOTER_COLOR)
+    fig._ks_footer_in = 0.08 + len(lines) * FOOTER_SIZE * 1.25 / 72  # inches the footer takes at the bottom
+    fig.subplots_adjust(bottom=bottom_margin(fig))
     return fig, ax
+
+
+def bottom_margin(fig, below_axes: float = 0.62) -> float:
+    """The ``subplots_adjust(bottom=...)`` that leaves ``below_axes`` inches
+    under the axes for tick labels and the axis label (more for rotated
+    tick labels) above the footer of :func:`new_figure`."""
+    return (below_axes + getattr(fig, "_ks_footer_in", 0.0)) / fig.get_figheight()
 
 
 def legend(ax, fontsize: float = 8, title: str | None = None, **kwargs) -> None:

@@ -55,8 +55,8 @@ import pandas as pd
 from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
-from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
-                     new_figure, rows_frame, run_info, tag)
+from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
+                     bottom_margin, legend, new_figure, rows_frame, run_info, tag)
 
 KEY = "hand-eval"
 TITLE = "Hand evaluation: which count predicts the points"
@@ -315,21 +315,33 @@ def plot(tables) -> dict:
             labels.append(f"{target}: {r['measure']}")
             y += 1
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
-    fig.subplots_adjust(left=0.33, bottom=0.16)
+    fig.subplots_adjust(left=0.33)
     figs = {"measures_r2": fig}
     k = tables["kaiser_count"]
     k = k[(k["target"] == "trump by rule") & (k["feature"] != "constant")]
     fig, ax = new_figure("Fitted Kaiser point count (trump by rule)", "feature of the declarer's hand",
                          "DD points of the declaring side per feature", foot)
     x = np.arange(len(k))
-    ax.bar(x, k["points"], yerr=[k["points"] - k["lo"], k["hi"] - k["points"]], capsize=3)
+    ax.bar(x, k["points"], yerr=[k["points"] - k["lo"], k["hi"] - k["points"]], capsize=3,
+           label="fitted on this run (95% interval)")
+    # the count the report uses everywhere, beside this run's fit (the section's table says why they differ)
+    ax.scatter(x, [KAISER_COUNT.get(f, 0.0) for f in k["feature"]], marker="_", s=400, linewidths=2.5,
+               color="black", zorder=3, label="Kaiser count (used in this report)")
     ax.set_xticks(x, k["feature"], rotation=45, ha="right", fontsize=8)
-    fig.subplots_adjust(bottom=0.28)
+    legend(ax)
+    fig.subplots_adjust(bottom=bottom_margin(fig, 1.1))  # the rotated feature names
     figs["kaiser_count"] = fig
     return figs
 
 
 # --- the report -------------------------------------------------------------------------------
+
+
+def sample_note(tables) -> str:
+    """The report's note on the sample: the deals every count is scored on
+    (not the run's own when it holds the count's fitting deals)."""
+    c = tables["comparison"]
+    return f" the counts are scored on: {'; '.join(c['scored_on'].unique())};" if "scored_on" in c and len(c) else ""
 
 
 def section(tables) -> tuple[list, list[str], list[str]]:
@@ -341,14 +353,19 @@ def section(tables) -> tuple[list, list[str], list[str]]:
             for _, r in c.iterrows()]
     k = t["kaiser_count"]
     k = k[k["target"] == "trump by rule"]
-    krows = [{"feature": r["feature"], "points": ci(r["points"], r["lo"], r["hi"], 2), "rounded": num(r["printable"], 1)}
-             for _, r in k.iterrows()]
+    krows = [{"feature": r["feature"], "fitted on this run": ci(r["points"], r["lo"], r["hi"], 2),
+              "Kaiser count": num(KAISER_COUNT.get(r["feature"], 0.0), 1)} for _, r in k.iterrows()]
     scored = "; ".join(c["scored_on"].unique()) if "scored_on" in c else "held-out deals"
     blocks = [Table(f"{key}-comparison", "How well each count predicts the declaring side's points", frame(rows),
                     f"intervals: bootstrap over the scored deals; scored on: {scored}"),
-              Table(f"{key}-kaiser-count", "The fitted Kaiser point count (trump by rule)", frame(krows),
+              Table(f"{key}-kaiser-count", "The fitted Kaiser point count (trump by rule) and the Kaiser count",
+                    frame(krows),
                     "expected points of the declaring side = sum over the hand; intervals: cluster-robust, the "
-                    "four hands of a deal clustered")]
+                    "four hands of a deal clustered. Kaiser count: the one count this report uses everywhere (the "
+                    f"strength axis), the same fit made once on {KAISER_COUNT_FIT['deals']:,} deals (seed "
+                    f"{KAISER_COUNT_FIT['seed']}) and rounded to half points; it is not refitted on each run. The fit "
+                    "on this run's deals has wider intervals and the hand's features overlap (a trump king is also "
+                    "a trump), so its values, rounded, need not give the Kaiser count's")]
     cal = t.get("count_calibration")
     if cal is not None and len(cal):
         crows = [{"Kaiser count": r["count_band"], "n": count(r["n"]), "mean count": num(r["count_mean"], 2),

@@ -139,4 +139,4 @@ def cheat_sheet(tables) -> list:
     r = r.iloc[0]
     return [Text("The lead", "heading"),
             Text(f"Being on lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the "
-                 "declaring side.", "bullet")]
+                 "declaring side, in the trump it names (double dummy).", "bullet")]

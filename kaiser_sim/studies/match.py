@@ -73,7 +73,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from .common import definition, footer, mean_row, new_figure, share_row
+from .common import bottom_margin, definition, footer, mean_row, new_figure, share_row
 
 KEY = "match"
 #: the default definition (deals, seed, rules, parameters): the same as analyses/match.toml,
@@ -311,7 +311,7 @@ def plot(tables) -> dict:
     ax.bar(x, st["p"], yerr=[st["p"] - st["lo"], st["hi"] - st["p"]], capsize=4)
     ax.axhline(0.5, color="0.5", linewidth=0.8)
     ax.set_xticks(x, st["policy"], rotation=20)
-    fig.subplots_adjust(bottom=0.24)
+    fig.subplots_adjust(bottom=bottom_margin(fig, 0.9))  # the slanted policy names
     figs["standings"] = fig
 
     w = tables["win_by_state"]

@@ -570,11 +570,10 @@ def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[st
     if len(head):
         any_r = head[head["receiver"] == ANY_OTHER]
         r = any_r.iloc[0] if len(any_r) else head.iloc[0]
-        parts = [f"your {_RECEIVER_WORDS.get(x['receiver'], x['receiver'])} {ci(x['mean'], x['lo'], x['hi'], 2)}"
-                 for _, x in head.iterrows() if x["receiver"] != ANY_OTHER]
+        others = [x for _, x in head.iterrows() if x["receiver"] != ANY_OTHER]
         text.append(f"(a) Being dealt the {name} is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to your side "
                     f"when you declare with trump by rule (double dummy), against the card being in another hand; "
-                    f"against it being with {', '.join(parts)}.")
+                    f"in your hand rather than {receiver_words(others, name, 2)}.")
         if "tp_mean" in r and ok(r["tp_mean"]):
             text.append(f"At the table (table play) it is worth {ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 2)}.")
         dfd = like[(like["role"] == "you defend") & (like["strain"] == "trump by rule") & (like["receiver"] == ANY_OTHER)]
@@ -588,9 +587,9 @@ def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[st
                     f"points more when the declarer holds the {name} than when another hand does.")
     if len(ov):
         r = ov.iloc[0]
-        text.append(f"(c) Of the card's own {value:+d} points, the side dealt it keeps {ci(r['mean'], r['lo'], r['hi'], 2)} "
-                    f"on average; it {sign_word} whatever happens {pct(r['all_of_it'], r['all_of_it_lo'], r['all_of_it_hi'])}% "
-                    "of the time. This is not the card's worth: (a) is.")
+        text.append(f"(c) {kept_words(r, name, value, 2)} Your side {sign_word} whatever happens "
+                    f"{pct(r['all_of_it'], r['all_of_it_lo'], r['all_of_it_hi'])}% of the time. This is not the "
+                    "card's worth: (a) is.")
     return blocks, text, ["mean_change", "swing", "worth_distribution"]
 
 
@@ -618,20 +617,51 @@ def cheat_sheet_card(tables, name: str, value: int) -> list:
         blocks.append(Text(f"At the table (table play): {signed_ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 1)} "
                            "when you declare.", "bullet"))
     g = like[like["role"] == "you declare"]
-    parts = [f"{_RECEIVER_WORDS.get(r['receiver'])} {signed_ci(r['mean'], r['lo'], r['hi'], 1)}"
-             for _, r in g.iterrows() if r["receiver"] != ANY_OTHER]
-    if parts:
-        blocks.append(Text(f"When you declare, against it being with your {'; your '.join(parts)}.", "bullet"))
+    rows = [r for _, r in g.iterrows() if r["receiver"] != ANY_OTHER]
+    if rows:
+        blocks.append(Text(f"When you declare, the {name} in your hand rather than {receiver_words(rows, name)}.",
+                           "bullet"))
     ov = t["worth_overall"]
     if len(ov):
-        r = ov.iloc[0]
-        blocks.append(Text(f"Who takes it in the end: of its own {value:+d} points, your side keeps "
-                           f"{signed_ci(r['mean'], r['lo'], r['hi'], 1)} on average.", "bullet"))
+        blocks.append(Text(kept_words(ov.iloc[0], name, value), "bullet"))
     return blocks
+
+
+def receiver_words(rows, name: str, digits: int = 1) -> str:
+    """``"in your partner's: −0.6 [...] (a minus: ...); in your left-hand
+    opponent's: ..."``: the worth of the card in your hand rather than in
+    each other hand, a minus put in words (your side does better with the
+    card in that hand than in yours)."""
+    parts = []
+    for r in rows:
+        who = _RECEIVER_WORDS.get(r["receiver"], r["receiver"])
+        text = f"in your {who}'s: {signed_ci(r['mean'], r['lo'], r['hi'], digits)}"
+        if ok(r["hi"]) and r["hi"] < 0:
+            text += f" (a minus: your side does better with the {name} in your {who}'s hand than in yours)"
+        elif ok(r["lo"]) and r["lo"] <= 0 <= r["hi"]:
+            text += " (no clear difference)"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def kept_words(r, name: str, value: int, digits: int = 1) -> str:
+    """Part (c) in a player's words: how much of the card's own points the
+    side dealt it ends up with, and as how often it takes the card's trick."""
+    share = r["mean"] / value if value else np.nan
+    often = f", as if it took the {name}'s trick on {100 * share:.0f}% of deals" if ok(share) else ""
+    if value > 0:
+        return (f"Who wins it in the end: dealt the {name}, your side keeps {ci(r['mean'], r['lo'], r['hi'], digits)} "
+                f"of its {value} points on average{often}; the rest goes to the other side.")
+    return (f"Who is stuck with it in the end: dealt the {name}, your side pays "
+            f"{ci(-r['mean'], -r['hi'], -r['lo'], digits)} of its {-value} points on average{often}; the rest it "
+            "passes to the other side.")
 
 
 def sample_note(tables) -> str:
     """The report's note on the sample: (a) and (c) re-solve only the first
-    deals of the run."""
+    deals of the run, (b) uses all of them."""
     m = tables["counterfactual"].attrs.get("run", {}).get("n")
-    return "" if m is None else f" (a) and (c) re-solve the first {m:,} of them;"
+    n = tables["observed"].attrs.get("run", {}).get("n")
+    if m is None:
+        return ""
+    return f" (a) and (c) re-solve the first {m:,} of them" + (f", (b) uses all {n:,};" if n is not None else ";")

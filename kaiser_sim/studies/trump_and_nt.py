@@ -24,7 +24,8 @@ import pandas as pd
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, pct, ranges, scoring
 from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, integer_axis, legend, mean_row,
-                     new_figure, ordered_colors, rows_frame, share_row, run_info, tag, trump_by_rule)
+                     new_figure, ordered_colors, rows_frame, share_row, run_info, table_play_model, tag, trump_by_rule,
+                     with_model_error)
 
 KEY = "trump-and-nt"
 TITLE = "Naming trump, and when no trump pays"
@@ -53,6 +54,55 @@ DEFINITION = {
 def _shape(d):
     lens = np.sort(d[["len_S", "len_H", "len_D", "len_C"]].to_numpy(), axis=1)[:, ::-1]
     return pd.Series(["-".join(map(str, r)) for r in lens], index=d.index)
+
+
+def _value_scores(rules, level: int, values, nt: bool, model) -> np.ndarray:
+    """The table-play expected hand score of a bid of ``level`` (NT or not)
+    for each double-dummy value of ``values`` (``model``: the table-play
+    model or one of its replicates)."""
+    from ..table_play import POINTS
+
+    return model.dist(values, nt) @ hand_score(rules, level, nt, POINTS).astype(np.float64)
+
+
+def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> pd.DataFrame:
+    """NT bid minus plain bid at each level, by group of hands (paired per
+    hand, clustered by deal): double dummy, or with ``model`` in table play
+    (each hand's DD points through the table-play model), the intervals
+    widened by the model's own error (its bootstrap replicates)."""
+    groups = [(label, sel) for label, sel in groups if sel.sum() >= min_cell]
+    nt_pts, tr_pts = d["nt_pts"].to_numpy(), d["trump_pts"].to_numpy()
+    if model is not None:
+        # a hand's table-play score depends only on its DD points (a handful of values): scores are computed
+        # per value and looked up; a replicate's group mean comes from the group's counts of (NT, trump)
+        # value pairs, so a run of millions of hands costs no more than a small one per replicate
+        nt_vals, nt_at = np.unique(nt_pts, return_inverse=True)
+        tr_vals, tr_at = np.unique(tr_pts, return_inverse=True)
+        pairs = nt_at * len(tr_vals) + tr_at
+        counts = [np.bincount(pairs[sel], minlength=len(nt_vals) * len(tr_vals)).reshape(len(nt_vals), -1)
+                  for _, sel in groups]
+        reps = model.replicates()
+    comp = []
+    for level in levels:
+        if model is None:
+            s_nt, s_tr = hand_score(rules, level, True, nt_pts), hand_score(rules, level, False, tr_pts)
+            rep_means = np.zeros((0, len(groups)))
+        else:
+            e_nt, e_tr = _value_scores(rules, level, nt_vals, True, model), _value_scores(rules, level, tr_vals,
+                                                                                          False, model)
+            s_nt, s_tr = e_nt[nt_at], e_tr[tr_at]
+            rep_means = np.array([[(c * (_value_scores(rules, level, nt_vals, True, r)[:, None]
+                                         - _value_scores(rules, level, tr_vals, False, r)[None, :])).sum() / c.sum()
+                                   for c in counts] for r in reps]).reshape(len(reps), len(groups))
+        for g, (label, sel) in enumerate(groups):
+            diff = mean_row(s_nt[sel] - s_tr[sel], deal[sel])
+            if len(rep_means) > 1:
+                diff = with_model_error(diff, float(np.std(rep_means[:, g], ddof=1)), deal[sel])
+            comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
+                         "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
+                         "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0)})
+    return rows_frame(comp, ["level", "aces", "n", "expected_nt", "expected_trump", "nt_minus_trump", "lo", "hi",
+                             "nt_better", "trump_better"])
 
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
@@ -85,22 +135,12 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     nt_beats = pd.DataFrame([{"by": "all", "value": "all", **share_row(nt_better, deal),
                               "mean_nt_minus_best_trump": (d["nt_pts"] - d["best_suit_pts"]).mean()}] + parts)
 
-    comp = []
     levels = sorted({b.level for b in ladder(rules) if b.nt and not b.low})
     groups = [("all", np.ones(len(d), dtype=bool))] + [
         (f"{a} aces", (d["aces"] == a).to_numpy()) for a in range(5)]
-    for level in levels:
-        s_nt = hand_score(rules, level, True, d["nt_pts"].to_numpy())
-        s_tr = hand_score(rules, level, False, d["trump_pts"].to_numpy())
-        for label, sel in groups:
-            if sel.sum() < min_cell:
-                continue
-            diff = mean_row(s_nt[sel] - s_tr[sel], deal[sel])
-            comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
-                         "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
-                         "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0)})
-    comp = rows_frame(comp, ["level", "aces", "n", "expected_nt", "expected_trump", "nt_minus_trump", "lo", "hi",
-                             "nt_better", "trump_better"])
+    comp = _nt_vs_trump(d, rules, levels, groups, min_cell, deal)
+    model, why = table_play_model(rules)
+    comp_tp = _nt_vs_trump(d, rules, levels, groups, min_cell, deal, model) if model is not None else None
     rules_t.attrs["note"] = ("picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
                              "loss: mean points given up against that best suit; 95% intervals clustered by deal")
     nt_beats.attrs["note"] = ("share of declarer hands where NT scores strictly more DD points than the best trump suit; "
@@ -108,7 +148,12 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     comp.attrs["note"] = (f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
                           f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
     tables = {"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp}
+    if comp_tp is not None:
+        comp_tp.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + comp.attrs["note"]
+        tables["nt_vs_trump_table_play"] = comp_tp
     tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    if comp_tp is not None:
+        comp_tp.attrs["footer"] = comp_tp.attrs["footer"].replace("double dummy", "table play (PIMC model)")
     for df in tables.values():
         df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
     return tables
@@ -170,15 +215,26 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "n": count(r["n"]), "NT beats best trump %": pct(r["p"], r["lo"], r["hi"]),
               "NT - best trump, points": num(r["mean_nt_minus_best_trump"], 2)} for _, r in nb.iterrows()]
     c = t["nt_vs_trump"]
-    crows = [{"level": str(r["level"]), "aces": r["aces"], "n": count(r["n"]),
-              "NT - trump, expected score": ci(r["nt_minus_trump"], r["lo"], r["hi"], 2),
-              "verdict": "NT" if r["nt_better"] else ("trump" if r["trump_better"] else "no clear difference")}
-             for _, r in c.iterrows()]
+
+    def crows(c):
+        return frame([{"level": str(r["level"]), "aces": r["aces"].replace("1 aces", "1 ace"), "n": count(r["n"]),
+                       "NT - trump, expected score": ci(r["nt_minus_trump"], r["lo"], r["hi"], 2),
+                       "verdict": "NT" if r["nt_better"] else ("trump" if r["trump_better"] else "no clear difference")}
+                      for _, r in c.iterrows()])
+    verdict = ("verdict: the 95% interval of the difference excludes 0; "
+               + (nt_scoring_words(c.attrs.get("scoring")) or "NT scored by the rules' NT scoring."))
+    tp = t.get("nt_vs_trump_table_play")
     blocks = [Table(f"{key}-trump-rules", "Rules for naming trump against the double-dummy best suit", frame(rows)),
-              Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit", frame(nrows)),
-              Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)", frame(crows),
-                    "verdict: the 95% interval of the difference excludes 0; "
-                    + (nt_scoring_words(c.attrs.get("scoring")) or "NT scored by the rules' NT scoring."))]
+              Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit (double dummy)",
+                    frame(nrows))]
+    if tp is not None:
+        blocks.append(Table(f"{key}-nt-vs-trump-table-play", "NT bid minus plain bid at the same level (expected hand "
+                            "score), table play: the cheat sheet's measure", crows(tp),
+                            verdict + " Table play: each hand's double-dummy points through the table-play model "
+                            "(appendix); intervals include the model's own error."))
+    blocks.append(Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)"
+                        + (", double dummy (the upper reference)" if tp is not None else ", double dummy"),
+                        crows(c), verdict))
     text = [nt_scoring_words(c.attrs.get("scoring"))] if c.attrs.get("scoring") else []
     if len(tr):
         b = tr.loc[tr["picks_best"].idxmax()]
@@ -192,31 +248,41 @@ CHEAT_SHEET_ORDER = 20
 
 
 def cheat_sheet(tables) -> list:
-    """The cheat sheet's lines on no trump: how often it beats the best
-    trump suit, and NT against a plain bid by aces."""
+    """The cheat sheet's lines on no trump: NT against a plain bid at the
+    same level, by aces, in the measure of the cheat sheet's grid (table
+    play when the model holds, else double dummy), and how they sit with
+    the grid's NT limits."""
     tt = tables
-    c = tt["nt_vs_trump"]
+    tp = "nt_vs_trump_table_play" in tt
+    c = tt["nt_vs_trump_table_play" if tp else "nt_vs_trump"]
     lines = []
     for label, g in (c.groupby("aces", sort=False) if len(c) else []):
         nt = [int(lv) for lv, b in zip(g["level"], g["nt_better"]) if b]
         tr = [int(lv) for lv, b in zip(g["level"], g["trump_better"]) if b]
         r8 = g.iloc[0]
-        verdict = (f"bid NT at {ranges(nt)}" if nt else "") + ("; " if nt and tr else "") + \
-                  (f"name trump at {ranges(tr)}" if tr else "")
-        label = {"all": "Any hand", "1 aces": "1 ace"}.get(label, label)
-        lines.append(f"{label}: {verdict or 'no clear difference'} (at {r8['level']}: NT minus trump "
+        verdict = (f"NT beats a plain bid at {ranges(nt)}" if nt else "") + ("; " if nt and tr else "") + \
+                  (f"a plain bid beats NT at {ranges(tr)}" if tr else "")
+        label = {"all": "All hands, on average", "1 aces": "1 ace"}.get(label, label)
+        lines.append(f"{label}: {verdict or 'no clear difference'} (at {r8['level']}: NT minus plain "
                      f"{ci(r8['nt_minus_trump'], r8['lo'], r8['hi'], 1)} points)")
-    nb = tt["nt_beats_trump"]
-    allr = nb[nb["by"] == "all"]
-    head = "When to bid no trump (double dummy)"
-    blocks = [Text(head, "heading")]
-    if len(allr):
-        a = allr.iloc[0]
-        blocks.append(Text(f"NT takes more points than the best trump suit on {pct(a['p'], a['lo'], a['hi'])}% of "
-                           "hands. NT bid against a plain bid at the same level, by aces in your hand:"))
+    measure = "table play" if tp else "double dummy"
+    blocks = [Text(f"When to bid no trump rather than a plain bid ({measure})", "heading")]
     words = nt_scoring_words(c.attrs.get("scoring"))
     if words:
-        blocks.insert(1, Text(words, "note"))
+        blocks.append(Text(words, "note"))
+    blocks.append(Text("When the auction is at a level where you would bid anyway, which scores more on average: "
+                       "NT or a plain bid? By aces in your hand:"))
     for line in lines:
         blocks.append(Text(line, "bullet"))
+    nb = tt["nt_beats_trump"]
+    allr = nb[nb["by"] == "all"]
+    beats = ""
+    if len(allr):
+        a = allr.iloc[0]
+        beats = (f" NT seldom takes more points than the best trump suit ({pct(a['p'], a['lo'], a['hi'])}% of hands, "
+                 "double dummy): where it wins, it is by its doubled score.")
+    blocks.append(Text("These lines average over every hand with that many aces, weak ones and strong ones: they say "
+                       "which of the two bids scores more, not that either pays. Whether an NT bid pays for your hand "
+                       "is the second number of the what-to-bid grid (by your count and trump length, in the same "
+                       "measure): where it shows '-', no NT bid pays, whatever these lines say." + beats, "note"))
     return blocks
