@@ -112,7 +112,7 @@ sample: venv
 	    $$([ -e $(SAMPLE_RUN)/_common_metadata ] && echo --resume)
 	rm -rf reports/sample
 	SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH) $(PY) -m kaiser_sim report --from $(SAMPLE_RUN) --out reports/sample \
-	    --max-resolve $(SAMPLE_RESOLVE)
+	    --max-resolve $(SAMPLE_RESOLVE) --edition
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         40,000 + 10,000 held-out deals played out by PIMC players, K = 20 (about 40 minutes on 2 quiet

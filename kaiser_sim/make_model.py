@@ -284,11 +284,3 @@ def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -
     model = build_make_model(df, source=src)
     save_make_model(model, csv_path, json_path)
     return f"make model from {len(df):,} deals (seed {meta.get('seed')}) -> {csv_path}, {json_path}"
-
-
-if __name__ == "__main__":  # python -m kaiser_sim.make_model: an alias of kaiser-sim make-model
-    import sys
-
-    from kaiser_sim.cli import main
-
-    main(["make-model", *sys.argv[1:]], prog_name="kaiser-sim")

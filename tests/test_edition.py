@@ -56,3 +56,4 @@ def test_make_sample_is_the_recipe():
     recipe = text[text.index("\nsample:"):].split("\n\n")[0]
     assert "simulate --deals $(SAMPLE_DEALS) --seed 1" in recipe
     assert "SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH)" in recipe and "report --from $(SAMPLE_RUN)" in recipe
+    assert "--edition" in recipe  # page 1 says it is the edition, not a preview

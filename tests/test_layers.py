@@ -69,14 +69,14 @@ MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _skipped_blocks(tree: ast.Module) -> set[int]:
-    """ids of the nodes under ``if TYPE_CHECKING:`` and a top-level ``if __name__ == "__main__":``."""
+    """ids of the nodes under ``if TYPE_CHECKING:`` (a script block, ``if __name__ == "__main__":``, counts:
+    its imports run when the module is run)."""
     skipped = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.If):
             continue
         test = ast.unparse(node.test)
-        script = node in tree.body and test.replace("'", '"') == '__name__ == "__main__"'
-        if test in ("TYPE_CHECKING", "typing.TYPE_CHECKING") or script:
+        if test in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
             skipped |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
     return skipped
 
