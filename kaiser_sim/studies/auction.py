@@ -61,6 +61,18 @@ class AuctionStudyError(KaiserSimError):
     """A parameter the auction study cannot use."""
 
 
+#: rows a bidding model sees at once: its temporaries grow with the rows (a value for every bid and
+#: table-play outcome of each hand), so a million deals are bid in blocks of this many
+BLOCK_ROWS = 100_000
+
+
+def blocks(n: int, size: int | None = None) -> list[slice]:
+    """``n`` rows as consecutive slices of at most ``size`` (default
+    :data:`BLOCK_ROWS`; the results do not depend on it)."""
+    size = int(size or BLOCK_ROWS)
+    return [slice(s, min(s + size, n)) for s in range(0, n, size)]
+
+
 def _situations(calls: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
     """``(situation index, highest rank before)`` of each call, (n, 4)."""
     n = calls.shape[0]
@@ -98,8 +110,10 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     n = hands.shape[0]
     dealers = (results["dealer"].to_numpy().astype(np.int64) if "dealer" in results
                else np.arange(n) % 4)  # the run's dealer of each deal (deal index mod 4)
-    calls = run_auction(hands, dealers, np.zeros((n, 2), dtype=np.int64), np.full(n, rules.target), rules,
-                        [policy], np.zeros((n, 2), dtype=np.int64))
+    calls = np.concatenate([run_auction(hands[b], dealers[b], np.zeros((b.stop - b.start, 2), dtype=np.int64),
+                                        np.full(b.stop - b.start, rules.target), rules, [policy],
+                                        np.zeros((b.stop - b.start, 2), dtype=np.int64)) for b in blocks(n)]
+                           or [np.zeros((0, 4), dtype=np.int16)])
     lad = ladder_arrays(rules)
     names = np.array(["pass"] + [call_text(b) for b in lad.bids], dtype=object)
     text = names[calls.astype(np.int64) + 1]  # (n, 4)
@@ -210,7 +224,10 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
         ok = acts != -2
         r, a = np.nonzero(ok)
         net = np.full(acts.shape, np.nan)
-        net[r, a], _ = playout_net(hands[r], dealers[r], calls[r], k, acts[r, a], rules, policy, pts[r], model)
+        for b in blocks(r.size):
+            rb, ab = r[b], a[b]
+            net[rb, ab], _ = playout_net(hands[rb], dealers[rb], calls[rb], k, acts[rb, ab], rules, policy, pts[rb],
+                                         model)
         seat = (dealers + 1 + k) % 4
         band = bucket(count_[np.arange(n), seat], STRENGTH_BUCKETS)
         sit = np.where(before[:, k] < 0, 0, np.minimum(situation[:, k], 2))
