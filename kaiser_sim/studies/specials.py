@@ -60,6 +60,7 @@ import pandas as pd
 
 from .. import dd
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
+from ..table_play import POINTS as DD_POINTS  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
@@ -239,9 +240,11 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
             return tp["with_card"] - tp["without_card"]
 
         rec["tp_worth"] = tp_worth(model)
-        # the same under the model's bootstrap replicates: its own error (kaiser_sim.table_play.model_se)
-        reps = model.replicates()
-        tp_reps = np.stack([tp_worth(r) for r in reps]) if reps else None
+        # the same under the model's bootstrap replicates: its own error (kaiser_sim.table_play.model_se),
+        # held as tables over (NT, declaring, DD points): a record's worth is its table value with the card
+        # minus without, so a group's mean under each replicate is a difference of histograms times the
+        # table (no array per record and replicate)
+        tp_reps = _RecordReplicates(model, rec, declaring, nt, total) if model.replicates() else None
     else:
         tp_reps = None
     levels = levels_of(rules)
@@ -256,7 +259,7 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
         tpr = mean_row(g["tp_worth"].to_numpy(), cl) if "tp_worth" in g else {"mean": np.nan, "lo": np.nan,
                                                                               "hi": np.nan}
         if tp_reps is not None and "tp_worth" in g:
-            tpr = with_model_error(tpr, float(tp_reps[:, g.index.to_numpy()].mean(axis=1).std(ddof=1)), cl)
+            tpr = with_model_error(tpr, float(tp_reps.means(g.index.to_numpy()).std(ddof=1)), cl)
         summary.append({"receiver": recv, "swap": swap, "role": role_name, "strain": view, **mean_row(w, cl),
                         "deals": int(np.unique(cl).size), "no_suit": no_suit.get(recv, sum(no_suit.values())),
                         "mean_with": a.mean(), "mean_without": b.mean(), "level_change": lvr["mean"],
@@ -281,6 +284,38 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     return (summary, pd.DataFrame(make, columns=["receiver", "strain", "bid", "p_with", "p_without", "change", "lo",
                                                  "hi", "n"]),
             pd.DataFrame(swings, columns=["receiver", "strain", "worth", "count", "share"]), rec)
+
+
+class _RecordReplicates:
+    """The table-play model's replicates for view (a)'s records: tables
+    ``(B, 2 NT, 2 declaring, DD points)`` and each record's keys into them
+    with and without the card."""
+
+    def __init__(self, model, rec: pd.DataFrame, declaring, nt, total: int):
+        V = DD_POINTS.size
+        tabs = np.empty((len(model.replicates()), 2, 2, V))
+        for b, r in enumerate(model.replicates()):
+            for k in (0, 1):
+                for decl in (0, 1):
+                    tabs[b, k, decl] = table_play_side(r, DD_POINTS, np.full(V, bool(decl)), bool(k), total)
+        self.tabs = tabs.reshape(tabs.shape[0], -1)
+        base = (np.asarray(nt, dtype=np.int64) * 2 + np.asarray(declaring, dtype=np.int64)) * V - DD_POINTS[0]
+        self.with_key = base + rec["with_card"].to_numpy(dtype=np.int64)
+        self.without_key = base + rec["without_card"].to_numpy(dtype=np.int64)
+
+    def means(self, rows) -> np.ndarray:
+        """(B,): each replicate's mean worth over the records ``rows`` (positions; the group's
+        pooled copies carry their original positions)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        size = self.tabs.shape[1]
+        h = (np.bincount(self.with_key[rows], minlength=size) - np.bincount(self.without_key[rows], minlength=size))
+        return self.tabs @ h / max(rows.size, 1)
+
+
+def _shares(values) -> np.ndarray:
+    """The share of ``values`` (a side's DD points) at each value of :data:`DD_POINTS`."""
+    v = np.asarray(values, dtype=np.int64) - DD_POINTS[0]
+    return np.bincount(v, minlength=DD_POINTS.size) / max(v.size, 1)
 
 
 def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
@@ -314,8 +349,13 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
             c = cl[sel]
             declaring = np.full(x.shape, role_name != "you defend")
             xt = table_play_side(model, x, declaring, view == "NT", total) if model is not None else None
-            xt_reps = ([table_play_side(r, x, declaring, view == "NT", total) for r in model.replicates()]
-                       if model is not None else [])
+            # the replicates' values as tables over the side's DD points (a hand's value depends only on
+            # them, the role being fixed here): each replicate's mean over a group of hands is the group's
+            # histogram of points times its table, whatever the number of deals
+            values = DD_POINTS
+            rep_tabs = (np.stack([table_play_side(r, values, np.full(values.shape, role_name != "you defend"),
+                                                  view == "NT", total) for r in model.replicates()])
+                        if model is not None and model.replicates() else None)
             for recv in [*receivers, ANY_OTHER]:
                 other = (where != 0) if recv == ANY_OTHER else (where == RECEIVERS[recv])
                 if recv == "self":
@@ -323,8 +363,8 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
                 d = diff_row(x, where == 0, other, c)
                 t = diff_row(xt, where == 0, other, c) if xt is not None else {"diff": np.nan, "lo": np.nan,
                                                                                "hi": np.nan}
-                if xt_reps and other.any() and (where == 0).any():
-                    se_m = float(np.std([r[where == 0].mean() - r[other].mean() for r in xt_reps], ddof=1))
+                if rep_tabs is not None and other.any() and (where == 0).any():
+                    se_m = float(np.std(rep_tabs @ (_shares(x[where == 0]) - _shares(x[other])), ddof=1))
                     wide = with_model_error({"n": d["n_a"] + d["n_b"], "mean": t["diff"], "lo": t["lo"],
                                              "hi": t["hi"]}, se_m, c)
                     t = {**t, "lo": wide["lo"], "hi": wide["hi"]}
