@@ -108,7 +108,7 @@ def engine_for(engine: str, rules: Rules, model=None):
     from .table_play import TablePlayError, load_model
 
     try:
-        m = load_model() if model is None else model
+        m = load_model(rules=rules) if model is None else model
         m.check_rules(rules)
     except TablePlayError as e:
         return "dd", f"contracts scored double dummy: table play does not apply ({e})", None
