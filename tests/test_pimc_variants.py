@@ -183,3 +183,33 @@ def test_the_discard_is_seeded_and_hidden_from_the_other_seats():
     assert np.array_equal(a.plays[1], b.plays[0]) and a.discards[1] == b.discards[0]  # deal i plays the same alone
     d = pimc.pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
     assert d == pimc.pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
+
+
+# --- the commands that play: simulate --play, the dd-bias study ------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["kitty-34", "low-nt", "cover3"])
+def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
+    """``simulate --play`` and the dd-bias study play the variant: the played
+    columns match :func:`play_deals` under the rules, the DD column the
+    rules' double-dummy value of the contract."""
+    import kaiser_sim
+    from kaiser_sim.simulate import play_contracts, simulate
+    from kaiser_sim.studies import get_study
+
+    rules = VARIANTS[name]
+    n = 6
+    simulate(tmp_path / "run", n, 31, rules=rules, play=2, workers=1)
+    df = kaiser_sim.load_results(tmp_path / "run")
+    hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
+    kitties = deal_for_rules(n, 31, rules, redeal_weak=True)[1]
+    dec, strains = play_contracts(hands, df["deal"].to_numpy(), rules)
+    assert np.array_equal(df["play_strain"], strains)
+    if rules.low_nt != "off":
+        assert (strains == 5).any()
+    r = pimc.play_deals(hands, dec, strains, samples=2, seed=31, rules=rules, kitties=kitties)
+    assert np.array_equal(df["play_pts"], r.declarer_points)
+    assert np.array_equal(df["play_dd"], contract_values(hands, kitties, dec, strains, rules)[0])
+    tables = get_study("dd-bias").run(df, rules, samples=2, min_cell=2)
+    deals = tables["deals"]
+    assert tables["difference"].iloc[0]["n"] == n and np.array_equal(deals["diff"], deals["pimc"] - deals["dd"])
