@@ -209,14 +209,14 @@ def _table_matrices(rules: Rules):
     model shipped for ``rules`` (:func:`kaiser_sim.table_play.load_model`),
     or None and the reason the policies fall back to DD (the model cannot
     be read, or is not one for these rules)."""
-    from .table_play import TablePlayError, load_model
+    from .table_play import TablePlayError, load_model, model_file
 
     try:
         m = load_model(rules=rules)
         m.check_rules(rules)
     except TablePlayError as e:
         return None, f"make-probabilities fall back to double dummy: {e}"
-    return (m.matrix(False), m.matrix(True)), ""
+    return (m.matrix(False), m.matrix(True)), model_file(rules)[1]
 
 
 def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
@@ -228,7 +228,9 @@ def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
 
 
 def play_note(rules: Rules, play: str = DEFAULT_PLAY) -> str:
-    """Why table play was not used for ``rules`` ("" if it was, or DD was asked)."""
+    """Why table play was not used for ``rules``, or which game's model
+    stands in for them when none is shipped for theirs ("" when their own
+    model was used, or DD was asked)."""
     return "" if check_play(play) == "dd" else _table_matrices(rules)[1]
 
 

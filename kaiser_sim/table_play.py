@@ -400,6 +400,7 @@ def model_file(rules=None) -> tuple[Path, str]:
                      f"in {what})")
 
 
+@functools.lru_cache(maxsize=64)
 def _shipped(rules) -> tuple:
     """``(file, play key, label)`` of the shipped model :func:`model_file` picks for ``rules``."""
     from .rules import Rules
