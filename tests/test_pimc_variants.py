@@ -213,3 +213,24 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
     tables = get_study("dd-bias").run(df, rules, samples=2, min_cell=2)
     deals = tables["deals"]
     assert tables["difference"].iloc[0]["n"] == n and np.array_equal(deals["diff"], deals["pimc"] - deals["dd"])
+
+
+def test_table_play_model_command_builds_a_variant_model(tmp_path):
+    """``kaiser-sim table-play-model --rules PRESET`` fits that game's model,
+    with its rules and rebuild command in the provenance; --runs (simulate
+    runs of the standard game) is refused before any deal is played."""
+    from click.testing import CliRunner
+
+    from kaiser_sim.cli import main
+    from kaiser_sim.table_play import TablePlayModel, play_key
+
+    out = tmp_path / "m.json"
+    args = ["table-play-model", "--rules", "low-nt", "--deals", "100", "--holdout", "100", "-k", "1", "-q"]
+    r = CliRunner().invoke(main, [*args, "--out", str(out), "--runs", str(tmp_path / "runs")])
+    assert r.exit_code == 2 and "--runs" in r.output and not out.exists()
+    r = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    m = TablePlayModel.load(out)
+    assert m.play_key() == play_key(VARIANTS["low-nt"]) and m.provenance["deals"] == 100
+    assert m.provenance["rebuild"].startswith("kaiser-sim table-play-model --rules low-nt --deals 100")
+    assert m.joint.sum() == 100 and m.validation["heldout"] and "low_nt" in m.validation
