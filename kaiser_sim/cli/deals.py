@@ -248,7 +248,7 @@ def play_command(deal, strain, leader, samples, seed, declarer_player, defenders
     Examples:
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain H --leader N
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain N --leader E -k 40 --seed 3
-        kaiser-sim deal -n 1 --rules kitty-4 | kaiser-sim play - --rules kitty-4 --strain S --leader N
+        kaiser-sim play "N:T.AKT.8.QT Q3.-.AT97.J 9.J5.KQ.AK K.98.J.987" --rules kitty-4 --strain S --leader N
     """
     from ..dd.pimc import play_deal
 

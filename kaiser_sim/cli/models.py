@@ -51,7 +51,7 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     \b
     Examples:
         kaiser-sim table-play-model --out runs/table_play_model.json
-        kaiser-sim table-play-model --rules kitty-4 --deals 2000 --holdout 500 --out runs/kitty-4.json
+        kaiser-sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out runs/low-nt.json
     """
     from ..progress import make_progress
     from ..simulate import SimulateError
