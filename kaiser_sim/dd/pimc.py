@@ -759,14 +759,16 @@ def pimc_discard(hands, kitty, declarer: int, strain: int, rules, *, samples: in
     candidate).  Returns the discard (a card mask, normal card layout).
     The draws are seeded from (``seed``, ``index``), apart from the play's.
     """
+    from ..cards import NO_TRUMP
     from . import api
-    from .rule_variants import _split_strain, play_view
+    from .rule_variants import play_view
 
     h = np.asarray(hands, dtype=np.uint64)
     decl = int(declarer)
     kit = int(kitty)
     k = bin(kit).count("1")
-    trump, low = _split_strain(strain)
+    low = int(strain) == 5  # low no trump: no trump on the rank-reversed deal
+    trump = NO_TRUMP if low else int(strain)
     full = h.copy()
     full[decl] |= np.uint64(kit)
     view, five, three = play_view(full, rules, low)
