@@ -58,7 +58,10 @@ played in it (with ``low_nt="choice"`` every NT bid is played in N or L,
 (:func:`kaiser_sim.dd.rule_variants.cover3_points`); under the weak-hand redeal the
 other hands are never weak (and a weak hand is told it may demand a
 redeal); under the solo Kaiser 12NT is left out; passing cards is not
-modelled (a note).  Table play applies to the standard game only.
+modelled (a note).  Table play applies under every rules set: each game
+that plays differently (a kitty, low no trump, cover 3) has its own model
+(:func:`kaiser_sim.table_play.model_for`), and the hand's own PIMC play is
+under the rules.
 
 One trump and one call, chosen on half the deals
 -------------------------------------------------

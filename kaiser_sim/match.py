@@ -55,8 +55,10 @@ inverse CDF of that distribution at a uniform number fixed by (seed, k, h)
 (:func:`table_uniform`): reproducible, independent of batching, and the
 same number for both matches of a pair (common random numbers, as the
 cards are).  ``"auto"`` (the default): table where the model holds for the
-rules, else dd with ``engine_note`` saying why.  Table play holds only for
-the standard 32-card game (no kitty, low NT or cover 3).
+rules, else dd with ``engine_note`` saying why.  Every rules set has its
+model (:func:`kaiser_sim.table_play.load_model` with the rules: the
+kitties, low NT and cover 3 their own), so ``auto`` is table unless the
+model cannot be read or one given was fitted on other rules.
 
 What the bidders expect is a separate option (``play``): the policies'
 make-probabilities model table play by default (``play="table"``: the

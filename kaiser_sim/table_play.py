@@ -123,6 +123,20 @@ The model ships as package data (``kaiser_sim/data/table_play_model.json``:
 the probabilities, the counts behind them, the provenance: seed, deals, K,
 rules, contract design, package version, and the validation tables).
 ``kaiser-sim table-play-model`` rebuilds it (:func:`build_model`).
+
+Every game
+----------
+Rules that change the play have their own models, fitted the same way on
+their own play (:func:`build_variant_model`, ``kaiser-sim table-play-model
+--rules PRESET``; :data:`VARIANT_MODELS`: ``table_play_model_<game>.json``
+for the two kitties, low no trump and cover 3): a kitty taken up and
+discarded by a PIMC declarer who sees only its own cards
+(:func:`kaiser_sim.dd.pimc.pimc_discard`; held-out files also compare that
+discard with double dummy's best, :func:`discard_check`), low no trump on
+every other NT deal (pooled into the NT rows), cover 3 scored on the played
+line against the contract's cover-3 DD value.  :func:`load_model` with
+``rules`` picks the model of the rules' game (:func:`play_key`), or the
+nearest where none is built (:func:`model_file` says which).
 """
 
 from __future__ import annotations
