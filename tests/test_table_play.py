@@ -211,14 +211,18 @@ def test_specials_in_table_play_recomputed(solved):
         assert row.iloc[0]["tp_mean"] == pytest.approx(g["tp_worth"].mean())
 
 
-def test_studies_without_a_model_for_the_rules(solved):
+def test_studies_use_the_rules_model_and_none_without_one(solved, monkeypatch):
     from kaiser_sim.studies import bid_odds, bidding_chart
 
-    rules = get_preset("standard").replace(cover3=True) if hasattr(get_preset("standard"), "replace") else None
-    if rules is None:
-        import dataclasses
+    rules = get_preset("standard").replace(cover3=True)
+    t = bid_odds.run(solved, rules)  # cover 3 has its own model
+    assert t["make"]["method"].str.contains("table play").any()
+    assert "chart_table_play" in bidding_chart.run(solved, rules)
 
-        rules = dataclasses.replace(get_preset("standard"), cover3=True)
+    def broken(path=None, rules=None):
+        raise TablePlayError("cannot read the table-play model x.json: broken")
+
+    monkeypatch.setattr(table_play, "load_model", broken)
     t = bid_odds.run(solved, rules)
     assert not t["make"]["method"].str.contains("table play").any()
     assert "no table-play estimates" in t["make"].attrs["table_play"]
