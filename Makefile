@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model table-play-models clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -120,6 +120,14 @@ sample: venv
 table-play-model: venv
 	$(PY) -m kaiser_sim table-play-model --deals 40000 --holdout 10000 --runs runs/table-play-model \
 	    --out kaiser_sim/data/table_play_model.json
+
+## table-play-models: rebuild the shipped models of the other games (kaiser_sim/data/table_play_model_<game>.json:
+##         kitty-34, kitty-4, low-nt, cover3), 2,000 + 500 deals each, K = 20 (README: Table play in every game)
+table-play-models: venv
+	$(PY) -m kaiser_sim table-play-model --rules kitty-34 --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_kitty-34.json
+	$(PY) -m kaiser_sim table-play-model --rules kitty-4 --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_kitty-4.json
+	$(PY) -m kaiser_sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_low-nt.json
+	$(PY) -m kaiser_sim table-play-model --rule cover3=true --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_cover3.json
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

@@ -22,10 +22,11 @@ and turns the ``(n, 5)`` values into two measures side by side:
 The choices (trump, call, limit, matching) are made on table play and the
 DD values are shown beside every table-play number.  ``play="dd"`` makes
 them on DD and leaves table play out (the advisor as it was, for
-comparison); when the model does not hold for the rules (a kitty, low no
-trump, cover 3: :meth:`~kaiser_sim.table_play.TablePlayModel.applies_to`)
-or cannot be read, the advisor falls back to DD and says why
-(:class:`PlayInfo`).  The numbers:
+comparison).  Every rules set has its table-play model: the one built
+for its game (a kitty, low no trump, cover 3: :func:`~kaiser_sim.table_play.model_for`),
+its own PIMC play under those rules correcting it; only a model given by
+the caller that was fitted on other rules, or cannot be read, makes the
+advisor fall back to DD, saying why (:class:`PlayInfo`).  The numbers:
 
 - per strain: P(the declaring side takes at least b points) for every bid
   level b (table play: mean of the per-deal probabilities, mean +- 1.96
@@ -57,7 +58,10 @@ played in it (with ``low_nt="choice"`` every NT bid is played in N or L,
 (:func:`kaiser_sim.dd.rule_variants.cover3_points`); under the weak-hand redeal the
 other hands are never weak (and a weak hand is told it may demand a
 redeal); under the solo Kaiser 12NT is left out; passing cards is not
-modelled (a note).  Table play applies to the standard game only.
+modelled (a note).  Table play applies under every rules set: each game
+that plays differently (a kitty, low no trump, cover 3) has its own model
+(:func:`kaiser_sim.table_play.model_for`), and the hand's own PIMC play is
+under the rules.
 
 One trump and one call, chosen on half the deals
 -------------------------------------------------
@@ -236,33 +240,44 @@ def _play_name(model) -> str:
     return "table" if _is_table(model) else "dd"
 
 
-def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None):
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None,
+                   kitties=None):
     """``(PlayInfo, model or None)``: the table-play model to use, or None
     (DD) with the reason.  ``model``: a :class:`~kaiser_sim.table_play.TablePlayModel`
-    (default the shipped one, :func:`~kaiser_sim.table_play.load_model`).
-    With the ``deals`` behind ``values`` and the declarer's ``seat``, the
-    model comes as the hand's :class:`~kaiser_sim.table_play.HandTablePlay`,
-    each deal's distribution kept within its bounds
-    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`).
-    Falls back to DD, never raises, when the model cannot be read, does not
-    hold for ``rules`` or ``values`` lie outside its points."""
+    (default the one shipped for ``rules``, :func:`~kaiser_sim.table_play.model_for`).
+    With the ``deals`` behind ``values`` (and their ``kitties``) and the
+    declarer's ``seat``, the model comes as the hand's
+    :class:`~kaiser_sim.table_play.HandTablePlay` (its own play under
+    ``rules``), each deal's distribution kept within its bounds
+    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`) in the standard count
+    without a kitty (the bounds know neither the kitty nor cover 3).
+    Falls back to DD, never raises, when a model given cannot be read or
+    does not hold for ``rules``."""
     if play == "dd":
         return PlayInfo("dd", "dd"), None
-    from .table_play import POINTS, TablePlayError, load_model
+    from .table_play import TablePlayError, model_for
 
+    note = ""
     try:
-        m = load_model() if model is None else model
+        if model is None:
+            m, note = model_for(rules)
+        else:
+            m = model
         m.check_rules(rules)
-        if values is not None and values.size and (values.min() < POINTS[0] or values.max() > POINTS[-1]):
-            raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}")
     except TablePlayError as e:
         return PlayInfo("table", "dd", reason=str(e)), None
-    if deals is not None and values is not None and np.asarray(values).shape[1] == len(STRAIN_KEYS):
-        from .dd.play_bounds import strain_bounds
+    if deals is not None and values is not None:
         from .table_play import HandTablePlay
 
-        m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)))
-    return PlayInfo("table", "table", None, m.describe(), dict(m.provenance)), m
+        v = np.asarray(values)
+        if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
+            from .dd.play_bounds import strain_bounds
+
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules)
+        else:
+            m = HandTablePlay(m, values, rules=rules, kitties=kitties)
+    text = m.describe() + (f" ({note})" if note else "")
+    return PlayInfo("table", "table", None, text, dict(m.provenance)), m
 
 
 def played_check(info: PlayInfo, tp, deals, seat: int, strains, seed: int, check: int | None = None):
@@ -322,8 +337,9 @@ def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
                 ""  if rules.may_discard_specials else "; the 5H and 3S may not be discarded")
             + ").  A value is a search over the discards, so the advisor solves "
             f"{KITTY_DEALS:,} deals by default with a kitty (--deals to change it; about 30 ms a deal with the "
-            "4-card kitty, 15 ms with the 2-card one, against 2 ms without).  Table play is not modelled with "
-            "a kitty.")
+            "4-card kitty, 15 ms with the 2-card one, against 2 ms without).  In table play the declarer "
+            "discards without seeing the other hands (PIMC: the discard with the best mean double-dummy value "
+            "over sampled layouts).")
     if rules.low_nt == "bid":
         notes.append("Low no trump is its own bid (7NT-low, just above 7NT) and column (LNT): the ranks reversed, "
                      "the lowest card of the led suit wins" + ("; the 5H and 3S stay the lowest of their suits"
@@ -1576,9 +1592,10 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     play : ``"table"`` (default): the choices on table play (the table-play
         model, DD beside it); ``"dd"``: everything double dummy.  Table play
         falls back to DD, with the reason in ``HandAdvice.play`` and the
-        notes, when the model does not hold for the rules or cannot be read.
-    model : the table-play model (default the shipped one,
-        :func:`kaiser_sim.table_play.load_model`).
+        notes, only when a model given does not hold for the rules or cannot
+        be read.
+    model : the table-play model (default the one shipped for ``rules``,
+        :func:`kaiser_sim.table_play.model_for`).
     check : deals of this hand's own that PIMC players play out, in the
         chosen trump and in no trump, to correct the table-play model for
         this hand (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
@@ -1690,7 +1707,7 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     from .call_worth import call_values
     from .policies import get_policy
 
-    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat)  # tp: the model, or None for DD
+    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat, kitties)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
     policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
     kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties

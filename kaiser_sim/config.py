@@ -93,6 +93,9 @@ MATCH_MAX_HANDS = 1000
 PIMC_SAMPLES = 20
 #: layouts a turn of the advisor's own PIMC play (``TABLE_PLAY_CHECK_DEALS``)
 TABLE_PLAY_CHECK_SAMPLES = PIMC_SAMPLES
+#: layouts a PIMC declarer samples to choose its kitty discard (at most the play's K;
+#: every candidate discard is solved on each: fewer than a turn's K keeps it affordable)
+PIMC_DISCARD_SAMPLES = 10
 #: the most layouts a turn ``simulate --play`` accepts (the cost grows with K)
 PIMC_MAX_SAMPLES = 1000
 #: deals per part of a ``simulate --play`` run when ``--chunk-size`` is not given: playing

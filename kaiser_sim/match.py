@@ -26,6 +26,10 @@ are what is left in play: a discarded 5H or 3S counts for nobody, or for
 the declaring side with ``kitty_discard_points = declarer``); low no trump
 is solved on rank-reversed deals; cover 3 scores each side from a second
 solve in tricks (approximate: the two solves may follow different lines).
+The table engine draws the declaring side's points from the model of the
+rules' game (:func:`kaiser_sim.table_play.load_model` with the rules);
+with a kitty or cover 3 the defenders then take their double-dummy points
+plus what the declaring side lost to table play.
 The policies' make-probabilities are the standard game's; what they do not
 know of the rules is said in ``play["rules_note"]``
 (:func:`kaiser_sim.policies.rules_note`; under the solo Kaiser no policy
@@ -51,8 +55,10 @@ inverse CDF of that distribution at a uniform number fixed by (seed, k, h)
 (:func:`table_uniform`): reproducible, independent of batching, and the
 same number for both matches of a pair (common random numbers, as the
 cards are).  ``"auto"`` (the default): table where the model holds for the
-rules, else dd with ``engine_note`` saying why.  Table play holds only for
-the standard 32-card game (no kitty, low NT or cover 3).
+rules, else dd with ``engine_note`` saying why.  Every rules set has its
+model (:func:`kaiser_sim.table_play.load_model` with the rules: the
+kitties, low NT and cover 3 their own), so ``auto`` is table unless the
+model cannot be read or one given was fitted on other rules.
 
 What the bidders expect is a separate option (``play``): the policies'
 make-probabilities model table play by default (``play="table"``: the
@@ -109,7 +115,7 @@ def engine_for(engine: str, rules: Rules, model=None):
     from .table_play import TablePlayError, load_model
 
     try:
-        m = load_model() if model is None else model
+        m = load_model(rules=rules) if model is None else model
         m.check_rules(rules)
     except TablePlayError as e:
         return "dd", f"contracts scored double dummy: table play does not apply ({e})", None
@@ -377,8 +383,10 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
             raw[rows] = dd[rows]
             if used_engine == "table":
                 u = table_uniform(seed, pair[active[rows]], h)
-                raw[rows] = table_points(tmodel, dd[rows], strain[rows] == 4, u)
-                draw[rows] = rules.raw_total - raw[rows]
+                raw[rows] = table_points(tmodel, dd[rows], strain[rows] >= 4, u)  # (5: low NT, an NT row)
+                # the defenders take what the declaring side loses to table play (with a kitty or cover 3
+                # the two sides' points need not add to raw_total)
+                draw[rows] = draw[rows] + dd[rows] - raw[rows] if split else rules.raw_total - raw[rows]
         after = before.copy()
         won_now = np.full(active.size, -1, dtype=np.int64)
         made = np.zeros(active.size, dtype=bool)

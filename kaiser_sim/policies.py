@@ -51,11 +51,12 @@ score-aware policy's win-probability model (the win-probability model at the end
 the heuristics' expected points (their straight line read as a DD value,
 mapped through the expected table points of each DD value, interpolated)
 all use that distribution.  ``play="dd"`` keeps the double-dummy
-distributions (the behaviour before the table-play model).  Where the
-rules change the play from the table-play model's (a kitty, low no trump,
-cover 3: ``TablePlayModel.applies_to``) or the model cannot be read, the
-policies fall back to double dummy: :func:`play_used` says which was used
-and :func:`play_note` why.
+distributions (the behaviour before the table-play model).  Every rules
+set reads the model shipped for its game (a kitty, low no trump, cover 3:
+:func:`kaiser_sim.table_play.load_model` with the rules); only a model
+that cannot be read, or one fitted on other rules, makes the policies
+fall back to double dummy: :func:`play_used` says which was used and
+:func:`play_note` why.
 
 This is only what a bidder *expects*; how the match engine scores the
 contracts is its own option (:mod:`kaiser_sim.match`, ``engine``).
@@ -205,16 +206,18 @@ def check_play(play) -> str:
 
 
 def _table_matrices(rules: Rules):
-    """``((M_trump, M_nt) or None, note)``: the table-play matrices for
-    ``rules``, or None and the reason the policies fall back to DD."""
-    from .table_play import TablePlayError, load_model
+    """``((M_trump, M_nt) or None, note)``: the table-play matrices of the
+    model shipped for ``rules`` (:func:`kaiser_sim.table_play.load_model`),
+    or None and the reason the policies fall back to DD (the model cannot
+    be read, or is not one for these rules)."""
+    from .table_play import TablePlayError, load_model, model_file
 
     try:
-        m = load_model()
+        m = load_model(rules=rules)
         m.check_rules(rules)
     except TablePlayError as e:
         return None, f"make-probabilities fall back to double dummy: {e}"
-    return (m.matrix(False), m.matrix(True)), ""
+    return (m.matrix(False), m.matrix(True)), model_file(rules)[1]
 
 
 def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
@@ -226,7 +229,9 @@ def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
 
 
 def play_note(rules: Rules, play: str = DEFAULT_PLAY) -> str:
-    """Why table play was not used for ``rules`` ("" if it was, or DD was asked)."""
+    """Why table play was not used for ``rules``, or which game's model
+    stands in for them when none is shipped for theirs ("" when their own
+    model was used, or DD was asked)."""
     return "" if check_play(play) == "dd" else _table_matrices(rules)[1]
 
 

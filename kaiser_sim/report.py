@@ -276,7 +276,12 @@ def table_play_blocks(rules) -> list:
         "layout and plays the best on average. The model gives, for trump and for no-trump contracts and each "
         "double-dummy value, the distribution of the played points; more double-dummy points never give fewer "
         "played points. It was fitted on "
-        f"{p.get('deals', 0):,} deals played out (seed {p.get('seed')}; {p.get('contracts')}); kaiser-sim "
+        f"{p.get('deals', 0):,} deals played out under {p.get('rules_label')} rules (seed {p.get('seed')}; "
+        f"{p.get('contracts')}"
+        + ("; the declarer takes up the kitty and, seeing only its own cards, discards the cards with the best "
+           f"mean double-dummy value over {p.get('discard_samples')} sampled layouts of the other hands"
+           if p.get("discard_samples") else "")
+        + "); kaiser-sim "
         f"{p.get('version')}; rebuild: {p.get('rebuild', 'kaiser-sim table-play-model')}. Intervals of table-play "
         "estimates count both the sampling of this report's deals and the model's own error (the model refitted on "
         "bootstrap resamples of the contracts it was fitted on), added in quadrature."))

@@ -81,7 +81,7 @@ import numpy as np
 from .errors import KaiserSimError
 from . import __version__, config
 from . import results as res
-from .cards import NotationError, Seat, Strain, format_hand, parse_hand
+from .cards import NotationError, Seat, format_hand, parse_hand
 from .deal import deal_batch, kitty_of, normalize_fixed
 from .progress import Progress, format_duration
 from .rules import Rules, RulesError
@@ -91,7 +91,14 @@ from .rules import Rules, RulesError
 CONTRACTS = ("declarer: seat deal % 4 (rotating with the deal); strain: the declarer's trump by rule "
              "(longest suit, ties by high cards) from its own hand, no trump on every third deal "
              "(deal % 3 == 2)")
+#: what changes under rules that play low no trump (appended to :data:`CONTRACTS` in their runs)
+CONTRACTS_LOW_NT = "; under rules with low no trump every other no-trump deal is played low (deal % 6 == 5)"
 NT_EVERY = 3
+
+
+def contracts_text(rules=None) -> str:
+    """:data:`CONTRACTS`, and what changes under ``rules``."""
+    return CONTRACTS + (CONTRACTS_LOW_NT if rules is not None and rules.low_nt != "off" else "")
 
 
 #: how the weak-hand redeal is applied (stored in the run's metadata, ``redeal``)
@@ -101,17 +108,21 @@ REDEAL_METHOD = ("a deal in which some hand may demand a redeal under the rules'
                  "how many ('redeals' in its part metadata)")
 
 
-def play_contracts(hands, deal_ids) -> tuple[np.ndarray, np.ndarray]:
-    """``(declarer seat, strain 0..4)`` of each deal of a ``--play`` run
-    (:data:`CONTRACTS`): ``hands`` (n, 4) bitboards, ``deal_ids`` the deals'
-    indices in the run."""
+def play_contracts(hands, deal_ids, rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(declarer seat, strain 0..4, 5 low NT)`` of each deal of a ``--play``
+    run (:data:`CONTRACTS`): ``hands`` (n, 4) bitboards (before any kitty
+    is taken), ``deal_ids`` the deals' indices in the run; under ``rules``
+    with low no trump every other NT deal is low (:data:`CONTRACTS_LOW_NT`)."""
     from .hands import trump_by_rule
 
     idx = np.asarray(deal_ids, dtype=np.int64)
     hands = np.asarray(hands, dtype=np.uint64)
     dec = idx % 4
     strains = trump_by_rule(hands[np.arange(len(idx)), dec]).astype(np.int64)
-    return dec, np.where(idx % NT_EVERY == NT_EVERY - 1, 4, strains)
+    strains = np.where(idx % NT_EVERY == NT_EVERY - 1, 4, strains)
+    if rules is not None and rules.low_nt != "off":
+        strains = np.where(idx % (2 * NT_EVERY) == 2 * NT_EVERY - 1, 5, strains)
+    return dec, strains
 
 
 def _shown(value) -> str:
@@ -225,7 +236,8 @@ class RunSpec:
             "dealer": res.DEALER_RULE,
             "columns": res.columns_for(self.mode, self.strains, bool(self.play)),
             "version": __version__,
-            **({"play": {"samples": self.play, "players": "pimc", "contracts": CONTRACTS}} if self.play else {}),
+            **({"play": {"samples": self.play, "players": "pimc", "contracts": contracts_text(self.rules)}}
+               if self.play else {}),
             **({"redeal": {"rule": self.rules.weak_redeal, "method": REDEAL_METHOD}} if self.redeal else {}),
         }
 
@@ -324,12 +336,6 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
         if mode not in ("points", "both"):
             raise SimulateError("--play needs the points table (--mode points or both): the played contract's "
                                 "double-dummy value is stored beside its played result")
-        bad = [what for what, on in (("a kitty", rules.kitty != "none" or rules.deck34 or rules.hand_size != 8),
-                                     (Strain.L.noun, rules.low_nt != "off"), ("cover 3", bool(rules.cover3)))
-               if on]
-        if bad:
-            raise SimulateError(f"--play plays the standard 32-card game; rules '{rules.label}' have "
-                                f"{', '.join(bad)}")
     masks = parse_fixed(fixed, deck34=rules.deck34)
     from .dd.rule_variants import certainly_weak
 
@@ -405,28 +411,41 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
                 kitties = kitty_of(hands, deck34=spec.rules.deck34) if spec.rules.kitty != "none" else None
                 out[mode] = dd_table_for_rules(hands, spec.rules, mode, kitties=kitties)
         if spec.play:
-            out.update(play_chunk(hands, out["deal"], out["points"], spec.play, spec.seed, threads))
+            out.update(play_chunk(hands, out["deal"], out["points"], spec.play, spec.seed, threads, spec.rules))
     return out
 
 
-def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | None = None) -> dict:
+def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | None = None, rules=None) -> dict:
     """The played-contract columns of a ``--play`` run's chunk
     (:data:`kaiser_sim.results.PLAY_COLUMNS`): each deal's contract
     (:func:`kaiser_sim.table_play.play_contracts`), its DD points from
     ``points`` and the declaring side's points when four PIMC players with
-    ``samples`` layouts a turn play it out (deal ``i`` plays the same in any
-    chunk: its generator is seeded from the run's seed and ``i``)."""
+    ``samples`` layouts a turn play it out under ``rules`` (default
+    standard; :func:`kaiser_sim.dd.pimc.play_deals`: with a kitty the PIMC
+    declarer takes it up and discards, low NT is played on reversed ranks,
+    cover 3 scores the played line).  Under cover 3 the DD points are the
+    contract's under cover 3 (:func:`kaiser_sim.dd.rule_variants.contract_values`;
+    the table holds the standard count).  Deal ``i`` plays the same in any
+    chunk: its generator is seeded from the run's seed and ``i``."""
     from .dd.pimc import play_deals
 
     ids = np.asarray(deal_ids, dtype=np.int64)
-    dec, strains = play_contracts(hands, ids)
+    dec, strains = play_contracts(hands, ids, rules)
     rows = np.arange(len(ids))
     played = np.zeros(len(ids), dtype=np.int64)
+    kitties = None
+    if rules is not None and rules.kitty != "none":
+        kitties = kitty_of(hands, deck34=rules.deck34)
+    dd = np.asarray(points)[rows, dec, strains]
     if len(ids):
         played = play_deals(hands, dec, strains, samples=samples, seed=seed, start=int(ids[0]),
-                            threads=threads).declarer_points
+                            threads=threads, rules=rules, kitties=kitties).declarer_points
+        if rules is not None and rules.cover3:
+            from .dd.rule_variants import contract_values
+
+            dd = contract_values(hands, kitties, dec, strains, rules, threads=threads)[0]
     return {"play_declarer": dec.astype(np.int8), "play_strain": strains.astype(np.int8),
-            "play_dd": np.asarray(points)[rows, dec, strains].astype(np.int8), "play_pts": played.astype(np.int8)}
+            "play_dd": np.asarray(dd).astype(np.int8), "play_pts": played.astype(np.int8)}
 
 
 # --- engines: each yields (chunk, arrays) as chunks complete --------------------------------

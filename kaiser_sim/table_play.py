@@ -123,6 +123,20 @@ The model ships as package data (``kaiser_sim/data/table_play_model.json``:
 the probabilities, the counts behind them, the provenance: seed, deals, K,
 rules, contract design, package version, and the validation tables).
 ``kaiser-sim table-play-model`` rebuilds it (:func:`build_model`).
+
+Every game
+----------
+Rules that change the play have their own models, fitted the same way on
+their own play (:func:`build_variant_model`, ``kaiser-sim table-play-model
+--rules PRESET``; :data:`VARIANT_MODELS`: ``table_play_model_<game>.json``
+for the two kitties, low no trump and cover 3): a kitty taken up and
+discarded by a PIMC declarer who sees only its own cards
+(:func:`kaiser_sim.dd.pimc.pimc_discard`; held-out files also compare that
+discard with double dummy's best, :func:`discard_check`), low no trump on
+every other NT deal (pooled into the NT rows), cover 3 scored on the played
+line against the contract's cover-3 DD value.  :func:`load_model` with
+``rules`` picks the model of the rules' game (:func:`play_key`), or the
+nearest where none is built (:func:`model_file` says which).
 """
 
 from __future__ import annotations
@@ -253,9 +267,8 @@ class TablePlayModel:
 
     # --- applying it ---------------------------------------------------------------------
     def _rows(self, dd, nt) -> np.ndarray:
-        dd = np.asarray(dd, dtype=np.int64)
-        if dd.size and (dd.min() < POINTS[0] or dd.max() > POINTS[-1]):
-            raise TablePlayError(f"DD points outside {POINTS[0]}..{POINTS[-1]}: the model is for the standard game")
+        # a value beyond -2..12 (a cover-3 side with the 3S and under 3 tricks: -3) reads as the nearest end
+        dd = np.clip(np.asarray(dd, dtype=np.int64), POINTS[0], POINTS[-1])
         kind = np.broadcast_to(np.asarray(nt, dtype=bool), dd.shape).astype(np.int64)
         return self.prob[kind, dd - POINTS[0]]
 
@@ -285,16 +298,27 @@ class TablePlayModel:
         points (over :data:`POINTS`) times it is the table-play distribution."""
         return self.prob[int(bool(nt))]
 
-    def check_rules(self, rules) -> None:
-        """Refuse rules that change the play from the model's
-        (:data:`PLAY_RULES`): :class:`TablePlayError` names them."""
+    def play_key(self) -> tuple:
+        """:func:`play_key` of the rules the model was fitted on (its provenance)."""
         mine = self.provenance.get("rules", {})
-        diff = [k for k in PLAY_RULES if k in mine and _rule_value(rules, k) != mine[k]]
-        if diff:
-            raise TablePlayError(f"the table-play model was fitted on {self.provenance.get('rules_label', 'other')} "
-                                 f"rules; these rules change the play ({', '.join(diff)}): table play is not "
-                                 "estimated for them: the shipped model is the standard game's, and "
-                                 "kaiser-sim table-play-model builds one only for it")
+        return (mine.get("kitty", "none"), mine.get("low_nt", "off") != "off", bool(mine.get("cover3", False)))
+
+    def check_rules(self, rules) -> None:
+        """Refuse rules whose play differs from the model's (:func:`play_key`:
+        the kitty, low no trump, cover 3), unless this is the model shipped
+        for them (:func:`model_file`: the nearest game's, where none is
+        built for theirs): :class:`TablePlayError` names the differences
+        and the model to use."""
+        key = play_key(rules)
+        mine = self.play_key()
+        if key == mine or _shipped_key(rules) == mine:
+            return
+        names = ("kitty", "low_nt", "cover3")
+        diff = [n for n, a, b in zip(names, key, mine) if a != b]
+        raise TablePlayError(f"the table-play model was fitted on {self.provenance.get('rules_label', 'other')} "
+                             f"rules; these rules change the play ({', '.join(diff)}): the model for them is "
+                             f"{model_file(rules)[0].name} (load_model(rules=...)), or build one with "
+                             f"kaiser-sim table-play-model --rules {_rules_args(rules)} --out FILE")
 
     def applies_to(self, rules) -> bool:
         try:
@@ -368,14 +392,59 @@ def _rule_value(rules, key):
     return v if isinstance(v, (bool, int, str)) else str(v)
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def _load_cached(path: str) -> TablePlayModel:
     return TablePlayModel.load(path)
 
 
-def load_model(path=None) -> TablePlayModel:
-    """The shipped table-play model (or the one at ``path``)."""
-    return _load_cached(str(MODEL_FILE if path is None else Path(path).resolve()))
+def model_file(rules=None) -> tuple[Path, str]:
+    """``(file, note)``: the shipped model for ``rules`` (default standard).
+    The model built for the same game (:func:`play_key`: the kitty, low no
+    trump played or not, cover 3) if one is shipped; else the nearest, by
+    the kitty first (the deal's shape), then low no trump, then cover 3,
+    and ``note`` says what it was built for (a transfer: its held-out
+    checks are for that game)."""
+    if rules is None:
+        return MODEL_FILE, ""
+    best = _shipped(rules)
+    key = play_key(rules)
+    if best[1] == key:
+        return best[0], ""
+    what = ", ".join(n for n, a, b in zip(("the kitty", "low no trump", "cover 3"), best[1], key) if a != b)
+    return best[0], (f"no table-play model is shipped for this game; the {best[2]} model is used (its play differs "
+                     f"in {what})")
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped(rules) -> tuple:
+    """``(file, play key, label)`` of the shipped model :func:`model_file` picks for ``rules``."""
+    from .rules import Rules
+
+    key = play_key(rules)
+    shipped = [(MODEL_FILE, play_key(Rules.preset("standard")), "standard")]
+    for name, (preset, overrides) in VARIANT_MODELS.items():
+        r = Rules.preset(preset).with_overrides(list(overrides))
+        shipped.append((DATA_DIR / name, play_key(r), r.label))
+    return max(shipped, key=lambda m: (m[1][0] == key[0], m[1][1] == key[1], m[1][2] == key[2]))
+
+
+def _shipped_key(rules) -> tuple:
+    return _shipped(rules)[1]
+
+
+def load_model(path=None, rules=None) -> TablePlayModel:
+    """The shipped table-play model for ``rules`` (:func:`model_file`;
+    default the standard game's), or the one at ``path``."""
+    if path is None:
+        path = model_file(rules)[0]
+    return _load_cached(str(Path(path).resolve()))
+
+
+def model_for(rules) -> tuple[TablePlayModel, str]:
+    """``(model, note)``: :func:`load_model` for ``rules`` and
+    :func:`model_file`'s note ("" when the model was built for this game)."""
+    path, note = model_file(rules)
+    return load_model(path), note
 
 
 def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> TablePlayModel:
@@ -445,8 +514,11 @@ class HandTablePlay:
     interval over these per-deal values is clustered by deal.
     """
 
-    def __init__(self, model: TablePlayModel, values, lo=None, hi=None):
+    def __init__(self, model: TablePlayModel, values, lo=None, hi=None, rules=None, kitties=None):
         self.model = model
+        #: the rules its deals are played under (:meth:`with_play`; None: standard) and their kitties
+        self.rules = rules
+        self.kitties = kitties
         self.values = np.asarray(values, dtype=np.int64)
         shape = self.values.shape
         self.lo = np.full(shape, POINTS[0], np.int64) if lo is None else np.asarray(lo, dtype=np.int64)
@@ -477,7 +549,7 @@ class HandTablePlay:
         """``(r, 15)``: the model's distribution of each deal in column
         ``s``, clipped to the deal's bounds."""
         if s not in self._dist:
-            nt = s == int(_NT_COLUMN)
+            nt = s >= int(_NT_COLUMN)  # no trump, high or low (column L)
             self._dist[s] = restrict(self.model.dist(self.values[:, s], nt), self.lo[:, s], self.hi[:, s])
         d = self._dist[s]
         return d if rows is None else d[np.asarray(rows, dtype=np.int64)]
@@ -533,7 +605,7 @@ class HandTablePlay:
         deals = np.asarray(deals, dtype=np.uint64)
         if deals.shape[0] != n:
             raise TablePlayError("one deal per row of the values")
-        out = HandTablePlay(self.model, self.values, self.lo, self.hi)
+        out = HandTablePlay(self.model, self.values, self.lo, self.hi, self.rules, self.kitties)
         n_play = int(n_play)
         if n_play <= 0 or n == 0:
             return out
@@ -549,7 +621,8 @@ class HandTablePlay:
         names = []
         for s in dict.fromkeys(int(x) for x in strains):
             res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
-                             seed=int(seed))
+                             seed=int(seed), rules=self.rules,
+                             kitties=None if self.kitties is None else np.asarray(self.kitties)[sub])
             out.played[sub, s] = res.declarer_points
             names.append(_STRAIN_NAMES[s])
         out.check = {"deals": int(len(sub)), "samples": int(samples), "seed": int(seed), "strains": names}
@@ -557,7 +630,7 @@ class HandTablePlay:
 
 
 _NT_COLUMN = 4
-_STRAIN_NAMES = ("S", "H", "D", "C", "NT")
+_STRAIN_NAMES = ("S", "H", "D", "C", "NT", "low NT")
 
 
 def hand_play(model, values) -> HandTablePlay:
@@ -744,20 +817,26 @@ def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> N
 
 def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
                 samples: int = config.PIMC_SAMPLES, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
-                progress=None) -> TablePlayModel:
+                progress=None, rules=None) -> TablePlayModel:
     """Play ``deals`` deals of ``seed`` (``simulate --play samples``) and fit
     the model on them; play ``holdout`` deals of ``seed + 1`` and check it
     on them (:func:`validation_tables`); replay the first ``sensitivity``
     held-out deals with other K and players (:func:`sensitivity_table`);
     write it all to ``out``.  ``runs``: keep the two play runs in this
     directory (``runs/fit``, ``runs/holdout``; resumed if there), else a
-    temporary one.  Standard rules only.  The paths are checked before any
-    deal is played (:func:`check_build_paths`)."""
+    temporary one.  The paths are checked before any deal is played
+    (:func:`check_build_paths`).  ``rules``: rules that change the play (a
+    kitty, low no trump, cover 3) build that game's model instead
+    (:func:`build_variant_model`; ``runs``, ``workers`` and ``sensitivity``
+    do not apply there)."""
     import tempfile
     import time
 
     from .rules import Rules
     from .simulate import simulate
+
+    if rules is not None and play_key(rules) != play_key(Rules.preset("standard")):
+        return build_variant_model(rules, out, deals, holdout, seed, samples, progress)
 
     for name, v, least in (("deals", deals, 100), ("holdout", holdout, 100), ("seed", seed, 0),
                            ("samples", samples, 1), ("sensitivity", sensitivity, 0)):
@@ -799,7 +878,192 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     return model
 
 
+# --- the models of the other games (a kitty, low no trump, cover 3) ---------------------------------
+
+#: the shipped models of the games whose play differs from the standard one: file name -> the rules it is
+#: built for (a preset, plus overrides)
+VARIANT_MODELS = {
+    "table_play_model_kitty-34.json": ("kitty-34", ()),
+    "table_play_model_kitty-4.json": ("kitty-4", ()),
+    "table_play_model_low-nt.json": ("low-nt", ()),
+    "table_play_model_cover3.json": ("standard", ("cover3=true",)),
+}
+#: build sizes of the shipped variant models (fit deals, held-out deals), fitted to a busy 2-core machine
+VARIANT_DEALS = 2000
+VARIANT_HOLDOUT = 500
+
+
+def play_key(rules) -> tuple:
+    """What of the rules changes how a deal is played and scored for the
+    model: the kitty (the deal's shape and the discard), whether low no
+    trump is played, cover 3."""
+    return (rules.kitty, rules.low_nt != "off", bool(rules.cover3))
+
+
+def play_sample(rules, deals: int, seed: int, samples: int, start: int = 0, progress=None, block: int = 40) -> dict:
+    """Deals ``start .. start+deals-1`` of ``seed`` under ``rules`` (weak
+    hands redealt as the rules say), one contract a deal (:func:`play_contracts`
+    with the rules: low no trump on every other NT deal where it is played),
+    each solved double dummy under the rules
+    (:func:`kaiser_sim.dd.rule_variants.contract_values`: the best discard
+    with a kitty, cover 3 applied) and played out by four PIMC players with
+    ``samples`` layouts a turn (:func:`kaiser_sim.dd.pimc.play_deals` with
+    the rules: a PIMC declarer takes the kitty and discards).  Returns
+    arrays: ``hands``, ``kitties``, ``declarer``, ``strain``, ``dd``,
+    ``played`` (declaring side's raw points; a cover-3 -3 is counted as -2,
+    the model's lowest: both fail every bid), ``discards``, ``strength``
+    (the declarer's count with its trump)."""
+    from .dd.pimc import play_deals
+    from .dd.rule_variants import contract_values, deal_for_rules
+    from .hands import strength, trump_by_rule
+
+    hands, kitties = deal_for_rules(deals, seed, rules, start=start, redeal_weak=True)
+    ids = np.arange(start, start + deals)
+    dec, strain = play_contracts(hands, ids, rules)
+    dd = np.zeros(deals, np.int64)
+    played = np.zeros(deals, np.int64)
+    discards = np.zeros(deals, np.uint64)
+    if progress is not None:
+        progress.start(deals)
+    for a in range(0, deals, block):
+        sl = slice(a, min(a + block, deals))
+        dd[sl] = contract_values(hands[sl], kitties[sl], dec[sl], strain[sl], rules)[0]
+        r = play_deals(hands[sl], dec[sl], strain[sl], samples=samples, seed=seed, start=start + a, rules=rules,
+                       kitties=kitties[sl])
+        played[sl] = r.declarer_points
+        discards[sl] = r.discards
+        if progress is not None:
+            progress.advance(sl.stop - sl.start)
+    if progress is not None:
+        progress.finish()
+    own = hands[np.arange(deals), dec]
+    trump = np.where(strain >= 4, trump_by_rule(own), strain)
+    return {"hands": hands, "kitties": kitties, "declarer": dec, "strain": strain,
+            "dd": np.clip(dd, POINTS[0], POINTS[-1]), "played": np.clip(played, POINTS[0], POINTS[-1]),
+            "discards": discards, "strength": strength(own, trump)}
+
+
+def discard_check(sample: dict, rules) -> dict:
+    """The PIMC declarer's kitty discard against double dummy's best, on
+    played deals: the declaring side's double-dummy points after the PIMC
+    discard (the real deal) and with the best discard
+    (:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`).  Cover 3 is not
+    applied here (the discard is compared in the standard count)."""
+    from .dd.api import dd_contracts
+    from .dd.rule_variants import kitty_dd_value, play_view
+    from .stats import mean_ci, wilson_interval
+
+    hands, kit, dec, st, disc = (sample[k] for k in ("hands", "kitties", "declarer", "strain", "discards"))
+    n = len(dec)
+    from .cards import FIVE_HEARTS, THREE_SPADES
+    from .dd.pimc import discard_candidates
+
+    after = np.zeros(n, np.int64)
+    best = np.zeros(n, np.int64)
+    best_cand = np.zeros(n, np.int64)
+    counts = rules.kitty_discard_points == "declarer"
+    for i in range(n):
+        h = hands[i].copy()
+        d = int(dec[i])
+        h[d] = (h[d] | kit[i]) & ~np.uint64(disc[i])
+        low = int(st[i]) == 5
+        v, five, three = play_view(h, rules, low)
+        off = 0
+        if counts:
+            off = (5 if int(disc[i]) >> FIVE_HEARTS & 1 else 0) - (3 if int(disc[i]) >> THREE_SPADES & 1 else 0)
+        after[i] = int(dd_contracts(v[None, :], [d], [4 if low else int(st[i])], "points", threads=1, five=five,
+                                    three=three)[0]) + off
+        best[i] = kitty_dd_value(hands[i], kit[i], d, int(st[i]), rules, "points")
+        # the best of the PIMC declarer's own candidates on the real deal: what the restriction to them costs
+        full = hands[i].copy()
+        full[d] |= kit[i]
+        fv, five, three = play_view(full, rules, low)
+        cands = discard_candidates(int(fv[d]), bin(int(kit[i])).count("1"), int(five), int(three),
+                                   rules.may_discard_specials)
+        pos = np.repeat(fv[None, :], len(cands), axis=0)
+        pos[:, d] = [int(fv[d]) & ~c for c in cands]
+        vals = dd_contracts(pos, np.full(len(cands), d), np.full(len(cands), 4 if low else int(st[i])), "points",
+                            threads=1, five=five, three=three).astype(np.int64)
+        if counts:
+            vals += np.array([(5 if c & int(five) else 0) - (3 if c & int(three) else 0) for c in cands])
+        best_cand[i] = vals.max()
+    loss = mean_ci(best - after)
+    restricted = mean_ci(best - best_cand)
+    same = int((best == after).sum())
+    lo, hi = wilson_interval(same, n)
+    return {"question": "double-dummy points the PIMC declarer's discard gives up against double dummy's best "
+                        "discard (same deals, the real hands)",
+            "n": n, "mean_loss": loss.mean, "lo": loss.lo, "hi": loss.hi, "share_as_good": same / n,
+            "share_lo": lo, "share_hi": hi, "mean_dd_best": float(best.mean()), "mean_dd_pimc_discard":
+            float(after.mean()), "discard_samples": config.PIMC_DISCARD_SAMPLES,
+            "restriction_loss": {"question": "double-dummy points lost by considering only the PIMC declarer's "
+                                             "candidate discards (the lowest cards of each suit), the best of them "
+                                             "chosen double dummy", "mean": restricted.mean, "lo": restricted.lo,
+                                 "hi": restricted.hi}}
+
+
+def build_variant_model(rules, out, deals: int = VARIANT_DEALS, holdout: int = VARIANT_HOLDOUT, seed: int = BUILD_SEED,
+                        samples: int = config.PIMC_SAMPLES, progress=None) -> TablePlayModel:
+    """The model of a game whose play differs from the standard one (a
+    kitty, low no trump, cover 3): fitted on ``deals`` deals of ``seed``
+    played under ``rules`` (:func:`play_sample`), checked on ``holdout``
+    deals of ``seed + 1`` (:func:`validation_tables`; with a kitty also the
+    PIMC discard against double dummy's best, :func:`discard_check`);
+    written to ``out`` with its provenance.  No sensitivity table (its cost
+    is the model's twice over)."""
+    import time
+
+    for name, v, least in (("deals", deals, 100), ("holdout", holdout, 100), ("seed", seed, 0),
+                           ("samples", samples, 1)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < least:
+            raise TablePlayError(f"{name} must be a whole number >= {least} (got {v!r})")
+    check_build_paths(out)
+    t0 = time.perf_counter()
+    fit = play_sample(rules, deals, seed, samples, progress=progress)
+    from .rules import preset_of
+
+    name = preset_of(rules)
+    rule_args = f"--rules {name}" if name else "--rules " + _rules_args(rules)
+    provenance = {"seed": int(seed), "deals": int(deals), "samples": int(samples), "players": "pimc",
+                  "discard_samples": config.PIMC_DISCARD_SAMPLES if rules.kitty != "none" else None,
+                  "contracts": _contracts_text(rules), "rules": {k: _rule_value(rules, k) for k in PLAY_RULES},
+                  "rules_full": rules.to_dict(), "rules_label": rules.label, "version": __version__,
+                  "min_rows": MIN_ROWS, "holdout": {"seed": int(seed) + 1, "deals": int(holdout)},
+                  "rebuild": f"kaiser-sim table-play-model {rule_args} --deals {deals} --holdout {holdout} "
+                             f"--seed {seed} --samples {samples}"}
+    model = fit_model(fit["dd"], fit["played"], fit["strain"] >= 4, provenance)
+    ho = play_sample(rules, holdout, seed + 1, samples, progress=progress)
+    levels = list(range(rules.min_bid, 13))
+    model.validation = validation_tables(model, ho["dd"], ho["played"], ho["strain"] >= 4, ho["strength"], levels)
+    if rules.low_nt != "off":
+        low = ho["strain"] == 5
+        model.validation["low_nt"] = validation_tables(model, ho["dd"][low], ho["played"][low], np.ones(low.sum(), bool),
+                                                       ho["strength"][low], levels)["heldout"]
+    if rules.kitty != "none":
+        model.validation["discard"] = discard_check(ho, rules)
+    model.provenance["seconds"] = round(time.perf_counter() - t0, 1)
+    model.save(out)
+    _load_cached.cache_clear()
+    return model
+
+
+def _contracts_text(rules) -> str:
+    from .simulate import contracts_text
+
+    return contracts_text(rules)
+
+
+def _rules_args(rules) -> str:
+    """``PRESET --rule k=v ...`` naming ``rules`` from the nearest preset."""
+    from .rules import PRESETS, format_value
+
+    best = min(PRESETS, key=lambda p: len(PRESETS[p][0].differences(rules)))
+    diff = PRESETS[best][0].differences(rules)
+    return best + "".join(f" --rule {k}={format_value(v[1])}" for k, v in diff.items())
+
+
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
            "restrict", "NOT_PLAYED", "play_contracts", "fit_kind",
            "fit_model", "fit_counts", "joint_counts", "model_se", "load_model", "validation_tables",
-           "sensitivity_table", "build_model", "check_build_paths"]
+           "sensitivity_table", "build_model", "check_build_paths", "build_variant_model", "play_sample", "play_key",
+           "discard_check", "VARIANT_MODELS", "model_file", "model_for"]

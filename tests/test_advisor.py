@@ -566,7 +566,7 @@ def test_model_for_other_rules_falls_back_to_dd():
 def test_unreadable_model_falls_back(monkeypatch):
     import kaiser_sim.table_play as tpm
 
-    def broken(path=None):
+    def broken(path=None, rules=None):
         raise TablePlayError("cannot read the table-play model x.json: broken")
 
     monkeypatch.setattr(tpm, "load_model", broken)

@@ -452,8 +452,10 @@ def test_seat_and_strain_types_complete_their_keys():
 def test_the_commands_read_through_the_types():
     """play --strain/--leader, hand --seat/--dealer/--current-bid and HAND: the
     library's spellings and messages."""
+    assert_bad_input(run(CliRunner(), "play", GOOD, "--strain", "X", "--leader", "N"),
+                     "Invalid value for '--strain'", "unknown strain 'X'")
     assert_bad_input(run(CliRunner(), "play", GOOD, "--strain", "L", "--leader", "N"),
-                     "Invalid value for '--strain'", "unknown strain 'L' (use S, H, D, C, NT)")
+                     "low no trump (--strain L) is played only under rules with low_nt")
     assert_bad_input(run(CliRunner(), "play", GOOD, "--strain", "nt", "--leader", "X"),
                      "Invalid value for '--leader'", "unknown seat 'X'")
     assert_bad_input(run(CliRunner(), "play", "N:AQJ.KT.9.A8", "--strain", "H", "--leader", "N"),

@@ -415,16 +415,23 @@ def test_table_points_follow_the_model():
         assert set(np.unique(pts)) <= set(POINTS_AXIS)
 
 
-def test_engine_falls_back_to_dd_where_table_play_does_not_hold():
-    r = play_matches("ev", "cautious", 2, seed=3, rules=Rules.preset("low-nt"), engine="table")
+def test_engine_uses_the_rules_model_and_falls_back_only_for_a_model_of_other_rules():
+    from kaiser_sim.table_play import load_model
+
+    low = Rules.preset("low-nt")
+    r = play_matches("ev", "cautious", 2, seed=3, rules=low, engine="table")
+    s = r.summary()
+    assert s["engine"] == "table" and s["engine_note"] == ""  # the low-NT game's own model
+    # a model fitted on another game (here the standard one, given for low-NT rules) does not hold
+    r = play_matches("ev", "cautious", 2, seed=3, rules=low, engine="table", table_model=load_model())
     s = r.summary()
     assert s["engine"] == "dd" and "table play does not apply" in s["engine_note"]
     assert "warning: contracts scored double dummy" in r.to_text()
     res = CliRunner().invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "2", "--seed", "3", "-q",
                                     "--rules", "low-nt", "--format", "json"])
     assert res.exit_code == 0, res.output
-    assert "note: contracts scored double dummy" in res.stderr
-    assert json.loads(res.stdout)["summary"]["engine"] == "dd"
+    assert "contracts scored double dummy" not in res.stderr
+    assert json.loads(res.stdout)["summary"]["engine"] == "table"
     res = CliRunner().invoke(main, ["match", "-a", "ev", "-b", "cautious", "-n", "2", "--seed", "3", "-q",
                                     "--engine", "dd", "--format", "csv"])
     assert res.exit_code == 0 and res.stderr == ""

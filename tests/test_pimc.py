@@ -280,14 +280,3 @@ def test_play_command():
     r = runner.invoke(main, ["play", "N:AQJ.KT.9.A8", "--strain", "H", "--leader", "N"])
     assert r.exit_code == 2 and "invalid deal" in r.output
     assert runner.invoke(main, ["play", "--help"]).exit_code == 0
-
-
-def test_dd_bias_refuses_rules_it_does_not_model():
-    from kaiser_sim.rules import get_preset
-    from kaiser_sim.studies import StudyError
-    from kaiser_sim.studies.dd_bias import check_rules
-
-    check_rules(get_preset("standard"))
-    for preset in ("kitty-4", "low-nt"):
-        with pytest.raises(StudyError):
-            check_rules(get_preset(preset))

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from kaiser_sim import policies as policies_module
 from kaiser_sim import table_play
 from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
@@ -215,17 +216,20 @@ def test_dd_score_aware_uses_the_dd_win_model(hands):
 # --- the fallback and the choice ------------------------------------------------------------------
 
 
-def test_rules_with_a_kitty_fall_back_to_dd(hands):
-    assert play_used(KITTY, "table") == "dd"
-    assert "kitty" in play_note(KITTY, "table") and "double dummy" in play_note(KITTY, "table")
-    assert play_note(KITTY, "dd") == ""
-    for a, b in zip(hand_values(hands, KITTY, play="table"), hand_values(hands, KITTY, play="dd")):
-        assert np.array_equal(a, b)
+@pytest.mark.parametrize("rules", [KITTY, Rules.preset("kitty-34"), Rules.preset("low-nt"),
+                                   STANDARD.replace(cover3=True)], ids=["kitty-4", "kitty-34", "low-nt", "cover3"])
+def test_every_variant_reads_its_own_table_play_model(hands, rules):
+    """No fallback: rules that change the play read the model built for
+    their game, whose matrices the policies compose with."""
+    model = table_play.load_model(rules=rules)
+    assert model.play_key() == table_play.play_key(rules)
+    assert play_used(rules, "table") == "table" and play_note(rules, "table") == ""
+    mats = policies_module._table_matrices(rules)[0]
+    assert np.array_equal(mats[0], model.matrix(False)) and np.array_equal(mats[1], model.matrix(True))
+    ev_t, ev_d = hand_values(hands, rules, play="table")[0], hand_values(hands, rules, play="dd")[0]
+    assert not np.allclose(ev_t, ev_d)
     for name in ("ev", "score-aware", "rank-squared"):
-        p = get_policy(name)
-        assert p.play == "table" and p.effective_play(KITTY) == "dd" and p.effective_play(STANDARD) == "table"
-        assert p.call("AKQJ.5.A.A", rules=KITTY) == get_policy(name, "dd").call("AKQJ.5.A.A", rules=KITTY)
-    assert win_table(KITTY) is win_table(KITTY, play="dd")
+        assert get_policy(name).effective_play(rules) == "table"
 
 
 @pytest.fixture
@@ -235,7 +239,7 @@ def other_rules_model(monkeypatch):
     m = table_play.load_model()
     fake = dataclasses.replace(m, provenance=dict(m.provenance, rules=dict(m.provenance["rules"], cover3=True),
                                                   rules_label="cover-3"))
-    monkeypatch.setattr(table_play, "load_model", lambda path=None: fake)
+    monkeypatch.setattr(table_play, "load_model", lambda path=None, rules=None: fake)
     return fake
 
 

@@ -62,8 +62,8 @@ def test_hand_every_preset(preset):
     assert d["rules"]["label"] == preset and d["deals"] == 6
     assert list(d["strains"]) == (["S", "H", "D", "C", "N", "L"] if rules.low_nt != "off" else
                                   ["S", "H", "D", "C", "N"])
-    table = rules.kitty == "none" and rules.low_nt == "off"
-    assert d["play"]["used"] == ("table" if table else "dd")
+    assert d["play"]["used"] == "table"  # every preset has its table-play model
+    assert d["play"]["provenance"]["rules"]["kitty"] == rules.kitty
     if rules.low_nt == "bid":
         assert "6NT-low" in [b["bid"] for b in d["bids"]]
     text = hand_cli(hand, "-n", 4, "--seed", 1, "--rules", preset)
@@ -119,7 +119,8 @@ def test_hand_cover3_scores_the_declaring_side_with_cover_3():
     pts = strain_values(deals, None, 0, rules, "points")
     trk = strain_values(deals, None, 0, rules, "tricks")
     assert np.array_equal(a.values, cover3_points(pts, trk))
-    assert a.play.used == "dd" and any(t.startswith("Cover 3") for t in a.notes)
+    assert a.play.used == "table" and a.play.provenance["rules"]["cover3"]
+    assert any(t.startswith("Cover 3") for t in a.notes)
 
 
 def test_cover3_points():
@@ -163,9 +164,9 @@ def test_match_every_preset(preset):
     s = json.loads(res_.stdout)["summary"]
     rules = Rules.preset(preset)
     assert s["matches"] == 2 and s["unfinished"] == 0
-    table = rules.kitty == "none" and rules.low_nt == "off"
-    assert s["engine"] == ("table" if table else "dd")
-    assert (s["rules_note"] == "") == table
+    plain = rules.kitty == "none" and rules.low_nt == "off"
+    assert s["engine"] == "table"  # every preset has its table-play model
+    assert (s["rules_note"] == "") == plain  # (the make model's note: it knows the standard game only)
 
 
 @pytest.mark.parametrize("name", ["kitty-4", "kitty-34", "low-nt", *OPTIONS])

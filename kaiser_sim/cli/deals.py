@@ -215,7 +215,8 @@ def solve(deal, stream, fmt, mode, rules):
 
 @click.command("play")
 @click.argument("deal", type=DEAL)
-@click.option("--strain", required=True, type=StrainType(low=False), help="Trump suit, or N (NT) for no trump.")
+@click.option("--strain", required=True, type=StrainType(),
+              help="Trump suit, N (NT) for no trump, or L for low no trump (rules that play it).")
 @click.option("--leader", required=True, type=SEAT, help="The declarer, who leads the first trick.")
 @click.option("--samples", "-k", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), default=config.PIMC_SAMPLES,
               show_default=True,
@@ -226,7 +227,8 @@ def solve(deal, stream, fmt, mode, rules):
 @click.option("--defenders", type=click.Choice(["pimc", "dd"]), default="pimc", show_default=True,
               help="How the defenders play.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def play_command(deal, strain, leader, samples, seed, declarer_player, defenders, fmt):
+@rules_options
+def play_command(deal, strain, leader, samples, seed, declarer_player, defenders, fmt, rules):
     """Play a deal out with PIMC players, next to its double-dummy value.
 
     Each PIMC player sees only its own hand and the cards played; at each
@@ -236,15 +238,27 @@ def play_command(deal, strain, leader, samples, seed, declarer_player, defenders
     the play trick by trick, each side's running points, and the declaring
     side's points so far plus the double-dummy value of the rest.
 
+    Every preset plays: with a kitty (--rules kitty-4, kitty-34) the kitty
+    is the cards no hand holds; the declarer takes it up and discards
+    (PIMC: the discard with the best mean double-dummy value over sampled
+    layouts of the other hands), and nobody else sees the discard.  Low no
+    trump (--strain L, --rules low-nt) is played with the ranks reversed;
+    under cover 3 the players play for the standard count and the result
+    is scored with cover 3.
+
     \b
     Examples:
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain H --leader N
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain N --leader E -k 40 --seed 3
+        kaiser-sim play "N:T.AKT.8.QT Q3.-.AT97.J 9.J5.KQ.AK K.98.J.987" --rules kitty-4 --strain S --leader N
     """
     from ..dd.pimc import play_deal
 
-    if bin(int(deal[0])).count("1") != 8:
-        raise InputError("play needs a full deal: 8 cards a hand")
+    if bin(int(deal[0])).count("1") != rules.hand_size:
+        raise InputError(f"play needs a full deal: {rules.hand_size} cards a hand")
+    if int(strain) == 5 and rules.low_nt == "off":
+        raise InputError("low no trump (--strain L) is played only under rules with low_nt (e.g. --rules low-nt)")
+    std = rules.kitty == "none" and rules.low_nt == "off" and not rules.cover3
     result = play_deal(deal, int(strain), int(leader), samples=samples, seed=seed,
-                       declarer_player=declarer_player, defenders=defenders)
+                       declarer_player=declarer_player, defenders=defenders, rules=None if std else rules)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text())

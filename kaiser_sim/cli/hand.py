@@ -46,7 +46,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
               show_default=True, help="table: choose the trump, the call and the limit on table play, what your side takes when "
               "nobody sees the other hands (the table-play model of PIMC players; README: Hand advisor), with "
               "the double-dummy numbers beside them; dd: everything double dummy (all four hands seen), for "
-              "comparison.  Rules the model does not hold for fall back to dd with a note.")
+              "comparison.  Every preset and option has a table-play model (a kitty, low no trump, cover 3 their own).")
 @click.option("--play-check", type=click.IntRange(0, 10_000), default=config.TABLE_PLAY_CHECK_DEALS,
               show_default=True, help="Table play: deals of this hand that PIMC players play out (K = "
               f"{config.TABLE_PLAY_CHECK_SAMPLES}) in the chosen trump and in no trump, to correct the model for this "

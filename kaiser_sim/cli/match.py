@@ -23,7 +23,7 @@ from .types import POLICY
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table", show_default=True,
               help="What the policies' make-probabilities expect: table play (the double-dummy make model "
                    "through the table-play model: about a bid lower) or dd (double dummy). How the contracts are "
-                   "scored is --engine. Rules table play does not cover fall back to dd, with a warning.")
+                   "scored is --engine. Every preset and option has a table-play model (kaiser_sim/data/table_play_model*.json).")
 @click.option("--engine", type=click.Choice(["table", "dd"], case_sensitive=False), default=None,
               help="How each contract is scored: table (the declaring side's points drawn from the table-play "
                    "model given the contract's double-dummy points, so bidders are judged by table play) or dd "

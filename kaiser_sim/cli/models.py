@@ -8,6 +8,7 @@ import click
 
 from .. import config
 from .common import InputError, not_empty, output_dir, output_file
+from .rules_options import rules_options
 
 
 @click.command("table-play-model")
@@ -27,26 +28,43 @@ from .common import InputError, not_empty, output_dir, output_file
               help="Keep the two play runs here (fit/, holdout/; resumed if present). Default: a temporary directory.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes.  [default: all cores]")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
-def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, workers, quiet):
+@rules_options
+def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, workers, quiet, rules):
     """Build the table-play model: what double-dummy points become at a table.
 
     Plays --deals deals out with four PIMC players (simulate --play), fits
     P(table points | double-dummy points, trump or no trump), checks it on
     --holdout further deals and measures its sensitivity to K and to the
     players; writes the model with its provenance and checks to --out.
-    Standard rules (the play of kitty or low no trump games is not modelled).
     The shipped model took about 8 minutes on 2 cores with the defaults;
     `make table-play-model` rebuilds it (--out kaiser_sim/data/table_play_model.json).
 
+    --rules / --rule that change the play (a kitty, low no trump, cover 3)
+    build that game's model: the deals dealt and played under the rules (a
+    PIMC declarer takes the kitty and discards; low NT on every other NT
+    deal), fitted and checked on held-out deals (with a kitty also the
+    PIMC discard against double dummy's best), without --runs (the deals
+    are played in this process) or the sensitivity table.  The shipped
+    ones (kaiser_sim/data/table_play_model_<game>.json) used --deals 2000
+    --holdout 500; each file's provenance gives its rebuild command.
+
     \b
-    Example:
+    Examples:
         kaiser-sim table-play-model --out runs/table_play_model.json
+        kaiser-sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out runs/low-nt.json
     """
     from ..progress import make_progress
     from ..simulate import SimulateError
     from ..table_play import TablePlayError, build_model
 
-    if sensitivity > holdout:
+    from ..rules import Rules
+    from ..table_play import play_key
+
+    variant = play_key(rules) != play_key(Rules.preset("standard"))
+    if variant and runs is not None:
+        raise InputError("--runs keeps simulate runs of the standard game; under rules that change the play the "
+                         "deals are played in this process: leave --runs out")
+    if sensitivity > holdout and not variant:
         raise InputError("--sensitivity deals are taken from the held-out deals: at most --holdout")
     not_empty(out=out, runs=runs)
     # the outputs, named by their options, before any deal is played (build_model checks them again,
@@ -55,7 +73,8 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     if runs is not None:
         output_dir(runs, f"--runs {runs}")  # may hold the runs fit/ and holdout/, not be inside one
     try:
-        model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet))
+        model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet),
+                            rules=rules if variant else None)
     except (TablePlayError, SimulateError) as e:
         raise InputError(str(e)) from None
     # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written

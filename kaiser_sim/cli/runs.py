@@ -74,7 +74,11 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
     the deal and names trump by rule, no trump on every third deal; columns
     play_declarer, play_strain, play_dd (its double-dummy points) and
     play_pts (the points the declaring side takes in play). About 25 deals a
-    second a core at K = 20; parts of 100 deals unless --chunk-size.
+    second a core at K = 20; parts of 100 deals unless --chunk-size.  Every
+    preset plays: with a kitty the PIMC declarer takes it up and discards,
+    with low no trump every other NT deal is played low (strain 5), under
+    cover 3 play_dd is the contract's cover-3 value and play_pts the played
+    line scored with cover 3.
 
     \b
     Examples:

@@ -61,6 +61,7 @@ transposition table, shared by every search of every turn of its deals
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numba
@@ -98,12 +99,15 @@ _FACT = np.array([float(np.prod(np.arange(1, k + 1, dtype=np.float64))) for k in
 
 
 @njit(cache=True)
-def _layout_counts(unknown, others, sizes, voids, W):
-    """Fill ``W[s, a, b]``: the number of ways to deal the ``unknown`` cards of
-    suits s..3 when seat ``others[0]`` still has room for ``a`` of them,
-    ``others[1]`` for ``b`` and ``others[2]`` for the rest, no seat getting a
-    suit it is void in (``voids[seat]`` bit s).  Returns the number of
-    consistent layouts (0.0: none)."""
+def _layout_counts(unknown, others, sizes, voids, W, hidden):
+    """Fill ``W[s, a, b, c]``: the number of ways to deal the ``unknown``
+    cards of suits s..3 when seat ``others[0]`` still has room for ``a`` of
+    them, ``others[1]`` for ``b``, ``others[2]`` for ``c`` and the cards out
+    of play that the seat cannot see (a kitty's discard, ``hidden`` cards in
+    all) for the rest, no seat getting a suit it is void in (``voids[seat]``
+    bit s; the discard is never void).  Returns the number of consistent
+    layouts (0.0: none).  With ``hidden == 0`` the discard gets nothing and
+    ``c`` is forced: the three-seat count, term for term."""
     u = np.zeros(4, np.int64)
     R = np.zeros(5, np.int64)
     for s in range(4):
@@ -112,8 +116,8 @@ def _layout_counts(unknown, others, sizes, voids, W):
         R[s] = R[s + 1] + u[s]
     oa, ob, oc = others[0], others[1], others[2]
     sa, sb, sc = sizes[oa], sizes[ob], sizes[oc]
-    W[:, :, :] = 0.0
-    W[4, 0, 0] = 1.0
+    W[:, :, :, :] = 0.0
+    W[4, 0, 0, 0] = 1.0
     for s in range(3, -1, -1):
         va = (voids[oa] >> s) & 1
         vb = (voids[ob] >> s) & 1
@@ -121,71 +125,85 @@ def _layout_counts(unknown, others, sizes, voids, W):
         us = u[s]
         for a in range(sa + 1):
             for b in range(sb + 1):
-                c = R[s] - a - b
-                if c < 0 or c > sc:
-                    continue
-                tot = 0.0
-                for ka in range(min(a, us) + 1):
-                    if ka > 0 and va:
-                        break
-                    for kb in range(min(b, us - ka) + 1):
-                        if kb > 0 and vb:
+                rest = R[s] - a - b
+                for c in range(max(0, rest - hidden), min(sc, rest) + 1):
+                    d = rest - c
+                    tot = 0.0
+                    for ka in range(min(a, us) + 1):
+                        if ka > 0 and va:
                             break
-                        kc = us - ka - kb
-                        if kc > c or (kc > 0 and vc):
-                            continue
-                        w = W[s + 1, a - ka, b - kb]
-                        if w > 0.0:
-                            tot += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc])
-                W[s, a, b] = tot
-    return W[0, sa, sb]
+                        for kb in range(min(b, us - ka) + 1):
+                            if kb > 0 and vb:
+                                break
+                            for kd in range(min(d, us - ka - kb) + 1):
+                                kc = us - ka - kb - kd
+                                if kc > c or (kc > 0 and vc):
+                                    continue
+                                w = W[s + 1, a - ka, b - kb, c - kc]
+                                if w > 0.0:
+                                    tot += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc] * _FACT[kd])
+                    W[s, a, b, c] = tot
+    return W[0, sa, sb, sc]
 
 
 @njit(cache=True)
-def _turn_layouts(h, p, voids):
+def _turn_layouts(h, p, voids, discard, declarer):
     """What seat ``p`` knows of the unseen cards at its turn: ``(others,
-    sizes, unknown, W)`` for :func:`_draw_layout` (the other seats, every
-    hand's size, the unseen cards, the layout counts).  Voids that contradict
-    each other (cannot happen in play) are forgotten."""
+    sizes, unknown, W, hidden)`` for :func:`_draw_layout` (the other seats,
+    every hand's size, the unseen cards, the layout counts, how many unseen
+    cards are out of play).  ``discard``: the declarer's kitty discard (0:
+    none); the declarer knows it, every other seat counts it among the
+    unseen cards.  Voids that contradict each other (cannot happen in play)
+    are forgotten."""
     others = np.array([(p + 1) & 3, (p + 2) & 3, (p + 3) & 3], np.int64)
     sizes = np.zeros(4, np.int64)
     for q in range(4):
         sizes[q] = bit_count(h[q])
     unknown = (h[0] | h[1] | h[2] | h[3]) & ~h[p]
-    W = np.zeros((5, _MAXH, _MAXH), np.float64)
-    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+    hidden = 0
+    if discard != 0 and p != declarer:
+        unknown |= discard
+        hidden = bit_count(discard)
+    W = np.zeros((5, _MAXH, _MAXH, _MAXH), np.float64)
+    if _layout_counts(unknown, others, sizes, voids, W, hidden) <= 0.0:
         for q in range(4):
             voids[q] = 0
-        _layout_counts(unknown, others, sizes, voids, W)
-    return others, sizes, unknown, W
+        _layout_counts(unknown, others, sizes, voids, W, hidden)
+    return others, sizes, unknown, W, hidden
 
 
 @njit(cache=True)
-def _draw_layout(state, unknown, others, sizes, voids, W, out):
+def _draw_layout(state, unknown, others, sizes, voids, W, out, hidden):
     """Deal the ``unknown`` cards to the seats ``others`` (into ``out``, which
-    is overwritten for those seats), uniformly among the layouts counted in
-    ``W`` (from :func:`_layout_counts`).  Returns the generator state."""
+    is overwritten for those seats) and ``hidden`` of them out of play,
+    uniformly among the layouts counted in ``W`` (from
+    :func:`_layout_counts`).  Returns the generator state."""
     oa, ob, oc = others[0], others[1], others[2]
     out[oa] = 0
     out[ob] = 0
     out[oc] = 0
     a = sizes[oa]
     b = sizes[ob]
+    c = sizes[oc]
     cards = np.empty(16, np.int64)
     for s in range(4):
         m = unknown & _SUIT_MASKS[s]
         us = bit_count(m)
-        c = 0
+        rest = 0
         for s2 in range(s, 4):
-            c += bit_count(unknown & _SUIT_MASKS[s2])
-        c -= a + b
+            rest += bit_count(unknown & _SUIT_MASKS[s2])
+        rest -= a + b
+        if hidden == 0:
+            c = rest
+        d = rest - c
         va = (voids[oa] >> s) & 1
         vb = (voids[ob] >> s) & 1
         vc = (voids[oc] >> s) & 1
         state, r = splitmix64(state)
-        x = np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * W[s, a, b]
+        x = np.float64(r >> np.uint64(11)) * (1.0 / 9007199254740992.0) * W[s, a, b, c]
         pick_a = -1
         pick_b = -1
+        pick_c = -1
         acc = 0.0
         done = False
         for ka in range(min(a, us) + 1):
@@ -194,17 +212,21 @@ def _draw_layout(state, unknown, others, sizes, voids, W, out):
             for kb in range(min(b, us - ka) + 1):
                 if kb > 0 and vb:
                     break
-                kc = us - ka - kb
-                if kc > c or (kc > 0 and vc):
-                    continue
-                w = W[s + 1, a - ka, b - kb]
-                if w > 0.0:
-                    pick_a = ka
-                    pick_b = kb
-                    acc += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc])
-                    if acc > x:
-                        done = True
-                        break
+                for kd in range(min(d, us - ka - kb) + 1):
+                    kc = us - ka - kb - kd
+                    if kc > c or (kc > 0 and vc):
+                        continue
+                    w = W[s + 1, a - ka, b - kb, c - kc]
+                    if w > 0.0:
+                        pick_a = ka
+                        pick_b = kb
+                        pick_c = kc
+                        acc += w * _FACT[us] / (_FACT[ka] * _FACT[kb] * _FACT[kc] * _FACT[kd])
+                        if acc > x:
+                            done = True
+                            break
+                if done:
+                    break
             if done:
                 break
         # (rounding: without a pick past x the last feasible one stands)
@@ -225,10 +247,12 @@ def _draw_layout(state, unknown, others, sizes, voids, W, out):
                 out[oa] |= bit
             elif j < pick_a + pick_b:
                 out[ob] |= bit
-            else:
+            elif j < pick_a + pick_b + pick_c:
                 out[oc] |= bit
+            # else: out of play (the discard)
         a -= pick_a
         b -= pick_b
+        c -= pick_c
     return state
 
 
@@ -240,17 +264,18 @@ def _turn_state(key, deal_index, turn):
 
 
 @njit(cache=True)
-def _sample_kernel(key, index, seat, own, unknown, sizes, voids, n):
-    """``n`` layouts seen from ``seat`` (tests and :func:`sample_hands`)."""
+def _sample_kernel(key, index, seat, own, unknown, sizes, voids, n, hidden, turn):
+    """``n`` layouts seen from ``seat`` (tests, :func:`sample_hands` and the
+    kitty discard, whose draws use ``turn`` -1)."""
     others = np.array([(seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3], np.int64)
-    W = np.zeros((5, _MAXH, _MAXH), np.float64)
+    W = np.zeros((5, _MAXH, _MAXH, _MAXH), np.float64)
     out = np.zeros((n, 4), np.uint64)
-    if _layout_counts(unknown, others, sizes, voids, W) <= 0.0:
+    if _layout_counts(unknown, others, sizes, voids, W, hidden) <= 0.0:
         return out, False
-    state = _turn_state(key, index, 0)
+    state = _turn_state(key, index, turn)
     h = np.zeros(4, np.uint64)
     for i in range(n):
-        state = _draw_layout(state, unknown, others, sizes, voids, W, h)
+        state = _draw_layout(state, unknown, others, sizes, voids, W, h, hidden)
         h[seat] = own
         out[i] = h
     return out, True
@@ -302,7 +327,7 @@ def _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p
 
 @njit(cache=True)
 def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K, state, voids, legal, reps, tt_keys,
-                 tt_data, log2, stats):
+                 tt_data, log2, stats, discard, declarer):
     """A PIMC player's card without every exact score: the argmax (ties to
     the lowest card) of the cards' total scores over the ``K`` layouts, from
     exact scores of one reference card a layout and null-window bounds on the
@@ -323,7 +348,7 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
                 rep_cards[nr] = c
                 nr += 1
             run_low[nr - 1] = c
-    others, sizes, unknown, W = _turn_layouts(h, p, voids)
+    others, sizes, unknown, W, hidden = _turn_layouts(h, p, voids, discard, declarer)
     # the distinct layouts drawn and how often
     lay = np.empty((K, 4), np.uint64)
     mult = np.zeros(K, np.int64)
@@ -331,11 +356,11 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
     hs = np.zeros(4, np.uint64)
     oa, ob = others[0], others[1]
     for _ in range(K):
-        state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
+        state = _draw_layout(state, unknown, others, sizes, voids, W, hs, hidden)
         hs[p] = h[p]
         j = 0
         while j < nl:
-            if lay[j, oa] == hs[oa] and lay[j, ob] == hs[ob]:
+            if lay[j, oa] == hs[oa] and lay[j, ob] == hs[ob] and lay[j, others[2]] == hs[others[2]]:
                 break
             j += 1
         if j == nl:
@@ -343,13 +368,19 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
                 lay[nl, q] = hs[q]
             nl += 1
         mult[j] += 1
-    total = points_left(h, tmask, p, five, three)
+    # both sides' points from the start of the trick, per layout (a layout may put a special card in the discard)
+    ltot = np.empty(nl, np.int64)
+    for j in range(nl):
+        for q in range(4):
+            hs[q] = lay[j, q]
+        ltot[j] = points_left(hs, tmask, p, five, three)
     lo = np.empty((nl, nr), np.int64)
     hi = np.empty((nl, nr), np.int64)
     slo = np.zeros(nr, np.int64)
     for j in range(nl):
         for q in range(4):
             hs[q] = lay[j, q]
+        total = ltot[j]
         if j == 0:
             g = total // 2
             for i in range(nr):
@@ -398,6 +429,7 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
             return run_low[best]
         for q in range(4):
             hs[q] = lay[jm, q]
+        total = ltot[jm]
         g = hi[jm, best] if hi[jm, best] <= total else lo[jm, best]
         v, _ = _card_search(hs, leader, n, led, winner, wcard, tmask, trump, five, three, p,
                             rep_cards[best], total, True, g, tt_keys, tt_data, log2, stats)
@@ -407,7 +439,7 @@ def _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K,
 
 @njit(cache=True)
 def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K, state, voids, sums, scores,
-            tt_keys, tt_data, log2, stats, always=False):
+            tt_keys, tt_data, log2, stats, discard, declarer, always=False):
     """The card the player to move plays.  ``h``: the real remaining hands;
     a PIMC player reads only its own hand from it, the other hands' sizes
     and the union of the unseen cards.  With ``always`` (:func:`pimc_scores`)
@@ -424,7 +456,7 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
         return lowest_bit_index(legal)  # every legal card is the same card: the lowest
     if kind != DD and not always:
         return _decide_pimc(h, leader, n, led, winner, wcard, tmask, trump, five, three, K, state, voids, legal,
-                            reps, tt_keys, tt_data, log2, stats)
+                            reps, tt_keys, tt_data, log2, stats, discard, declarer)
     for c in range(64):
         sums[c] = 0
     if kind == DD:
@@ -438,10 +470,10 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
             sums[c] = scores[c]
     else:
         # every card's exact score on every layout (pimc_scores wants all means; play goes to _decide_pimc)
-        others, sizes, unknown, W = _turn_layouts(h, p, voids)
+        others, sizes, unknown, W, hidden = _turn_layouts(h, p, voids, discard, declarer)
         hs = np.zeros(4, np.uint64)
         for _ in range(K):
-            state = _draw_layout(state, unknown, others, sizes, voids, W, hs)
+            state = _draw_layout(state, unknown, others, sizes, voids, W, hs, hidden)
             hs[p] = h[p]
             score_moves(hs, leader, n, led, winner, wcard, tmask, trump, five, three, scores, tt_keys, tt_data,
                         log2, stats)
@@ -466,9 +498,11 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
 
 @njit(cache=True)
 def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, trick_ns, tt_keys, tt_data, log2,
-              stats):
+              stats, discard):
     """Play one deal out; ``plays`` gets the cards in play order and
-    ``trick_ns`` N-S's points of each trick.  Returns N-S's points."""
+    ``trick_ns`` N-S's points of each trick.  ``discard``: the declarer's
+    kitty discard (0: none), known to the declarer only.  Returns N-S's
+    points."""
     h = deal.copy()
     voids = np.zeros(4, np.int64)
     sums = np.zeros(64, np.int64)
@@ -486,7 +520,7 @@ def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, t
             p = (leader + n) & 3
             state = _turn_state(key, index, turn)
             c = _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kinds[p], K, state, voids,
-                        sums, scores, tt_keys, tt_data, log2, stats)
+                        sums, scores, tt_keys, tt_data, log2, stats, discard, declarer)
             b = _ONE << np.uint64(c)
             if n == 0:
                 led = c >> 4
@@ -513,7 +547,7 @@ def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, t
 
 
 @njit(cache=True, parallel=True)
-def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, three, log2, nchunks):
+def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, fives, threes, discards, log2, nchunks):
     """Kernel of :func:`play_deals`: every deal played out, blocks of deals in parallel."""
     n = deals.shape[0]
     ncards = 0
@@ -531,8 +565,8 @@ def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, five, thre
         pl = np.zeros(64, np.int64)
         tn = np.zeros(16, np.int64)
         for i in range(lo, hi):
-            ns[i] = _play_one(deals[i], declarers[i], trumps[i], five, three, kinds[i], K, key, first_index + i,
-                              pl, tn, tt_keys, tt_data, log2, stats)
+            ns[i] = _play_one(deals[i], declarers[i], trumps[i], fives[i], threes[i], kinds[i], K, key, first_index + i,
+                              pl, tn, tt_keys, tt_data, log2, stats, discards[i])
             for j in range(ncards):
                 plays[i, j] = pl[j]
             for j in range(ncards // 4):
@@ -550,7 +584,7 @@ def _pimc_scores_kernel(h, leader, trick, ntrick, trump, five, three, voids, K, 
     state = _turn_state(key, index, turn)
     v = voids.copy()
     card = _decide(h, leader, ntrick, led, winner, wcard, tmask, trump, five, three, PIMC, K, state, v, sums, scores,
-                   tt_keys, tt_data, log2, stats, True)
+                   tt_keys, tt_data, log2, stats, np.uint64(0), -1, True)
     return card, sums
 
 
@@ -574,7 +608,8 @@ def _voids_array(voids) -> np.ndarray:
     return arr.copy()
 
 
-def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 0, index: int = 0) -> np.ndarray:
+def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 0, index: int = 0,
+                 hidden: int = 0) -> np.ndarray:
     """``n`` layouts of the unseen cards as seat ``seat`` would sample them.
 
     Parameters
@@ -585,6 +620,8 @@ def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 
     sizes : (4,) number of cards each seat holds (``sizes[seat]`` unused).
     voids : suits each seat has shown out of (:func:`_voids_array` forms).
     n, seed, index : how many layouts; the run's seed and the draw's index.
+    hidden : how many of the unseen cards are out of play (a kitty's
+        discard, which only the declarer has seen); they go to no seat.
 
     Returns
     -------
@@ -594,12 +631,12 @@ def sample_hands(seat, own, unknown, sizes, voids=None, n: int = 1, seed: int = 
     """
     sz = np.asarray(sizes, dtype=np.int64)
     others = [(int(seat) + i) % 4 for i in (1, 2, 3)]
-    if sum(int(sz[q]) for q in others) != bin(int(unknown)).count("1"):
+    if sum(int(sz[q]) for q in others) + int(hidden) != bin(int(unknown)).count("1"):
         raise ValueError("the other seats' sizes do not add up to the unseen cards")
     if max(int(sz[q]) for q in others) >= _MAXH:
         raise ValueError(f"hands of at most {_MAXH - 1} cards")
     out, ok = _sample_kernel(seed_key(seed), int(index), int(seat), np.uint64(int(own)), np.uint64(int(unknown)), sz,
-                             _voids_array(voids), int(n))
+                             _voids_array(voids), int(n), int(hidden), 0)
     if not ok:
         raise ValueError("no layout of the unseen cards fits the sizes and voids")
     return out
@@ -640,10 +677,15 @@ def _legal_mask_py(hand: int, led: int) -> list[int]:
 class PlayResult:
     """Deals played out (:func:`play_deals`).
 
-    ``plays`` (n, 32) int8: the cards in play order (trick by trick, each
-    trick from its leader); ``trick_ns`` (n, 8) int8: N-S's points from each
-    trick; ``ns`` (n,): N-S's total; ``declarer_points`` (n,): the
-    declaring side's total; ``nodes``: search nodes visited.
+    ``plays`` (n, 4 x tricks) int8: the cards in play order (trick by
+    trick, each trick from its leader); ``trick_ns`` (n, tricks) int8: N-S's
+    points from each trick (never 0: a trick is worth 1, 6, -2 or 3, so 0
+    marks a trick E-W won); ``ns`` (n,): N-S's trick points;
+    ``declarer_points`` (n,): the declaring side's raw points under the
+    rules (cover 3 and a discarded special card that counts for the
+    declarer applied); ``nodes``: search nodes visited; ``discards`` (n,):
+    the declarer's kitty discard (0 without a kitty); ``declarer_tricks``
+    (n,): the declaring side's tricks.
     """
 
     deals: np.ndarray
@@ -654,6 +696,8 @@ class PlayResult:
     ns: np.ndarray
     declarer_points: np.ndarray
     nodes: int
+    discards: np.ndarray | None = None
+    declarer_tricks: np.ndarray | None = None
 
 
 def _kinds(declarers, declarer: str, defenders: str) -> np.ndarray:
@@ -666,24 +710,142 @@ def _kinds(declarers, declarer: str, defenders: str) -> np.ndarray:
     return np.where((seats & 1) == side, d, f).astype(np.int64)
 
 
+# --- the kitty: the declarer's discard ------------------------------------------------------------
+
+
+def discard_candidates(hand: int, k: int, five: int, three: int, specials_allowed: bool) -> list[int]:
+    """The discards a PIMC declarer considers: ``k`` cards of ``hand`` (bits
+    as the solver sees them: a higher bit wins) that are, in each suit, the
+    lowest cards of the suit other than the 5H and 3S, plus either special
+    card where the rules let it be discarded.  Each discard is a card mask;
+    they come ordered by the ranks thrown (lowest first), so a tie goes to
+    the cheaper-looking discard."""
+    hand = int(hand)
+    special = int(five) | int(three)
+    suits = []
+    for s in range(4):
+        cards = [c for c in range(16 * s, 16 * s + 16) if hand >> c & 1 and not (special >> c) & 1]
+        suits.append(cards)  # ascending: weakest first
+    specials = [c for c in range(64) if hand >> c & 1 and (special >> c) & 1] if specials_allowed else []
+    out = []
+
+    def rec(s: int, left: int, mask: int):
+        if s == 4:
+            if left == 0:
+                out.append(mask)
+            return
+        for j in range(min(left, len(suits[s])) + 1):
+            rec(s + 1, left - j, mask | sum(1 << c for c in suits[s][:j]))
+
+    for pick in range(1 << len(specials)):
+        chosen = [c for i, c in enumerate(specials) if pick >> i & 1]
+        if len(chosen) <= k:
+            rec(0, k - len(chosen), sum(1 << c for c in chosen))
+    out = sorted(set(out), key=lambda m: (sum(c & 15 for c in range(64) if m >> c & 1), m))
+    return out
+
+
+def pimc_discard(hands, kitty, declarer: int, strain: int, rules, *, samples: int = config.PIMC_DISCARD_SAMPLES,
+                 seed: int = 0, index: int = 0) -> int:
+    """The kitty discard of a PIMC declarer (rules with a kitty).
+
+    The declarer has taken up the kitty: it sees its ``hand + kitty`` and
+    nothing else.  It deals the cards it cannot see to the other three
+    hands ``samples`` times (uniformly: no voids are known yet), scores
+    every discard of :func:`discard_candidates` double dummy on every layout
+    (the declaring side's points with the declarer on lead in ``strain``,
+    plus a discarded special card's points where they count for the
+    declarer), and keeps the discard with the best total (ties: the first
+    candidate).  Returns the discard (a card mask, normal card layout).
+    The draws are seeded from (``seed``, ``index``), apart from the play's.
+    """
+    from ..cards import NO_TRUMP
+    from . import api
+    from .rule_variants import play_view
+
+    h = np.asarray(hands, dtype=np.uint64)
+    decl = int(declarer)
+    kit = int(kitty)
+    k = bin(kit).count("1")
+    low = int(strain) == 5  # low no trump: no trump on the rank-reversed deal
+    trump = NO_TRUMP if low else int(strain)
+    full = h.copy()
+    full[decl] |= np.uint64(kit)
+    view, five, three = play_view(full, rules, low)
+    five, three = int(five), int(three)
+    own = int(view[decl])
+    unknown = 0
+    for q in range(4):
+        if q != decl:
+            unknown |= int(view[q])
+    sizes = np.array([bin(int(x)).count("1") for x in view], dtype=np.int64)
+    lay, ok = _sample_kernel(seed_key(seed), int(index), decl, np.uint64(own), np.uint64(unknown), sizes,
+                             np.zeros(4, np.int64), int(samples), 0, -1)
+    if not ok:
+        raise ValueError("no layout of the unseen cards")
+    cands = discard_candidates(own, k, five, three, rules.may_discard_specials)
+    if not cands:
+        raise ValueError("no legal discard (too many cards the declarer may not discard)")
+    counts = rules.kitty_discard_points == "declarer"
+    offset = np.array([((5 if d & five else 0) - (3 if d & three else 0)) if counts else 0 for d in cands])
+    pos = np.repeat(lay, len(cands), axis=0)
+    pos[:, decl] = np.tile(np.array([own & ~d for d in cands], dtype=np.uint64), len(lay))
+    v = api.dd_contracts(pos, np.full(len(pos), decl), np.full(len(pos), trump), "points", threads=1, five=five,
+                         three=three).astype(np.int64).reshape(len(lay), len(cands))
+    total = v.sum(axis=0) + len(lay) * offset
+    d = cands[int(np.argmax(total))]
+    if low:  # back to the normal layout (the relabelling is its own inverse)
+        from ..cards import reverse_ranks
+
+        d = int(reverse_ranks(np.array([d], dtype=np.uint64), rules.low_specials_lowest)[0])
+    return int(d)
+
+
+@functools.lru_cache(maxsize=2)
+def _card_map(specials_stay_lowest: bool) -> np.ndarray:
+    """(64,) int8: each card number after the low-NT relabelling (its own inverse)."""
+    from ..cards import reverse_ranks
+
+    out = np.arange(64, dtype=np.int64)
+    for c in range(64):
+        m = int(reverse_ranks(np.array([1 << c], dtype=np.uint64), specials_stay_lowest)[0])
+        if m:
+            out[c] = m.bit_length() - 1
+    return out.astype(np.int8)
+
+
 def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: str = "pimc", samples: int = config.PIMC_SAMPLES,
-               seed: int = 0, start: int = 0, mode: str = "points", threads: int | None = None) -> PlayResult:
+               seed: int = 0, start: int = 0, mode: str = "points", threads: int | None = None, rules=None,
+               kitties=None) -> PlayResult:
     """Play deals out, declarer leading, each side PIMC or double dummy.
 
     Parameters
     ----------
     deals : (n, 4) uint64 full deals (equal hands, at most 9 cards).
-    declarers, strains : (n,) declarer seat (on lead) and strain (0..3 trump, 4 NT) of each deal.
+    declarers, strains : (n,) declarer seat (on lead) and strain (0..3 trump, 4 NT, 5 low NT) of each deal.
     declarer, defenders : ``"pimc"`` or ``"dd"``: how the declaring side and the defenders play.
     samples : K, layouts a PIMC player samples at each turn.
     seed, start : the run's seed and the index of the first deal in the run
         (deal ``start + i`` of a run plays the same whatever the batch).
     threads : numba threads (default all).
+    rules : the rules played (default standard).  With a kitty
+        (``kitties``: (n,) uint64, one a deal) the declarer first takes it
+        up and discards as many cards: a PIMC declarer by
+        :func:`pimc_discard`, a DD one the double-dummy best
+        (:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`); the discard
+        is then known to the declarer only (the other seats sample it among
+        the unseen cards).  Low no trump (strain 5) is played on the
+        rank-reversed deal (:func:`kaiser_sim.dd.rule_variants.play_view`),
+        ``plays`` given back in the normal card numbers.  Cover 3: the
+        players play for the standard count, as the solver does; the played
+        line is then scored under cover 3 (its own points and tricks).
 
     Returns
     -------
     :class:`PlayResult`.  Kernel: ``_play_batch``.
     """
+    from ..cards import FIVE_HEARTS_BIT, NO_TRUMP, THREE_SPADES_BIT, reverse_ranks, special_bits_after_reverse
+
     arr = np.ascontiguousarray(deals, dtype=np.uint64)
     if arr.ndim != 2 or arr.shape[1] != 4:
         raise ValueError("deals must have shape (n, 4)")
@@ -696,9 +858,42 @@ def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: 
         raise ValueError(f"samples must be from 1 to {config.PIMC_MAX_SAMPLES} (got {samples})")
     kinds = _kinds(dec, declarer, defenders)
     f, t = special_bits(mode)
+    low_max = 5 if rules is not None and rules.low_nt != "off" else 4
+    if n and (strn.min() < 0 or strn.max() > low_max):
+        raise ValueError("strains must be 0..4 (S H D C N)" + (", or 5 (low NT)" if low_max == 5 else
+                                                             ", 5 (low NT) only under rules that play it"))
     if n == 0:
         z = np.zeros((0, 32), np.int8)
-        return PlayResult(arr, dec, strn, z, np.zeros((0, 8), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), 0)
+        e = np.zeros(0, np.int64)
+        return PlayResult(arr, dec, strn, z, np.zeros((0, 8), np.int8), e, e, 0, np.zeros(0, np.uint64), e)
+    hands = arr.copy()
+    discards = np.zeros(n, dtype=np.uint64)
+    if rules is not None and rules.kitty != "none":
+        if kitties is None:
+            raise ValueError(f"rules kitty={rules.kitty}: give the kitties")
+        kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
+        from .rule_variants import kitty_dd_value
+
+        for i in range(n):
+            d0 = int(dec[i])
+            if declarer == "dd":
+                d = kitty_dd_value(arr[i], kit[i], d0, int(strn[i]), rules, mode, return_discard=True)[1]
+            else:
+                d = pimc_discard(arr[i], kit[i], d0, int(strn[i]), rules, samples=min(int(samples),
+                                 config.PIMC_DISCARD_SAMPLES), seed=seed, index=int(start) + i)
+            hands[i, d0] = (arr[i, d0] | kit[i]) & ~np.uint64(d)
+            discards[i] = d
+    low = strn == 5
+    fives = np.full(n, f, dtype=np.uint64)
+    threes = np.full(n, t, dtype=np.uint64)
+    view, vdisc = hands.copy(), discards.copy()
+    if low.any():
+        view[low] = reverse_ranks(hands[low], rules.low_specials_lowest)
+        vdisc[low] = reverse_ranks(discards[low], rules.low_specials_lowest)
+        if mode == "points":
+            lf, lt = special_bits_after_reverse(rules.low_specials_lowest)
+            fives[low], threes[low] = lf, lt
+    trumps = np.where(low, NO_TRUMP, strn).astype(np.int64)
     nthreads = numba.get_num_threads() if threads is None else int(threads)
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     nchunks = n if nthreads > 1 else 1
@@ -706,17 +901,31 @@ def play_deals(deals, declarers, strains, *, declarer: str = "pimc", defenders: 
     numba.set_num_threads(nthreads)
     prev_chunk = numba.set_parallel_chunksize(1)
     try:
-        plays, trick_ns, ns, nodes = _play_batch(arr, dec, strn, kinds, int(samples), seed_key(seed), int(start), f, t,
-                                                 config.TT_LOG2_ENTRIES, nchunks)
+        plays, trick_ns, ns, nodes = _play_batch(view, dec, trumps, kinds, int(samples), seed_key(seed), int(start),
+                                                 fives, threes, vdisc, config.TT_LOG2_ENTRIES, nchunks)
     finally:
         numba.set_parallel_chunksize(prev_chunk)
         numba.set_num_threads(prev)
-    union = arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]
-    total = np.array([bin(int(d[0])).count("1") for d in arr], dtype=np.int64)
-    if mode == "points":  # both sides' points: the tricks, +5 and -3 if the special cards were dealt
-        total += 5 * ((union & f) != 0) - 3 * ((union & t) != 0)
+    if low.any():
+        cmap = _card_map(bool(rules.low_specials_lowest))
+        pl = plays[low]
+        plays[low] = np.where(pl >= 0, cmap[np.maximum(pl, 0)], pl)
+    union = view[:, 0] | view[:, 1] | view[:, 2] | view[:, 3]
+    ntricks = np.array([bin(int(d[0])).count("1") for d in view], dtype=np.int64)
+    total = ntricks.copy()
+    if mode == "points":  # both sides' points: the tricks, +5 and -3 if the special cards are in play
+        total += 5 * ((union & fives) != 0) - 3 * ((union & threes) != 0)
     decl = np.where(dec & 1, total - ns, ns)
-    return PlayResult(arr, dec, strn, plays, trick_ns, ns, decl, int(nodes.sum()))
+    ns_tricks = (trick_ns != 0).sum(axis=1).astype(np.int64)
+    decl_tricks = np.where(dec & 1, ntricks - ns_tricks, ns_tricks)
+    if rules is not None and mode == "points":
+        if rules.cover3:
+            from .rule_variants import cover3_points
+
+            decl = np.asarray(cover3_points(decl, decl_tricks), dtype=np.int64)
+        if rules.kitty != "none" and rules.kitty_discard_points == "declarer":
+            decl = decl + 5 * ((discards & FIVE_HEARTS_BIT) != 0) - 3 * ((discards & THREE_SPADES_BIT) != 0)
+    return PlayResult(arr, dec, strn, plays, trick_ns, ns, decl, int(nodes.sum()), discards, decl_tricks)
 
 
 # --- one deal, trick by trick (``kaiser-sim play``) ------------------------------------------
@@ -743,23 +952,39 @@ class PlayedDeal:
     dd_value: int
     tricks: list
     result: int
+    #: with a kitty: the kitty and the declarer's discard (card masks)
+    kitty: int | None = None
+    discard: int | None = None
+    #: the rules played (None: standard)
+    rules: object = None
 
     def to_dict(self) -> dict:
-        return {
-            "deal": format_deal(self.deal), "strain": Strain(self.strain).name, "declarer": Seat(self.declarer).name,
+        out = {
+            "deal": format_deal(self.deal),
+            "strain": Strain(self.strain).name, "declarer": Seat(self.declarer).name,
             "players": self.players, "samples": self.samples, "seed": self.seed, "dd": self.dd_value,
             "result": self.result, "difference": self.result - self.dd_value,
             "tricks": [dict(t, leader=Seat(t["leader"]).name, winner=Seat(t["winner"]).name,
                             cards=[card_name(c) for c in t["cards"]]) for t in self.tricks],
         }
+        if self.rules is not None:
+            out["rules"] = self.rules.label
+        if self.kitty is not None:
+            out["kitty"] = _cards_text(self.kitty)
+            out["discard"] = _cards_text(self.discard)
+        return out
 
     def to_text(self) -> str:
         side = "N-S" if self.declarer % 2 == 0 else "E-W"
         strain = Strain(self.strain).noun
         kinds = ", ".join(f"{k} {v.upper()}" for k, v in self.players.items())
         lines = [f"Deal      {format_deal(self.deal)}",
-                 f"Contract  {strain}, declarer {Seat(self.declarer).name} leads ({side} declare)",
-                 f"Players   {kinds}; K = {self.samples} samples a turn, seed {self.seed}",
+                 f"Contract  {strain}, declarer {Seat(self.declarer).name} leads ({side} declare)"]
+        if self.rules is not None:
+            lines.append(f"Rules     {self.rules.label}")
+        if self.kitty is not None:
+            lines.append(f"Kitty     {_cards_text(self.kitty)}; declarer discards {_cards_text(self.discard)}")
+        lines += [f"Players   {kinds}; K = {self.samples} samples a turn, seed {self.seed}",
                  f"Double dummy: {side} {self.dd_value}", "",
                  f"{'trick':>5}  {'lead':<4}  {'cards from the leader':<22}  {'won':<3}  {'N-S':>3}  {'E-W':>3}"
                  f"  {'DD ' + side:>6}"]
@@ -773,30 +998,64 @@ class PlayedDeal:
         return "\n".join(lines)
 
 
+def _cards_text(mask: int) -> str:
+    return " ".join(card_name(c) for c in range(64) if int(mask) >> c & 1)
+
+
 def play_deal(deal, strain, declarer, *, samples: int = config.PIMC_SAMPLES, seed: int = 0, declarer_player: str = "pimc",
-              defenders: str = "pimc") -> PlayedDeal:
+              defenders: str = "pimc", rules=None) -> PlayedDeal:
     """Play one deal (a ``N:...`` string or 4 bitboards) out with
-    :func:`play_deals` and describe it trick by trick (:class:`PlayedDeal`)."""
+    :func:`play_deals` and describe it trick by trick (:class:`PlayedDeal`).
+
+    ``rules`` (default standard): with a kitty the kitty is the cards of the
+    deck no hand holds, taken up by the declarer, who discards (PIMC:
+    :func:`pimc_discard`); ``dd_value`` is then the double-dummy value with
+    the best discard, and each trick's ``dd`` the value after the discard
+    made.  Low no trump is strain 5.  Under cover 3 ``dd_value`` and the
+    result are scored with cover 3; each trick's ``dd`` counts the standard
+    points."""
+    from ..cards import NO_TRUMP
+    from .rule_variants import contract_values, play_view
+
     h = parse_deal(deal) if isinstance(deal, str) else np.asarray(deal, dtype=np.uint64)
     strain, declarer = int(strain), int(declarer)
+    kitty = None
+    if rules is not None and rules.kitty != "none":
+        from ..deal import kitty_of
+
+        kitty = kitty_of(h[None, :], deck34=rules.deck34)
     r = play_deals(h[None, :], [declarer], [strain], declarer=declarer_player, defenders=defenders,
-                   samples=samples, seed=seed)
-    dd = solve(h, declarer, strain)
+                   samples=samples, seed=seed, rules=rules, kitties=kitty)
+    low = strain == 5
+    trump = NO_TRUMP if low else strain
+    if rules is None:
+        dd = solve(h, declarer, strain)
+    else:
+        dd = int(contract_values(h[None, :], kitty, [declarer], [strain], rules)[0][0])
+    start = h.copy()
+    if r.discards is not None and int(r.discards[0]):
+        start[declarer] = (h[declarer] | kitty[0]) & ~r.discards[0]
     plays = [int(c) for c in r.plays[0]]
-    hands = [int(x) for x in h]
+    hands = [int(x) for x in start]
+    five, three = 1 << 16, 1
+    lf, lt = five, three
+    if low:
+        _, lf, lt = play_view(start, rules, True)
+        lf, lt = int(lf), int(lt)
     leader, ns, ew = declarer, 0, 0
     tricks = []
     for t in range(len(plays) // 4):
         cards = plays[4 * t: 4 * t + 4]
+        view_cards = [int(_card_map(bool(rules.low_specials_lowest))[c]) for c in cards] if low else cards
         w = 0
         for j in range(1, 4):
-            if beats(cards[j], cards[w], strain):
+            if beats(view_cards[j], view_cards[w], trump):
                 w = j
         winner = (leader + w) % 4
         for j, c in enumerate(cards):
             hands[(leader + j) % 4] &= ~(1 << c)
         bits = sum(1 << c for c in cards)
-        pts = int(trick_points(np.uint64(bits), np.uint64(1 << 16), np.uint64(1)))
+        pts = int(trick_points(np.uint64(bits), np.uint64(five), np.uint64(three)))
         if winner % 2 == 0:
             ns += pts
         else:
@@ -804,7 +1063,9 @@ def play_deal(deal, strain, declarer, *, samples: int = config.PIMC_SAMPLES, see
         mine = ns if declarer % 2 == 0 else ew
         if hands[0]:
             rest = np.array(hands, dtype=np.uint64)
-            v = solve(rest, winner, strain)
+            if low:
+                rest, _, _ = play_view(rest, rules, True)
+            v = solve(rest, winner, trump, five=lf, three=lt)
             total = bin(hands[0]).count("1")
             union = hands[0] | hands[1] | hands[2] | hands[3]
             total += 5 * (union >> 16 & 1) - 3 * (union & 1)
@@ -815,8 +1076,13 @@ def play_deal(deal, strain, declarer, *, samples: int = config.PIMC_SAMPLES, see
                        "ns": ns, "ew": ew, "dd": mine + int(v)})
         leader = winner
     players = {"declarer": declarer_player, "defenders": defenders}
-    return PlayedDeal(h, strain, declarer, players, int(samples), int(seed), int(dd), tricks,
-                      int(r.declarer_points[0]))
+    out = PlayedDeal(h, strain, declarer, players, int(samples), int(seed), int(dd), tricks,
+                     int(r.declarer_points[0]))
+    if kitty is not None:
+        out.kitty = int(kitty[0])
+        out.discard = int(r.discards[0])
+    out.rules = rules
+    return out
 
 
 __all__ = ["DD", "PIMC", "PlayResult", "PlayedDeal", "play_deals", "play_deal", "pimc_scores", "sample_hands"]

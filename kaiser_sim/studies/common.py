@@ -216,14 +216,14 @@ def hand_score(rules, level: int, nt: bool, raw) -> np.ndarray:
 
 
 def table_play_model(rules):
-    """``(model, None)``: the shipped table-play model
-    (:mod:`kaiser_sim.table_play`) when it holds for ``rules``, else
-    ``(None, why)`` (a kitty, low no trump, cover 3: the play differs from the
-    model's; or the model file cannot be read)."""
+    """``(model, None)``: the table-play model shipped for ``rules``
+    (:func:`kaiser_sim.table_play.load_model`: the one built for their game,
+    a kitty, low no trump or cover 3 included), else ``(None, why)`` (the
+    model file cannot be read)."""
     from ..table_play import TablePlayError, load_model
 
     try:
-        model = load_model()
+        model = load_model(rules=rules)
         model.check_rules(rules)
     except TablePlayError as e:
         return None, f"no table-play estimates: {e}"

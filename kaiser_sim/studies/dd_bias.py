@@ -98,7 +98,7 @@ DEFINITION = definition(KEY, "PIMC play (players see only their own hand) agains
                                 "nt_every": 5,
                                 "min_cell": 30}, deals=3_000)
 
-STRAIN_NAMES = tuple(s.label for s in STRAINS)  # S H D C NT
+STRAIN_NAMES = tuple(s.label for s in STRAINS) + (Strain.L.label,)  # S H D C NT, and LNT (low no trump)
 DEFAULT_NT_EVERY = 5
 
 
@@ -114,78 +114,99 @@ def contracts(results, trump_rule: str = DEFAULT_TRUMP_RULE, nt_every: int = DEF
 
 
 def check_rules(rules) -> None:
-    """Refuse rules the play engine does not model (a kitty, low no trump,
-    cover 3): the PIMC players play the 32-card deal, 8 cards a hand, with the
-    plain points."""
+    """Every rules set is played (:func:`kaiser_sim.dd.pimc.play_deals`
+    with the rules: a kitty taken up and discarded, low no trump, cover 3);
+    kept so that callers checking first still work.  A value that is not a
+    Rules is refused."""
     from . import StudyError
 
-    bad = []
-    if rules.hand_size != 8 or rules.deck34:
-        bad.append("a kitty")
-    if getattr(rules, "low_nt", "off") != "off":
-        bad.append(Strain.L.noun)
-    if getattr(rules, "cover3", False):
-        bad.append("cover 3")
-    if bad:
-        raise StudyError(f"dd-bias plays the standard 32-card game; rules '{rules.label}' have {', '.join(bad)}")
+    if not hasattr(rules, "kitty"):
+        raise StudyError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
 
 
 def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
                nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, seed: int | None = None,
-               dd_line: bool = True, mixed: bool = False) -> pd.DataFrame:
+               dd_line: bool = True, mixed: bool = False, rules=None) -> pd.DataFrame:
     """One row per deal: contract, DD value, PIMC result (and the DD line's
     captures; with ``mixed`` also the results of a PIMC declaring side
     against DD defenders and the converse).  ``max_deals`` keeps the first
-    deals only."""
+    deals only.  ``rules`` (default the results' own): the game played --
+    with a kitty the declarer takes it up and discards (the DD value, from
+    the results, is with the best discard; a special card in the kitty is
+    the declarer's, one discarded is captured by nobody); with low no trump
+    every other NT deal is played low (the results' LNT column); under
+    cover 3 the DD value is :func:`kaiser_sim.dd.rule_variants.contract_values`'
+    (the results hold the standard count) and the DD line need not realise
+    it (that value is an approximation)."""
+    from ..deal import kitty_of
+    from ..results import value_column
+    from ..rules import Rules
+
     if max_deals is not None:
         results = results.iloc[: int(max_deals)]
     meta = results.attrs.get("kaiser_sim", {}) or {}
     if seed is None:
         seed = meta.get("seed") or 0
+    if rules is None:
+        rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else Rules.preset("standard")
     deals = hands_array(results)
     n = len(results)
     idx = results["deal"].to_numpy(dtype=np.int64)
     dec, strains = contracts(results, trump_rule, nt_every)
-    dd = points_array(results)[np.arange(n), dec, strains]
-    pim = _play_by_index(deals, dec, strains, idx, samples, int(seed), "pimc")
+    if rules.low_nt != "off" and nt_every and nt_every > 0:
+        strains = np.where((strains == NT) & (idx % (2 * nt_every) == 2 * nt_every - 1), 5, strains)
+    dd = points_array(results)[np.arange(n), dec, np.minimum(strains, NT)]
+    if (strains == 5).any():
+        low_cols = [value_column("points", L, 5) for L in range(4)]
+        low = results[low_cols].to_numpy(dtype=np.int64)
+        dd = np.where(strains == 5, low[np.arange(n), dec], dd)
+    kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
+    if rules.cover3:
+        from ..dd.rule_variants import contract_values
+
+        dd = contract_values(deals, kitties, dec, strains, rules)[0]
+    play = {"rules": rules, "kitties": kitties}
+    pim = _play_by_index(deals, dec, strains, idx, samples, int(seed), "pimc", **play)
     df = pd.DataFrame({"deal": idx, "declarer": dec, "strain": [STRAIN_NAMES[s] for s in strains],
                        "dd": dd, "pimc": pim.declarer_points})
     df["diff"] = df["pimc"] - df["dd"]
     own = deals[np.arange(n), dec]
-    df["strength"] = strength(own, np.where(strains == NT, trump_by_rule(own, trump_rule), strains))
+    df["strength"] = strength(own, np.where(strains >= NT, trump_by_rule(own, trump_rule), strains))
+    holders = {}
     for card, name in ((FIVE_HEARTS, "5h"), (THREE_SPADES, "3s")):
         bit = np.uint64(1) << np.uint64(card)
-        holder = np.argmax((deals & bit) != 0, axis=1)
-        df[f"{name}_declaring"] = (holder & 1) == (dec & 1)
-        df[f"{name}_captured_pimc"] = _captured_by_holder(pim, card, holder)
+        dealt = (deals & bit) != 0
+        # a special card in the kitty (or, on the 34-card deck, not dealt to a hand) is the declarer's
+        holders[card] = np.where(dealt.any(axis=1), np.argmax(dealt, axis=1), dec)
+        df[f"{name}_declaring"] = (holders[card] & 1) == (dec & 1)
+        df[f"{name}_captured_pimc"] = _captured_by_holder(pim, card, holders[card])
     if mixed:
         for decl, dfn, col in (("pimc", "dd", "pimc_vs_dd_defence"), ("dd", "pimc", "dd_vs_pimc_defence")):
-            r = _play_by_index(deals, dec, strains, idx, samples, int(seed), decl, dfn)
+            r = _play_by_index(deals, dec, strains, idx, samples, int(seed), decl, dfn, **play)
             df[col] = r.declarer_points
     if dd_line:
-        ddp = _play_by_index(deals, dec, strains, idx, 1, int(seed), "dd")
-        if not np.array_equal(ddp.declarer_points, dd):
+        ddp = _play_by_index(deals, dec, strains, idx, 1, int(seed), "dd", **play)
+        if not rules.cover3 and not np.array_equal(ddp.declarer_points, dd):
             raise AssertionError("double-dummy players did not realise the double-dummy value")
         for card, name in ((FIVE_HEARTS, "5h"), (THREE_SPADES, "3s")):
-            bit = np.uint64(1) << np.uint64(card)
-            holder = np.argmax((deals & bit) != 0, axis=1)
-            df[f"{name}_captured_dd"] = _captured_by_holder(ddp, card, holder)
+            df[f"{name}_captured_dd"] = _captured_by_holder(ddp, card, holders[card])
     df.attrs["samples"] = int(samples)
     df.attrs["seed"] = seed
     return df
 
 
-def _play_by_index(deals, dec, strains, idx, samples, seed, kind, defenders=None):
+def _play_by_index(deals, dec, strains, idx, samples, seed, kind, defenders=None, rules=None, kitties=None):
     """``play_deals`` on deals whose run indices are ``idx`` (each deal's
     generator is seeded from its own index, so any subset plays the same)."""
     defenders = defenders or kind
     if len(idx) and np.array_equal(idx, np.arange(idx[0], idx[0] + len(idx))):
         return play_deals(deals, dec, strains, declarer=kind, defenders=defenders, samples=samples, seed=seed,
-                          start=int(idx[0]))
+                          start=int(idx[0]), rules=rules, kitties=kitties)
     parts = [play_deals(deals[i:i + 1], dec[i:i + 1], strains[i:i + 1], declarer=kind, defenders=defenders,
-                        samples=samples, seed=seed, start=int(idx[i])) for i in range(len(idx))]
+                        samples=samples, seed=seed, start=int(idx[i]), rules=rules,
+                        kitties=None if kitties is None else kitties[i:i + 1]) for i in range(len(idx))]
     first = parts[0]
-    for name in ("plays", "trick_ns", "ns", "declarer_points"):
+    for name in ("plays", "trick_ns", "ns", "declarer_points", "discards", "declarer_tricks"):
         setattr(first, name, np.concatenate([getattr(p, name) for p in parts]))
     first.deals, first.declarers, first.strains = deals, dec, strains
     return first
@@ -199,7 +220,10 @@ def _captured_by_holder(r, card: int, holder) -> np.ndarray:
     n = plays.shape[0]
     out = np.zeros(n, dtype=bool)
     for i in range(n):
-        t = int(np.nonzero(plays[i] == card)[0][0]) // 4
+        where = np.nonzero(plays[i] == card)[0]
+        if not where.size:  # discarded with the kitty (or not in the deck): nobody captures it
+            continue
+        t = int(where[0]) // 4
         ns_took = r.trick_ns[i, t] != 0
         out[i] = (holder[i] & 1) == (0 if ns_took else 1)
     return out
@@ -223,7 +247,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     ``specials`` and ``deals`` (one row per deal; module doc); with ``mixed``
     also ``decomposition`` (who loses what: module doc)."""
     check_rules(rules)
-    df = play_frame(results, samples, trump_rule, nt_every, max_deals, seed, mixed=mixed)
+    df = play_frame(results, samples, trump_rule, nt_every, max_deals, seed, mixed=mixed, rules=rules)
     levels = levels_of(rules)
     n = len(df)
     lo_bid = min(levels)
@@ -254,7 +278,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
                           "ratio": pp["p"] / pd_["p"] if pd_["p"] else np.nan})
     make = pd.DataFrame(make_rows)
 
-    trump = df[df["strain"] != "NT"].copy()
+    trump = df[~df["strain"].isin(["NT", Strain.L.label])].copy()
     trump["strength_bucket"] = bucket(trump["strength"], STRENGTH_BUCKETS)
     corr = []
     for key, g in trump.groupby("strength_bucket", observed=True):

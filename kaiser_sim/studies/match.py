@@ -48,8 +48,10 @@ policies' make-probabilities, the score-aware policy's win-probability
 model and the ``model`` column of ``win_by_state`` are those of table play
 (the shipped make model, double dummy, composed with the table-play model:
 :mod:`kaiser_sim.policies`); ``play="dd"`` gives the double-dummy ones.
-Where table play does not apply to the rules the policies fall back to DD
-(the tables' ``run`` attributes record the play used and why).
+Every rules set reads the table-play model shipped for its game (a kitty,
+low no trump, cover 3: :func:`kaiser_sim.table_play.load_model`); only a
+model that cannot be read makes the policies fall back to DD (the tables'
+``run`` attributes record the play used and why).
 
 How the contracts are scored (parameter ``engine``): ``"auto"`` (default)
 draws the declaring side's points from the table-play model given the
