@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening report sample table-play-model listening-table clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -82,6 +82,11 @@ bench-auction: venv
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
+## bench-listening: the listening policy: its table's build time and size, and matches a second
+##         against score-aware (a few minutes)
+bench-listening: venv
+	$(PY) benchmarks/listening.py $(BENCH_FLAGS)
+
 ## bench-pimc: PIMC play, deals per minute at K = 20 (about a minute)
 bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
@@ -105,6 +110,11 @@ sample: venv
 ##         8,000 + 2,000 deals played out by PIMC players, K = 20 (about 8 minutes on 2 quiet cores)
 table-play-model: venv
 	$(PY) -m kaiser_sim table-play-model --out kaiser_sim/data/table_play_model.json
+
+## listening-table: rebuild the listening policy's shipped table (kaiser_sim/data/listening_table.npz):
+##         16,000 deals solved double dummy, then the rounds (about 5 minutes on 2 busy cores)
+listening-table: venv
+	$(PY) -m kaiser_sim listening-table --out kaiser_sim/data/listening_table.npz
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

@@ -33,7 +33,8 @@ from kaiser_sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the most deals / matches an example may ask for here, by command
-CAP = {"deal": 50, "simulate": 120, "study": 120, "report": 150, "hand": 60, "match": 4, "table-play-model": 100}
+CAP = {"deal": 50, "simulate": 120, "study": 120, "report": 150, "hand": 60, "match": 4, "table-play-model": 100,
+       "listening-table": 100}
 COUNT_OPTIONS = ("--deals", "-n", "--count", "--matches")
 NEEDS_CLUSTER = re.compile(r"--scheduler\s+tcp://")
 
