@@ -35,6 +35,15 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
   hand expects to take by a straight line fitted on the model's dataset;
   they bid (plain, never NT) while the bid is at most those points, and
   name trump by rule (longest suit, ties by strength).
+- ``listening``: the action of :data:`ACTIONS` (pass, the cheapest plain
+  and NT bids, one step above each, the dealer's match) with the highest
+  mean net value (its side's hand score minus the opponents', at 0-0)
+  given what was heard: its position, who holds the highest bid and its
+  rank, and its hand's feature (:func:`listen_features`), read from a
+  :class:`ListeningTable` built by simulation (:mod:`kaiser_sim.listening`,
+  shipped as package data); ``ev``'s call where the table is thin or its
+  best action does not beat ``ev``'s call by a standard error, and
+  ``score-aware``'s from 7 points below the target on (the 45 rule).
 
 All make-probabilities come from the shipped model, never from the deal
 being played.
@@ -565,9 +574,14 @@ def listen_features(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -
     suit (the make model's distribution as the policies see it,
     :func:`hand_values`) cut at :data:`LISTEN_PLAIN_EDGES`, crossed with its
     expected NT points minus those, cut at :data:`LISTEN_NT_EDGES`."""
+    _, _, ds, dn = hand_values(hands, rules, model, play)
+    return _feature_bins(ds, dn)
+
+
+def _feature_bins(ds, dn) -> np.ndarray:
+    """:func:`listen_features` from the distributions of :func:`hand_values`."""
     from .make_model import RAW_VALUES
 
-    _, _, ds, dn = hand_values(hands, rules, model, play)
     raw = RAW_VALUES.astype(np.float64)
     plain = (ds @ raw).max(axis=0)
     nt = dn @ raw
@@ -732,11 +746,12 @@ class ListeningPolicy(EVPolicy):
         return np.asarray(view.scores).max(axis=1) >= np.asarray(view.target) - self.endgame
 
     def bid(self, view):
-        out = super().bid(view)
         table = self.table_for(view.rules)
-        if table is not None:
-            feature = listen_features(view.hands, view.rules, self.model, self.play)
-            out = table.choose(view.calls, feature, view.rules, out)[0]
+        if table is None:
+            out = super().bid(view)
+        else:  # one reading of the make model for ev's call and the hand's feature
+            ev, _, ds, dn = hand_values(view.hands, view.rules, self.model, self.play)
+            out = table.choose(view.calls, _feature_bins(ds, dn), view.rules, choose(ev, self.margin, view))[0]
         late = self.late(view)
         if late.any():
             out = out.copy()
