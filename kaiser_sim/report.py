@@ -382,8 +382,9 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
         module = get_study(key)
         if getattr(module, "USES_RESULTS", True):
             outputs[key] = run_study(d, out / key, results=results, rules=rules)
-        else:  # a study that plays matches: no results; the report's shorter run (REPORT_PARAMS)
-            d.params.update(getattr(module, "REPORT_PARAMS", {}))
+        else:  # a study that plays matches: no results; the report's shorter run, sized by its deals
+            if callable(getattr(module, "report_params", None)):
+                d.params.update(module.report_params(len(results)))
             outputs[key] = run_study(d, out / key, rules=rules)
         seconds[key] = round(time.time() - t0, 1)
         log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")

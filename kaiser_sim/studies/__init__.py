@@ -25,8 +25,9 @@ and, for the studies of the printed report (``STUDIES``, ``PLAY_STUDIES``):
   report, as blocks of :mod:`kaiser_sim.studies.blocks` (tables as
   printed), sentences on what the numbers mean and the charts to show;
 - a study of the report that plays matches (``USES_RESULTS = False``) gets
-  no results; ``REPORT_PARAMS`` (optional) are the parameters the report
-  runs it with (a shorter run than its default);
+  no results; ``report_params(deals) -> dict`` (optional) gives the
+  parameters the report runs it with for a report of ``deals`` deals (a
+  shorter run than its default);
 - optionally ``cheat_sheet(tables) -> list[block]`` (its lines on the
   report's one-page cheat sheet, placed by ``CHEAT_SHEET_ORDER``) and
   ``sample_note(tables) -> str`` (when it uses only part of the deals).

@@ -14,9 +14,9 @@ matches of a pair on the same cards cancel, as duplicate play intends), so
 telling an edge of ``d`` from none at 95% with 80% power needs ``m = (1.96
 + 0.84)^2 x 0.25 / d^2`` matches: 4,000 (the default) for ``d`` = 2.2
 points, the size of the differences between the better policies in the
-match study's round robin.  The printed report plays :data:`REPORT_PARAMS`
-(200 matches an opponent: intervals about +-7 points, only large edges
-show); ``kaiser-sim study listening`` plays the default.
+match study's round robin.  The printed report plays :func:`report_params`
+(200 matches an opponent at its default size: intervals about +-7 points,
+only large edges show); ``kaiser-sim study listening`` plays the default.
 
 Tables:
 
@@ -64,9 +64,17 @@ DEFINITION = definition(KEY, "The listening policy against every other: win rate
                         params={"matches": 4000, "policy": "listening",
                                 "opponents": ["ev", "cautious", "aggressive", "score-aware", "rank-squared",
                                               "trump-heuristic"]}, deals=None)
-#: what the printed report plays (its default run must stay short): the larger run is
+#: the printed report plays one match an opponent per this many of its deals, at most
+#: REPORT_MAX_MATCHES (its default 4,000 deals: 200; its run must stay short): the larger run is
 #: ``kaiser-sim study listening`` (the default definition)
-REPORT_PARAMS = {"matches": 200}
+REPORT_DEALS_A_MATCH = 20
+REPORT_MAX_MATCHES = 200
+
+
+def report_params(deals: int) -> dict:
+    """The parameters the printed report runs this study with, for a report of ``deals`` deals."""
+    m = min(REPORT_MAX_MATCHES, max(4, deals // REPORT_DEALS_A_MATCH))
+    return {"matches": int(2 * (m // 2))}  # whole pairs of matches on the same cards
 #: this study plays matches: the runner gives it no results dataset
 USES_RESULTS = False
 #: the listening side's score at the start of a hand (label, lowest, highest)
@@ -284,14 +292,16 @@ def meaning(tables) -> list[str]:
                    " points over an even match.")
         if info.get("matches", 0) < 1000:
             out.append("This is the report's short run: the intervals are wide; kaiser-sim study listening plays 4,000 "
-                       "matches an opponent (about 10 minutes on 2 cores), enough to tell a 2-point edge from none.")
+                       "matches an opponent (a few minutes on 2 quiet cores), enough to tell a 2-point edge from none.")
     if len(sc):
         g = sc.groupby("score", sort=False).apply(lambda x: np.average(x["net"], weights=x["hands"]),
                                                   include_groups=False)
         if len(g):
             lo, hi = g.idxmin(), g.idxmax()
             out.append(f"By its score, its hands go worst at {lo} ({g[lo]:+.2f} a hand, all opponents pooled) and best "
-                       f"at {hi} ({g[hi]:+.2f}): the table values a hand at 0-0, so it does not play the score.")
+                       f"at {hi} ({g[hi]:+.2f}). Its table values a hand at 0-0; from 45 on, where only a made bid "
+                       "scores (the 45 rule), it bids as score-aware, and a hand's net there is not what decides the "
+                       "match.")
     if len(rd):
         conv = "converged" if rd.attrs.get("converged") else "had not converged"
         out.append(f"The table ({rd.attrs.get('deals', 0):,} deals) {conv} after {len(rd) - 1} rounds (the calls' "
@@ -299,5 +309,5 @@ def meaning(tables) -> list[str]:
     return out
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "REPORT_PARAMS", "USES_RESULTS", "run", "plot",
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "USES_RESULTS", "report_params", "run", "plot",
            "section", "meaning"]
