@@ -112,7 +112,7 @@ table-play-model: venv
 	$(PY) -m kaiser_sim table-play-model --out kaiser_sim/data/table_play_model.json
 
 ## listening-table: rebuild the listening policy's shipped table (kaiser_sim/data/listening_table.npz):
-##         16,000 deals solved double dummy, then the rounds (about 5 minutes on 2 busy cores)
+##         16,000 deals solved double dummy, then the rounds (about 13 minutes on 2 shared cores)
 listening-table: venv
 	$(PY) -m kaiser_sim listening-table --out kaiser_sim/data/listening_table.npz
 

@@ -376,6 +376,7 @@ def save_tables(tables: dict, path) -> int:
     arrays = {"info": np.array(json.dumps(doc))}
     for p, t in tables.items():
         arrays[f"{p}_mean"], arrays[f"{p}_n"], arrays[f"{p}_sd"] = t.mean, t.n, t.sd
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb") as f:
         np.savez_compressed(f, **arrays)

@@ -144,8 +144,8 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     policy reads the tables pooled over rounds 1..r.  Stops when the calls'
     frequencies stop moving (--tolerance) or after --max-rounds, and prints
     the rounds.  Standard deck without a kitty, low no trump or cover 3.
-    The shipped table took about 5 minutes on 2 busy cores (most of it the
-    solver); `make listening-table` rebuilds it.
+    The shipped table took about 13 minutes on 2 cores shared with other
+    work (the solver 9 of them); `make listening-table` rebuilds it.
 
     \b
     Example:
