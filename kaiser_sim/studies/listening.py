@@ -47,12 +47,11 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from .common import bucket, definition, footer, mean_row, new_figure, share_row
+from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
 
 KEY = "listening"
 TITLE = "A bidder that listens"
-QUESTION = ("Does bidding on each call's net value given the calls heard win more matches than the other policies, "
-            "and where does it win or lose?")
+QUESTION = "Does a bidder that listens to the calls win more matches?"
 METHOD = ("The listening policy makes, in each position, the call (pass, the cheapest plain or NT bid, one step above "
           "each, the dealer's match) with the highest mean net value (its side's hand score minus the opponents', at "
           "0-0) on simulated deals where the same calls were heard and its hand was like this one, the other players "
@@ -237,7 +236,7 @@ def plot(tables) -> dict:
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set_xticks(range(len(labels)), labels)
     if len(s):
-        ax.legend(fontsize=7)
+        legend(ax)
     figs["listening_by_score"] = fig
     return figs
 
