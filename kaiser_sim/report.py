@@ -696,7 +696,7 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
     for si, sec in enumerate(report.sections):
         key = f"sec-{sec.key}"
         if si == 0:
-            story.append(Spacer(1, 0.9 * inch))
+            story.append(Spacer(1, 0.6 * inch))  # room for the contents of every section on the title page
             story.append(_mark(Paragraph(_esc(report.title), st["title"]), key, report.title, 0))
         else:
             story.append(PageBreak())

@@ -245,3 +245,27 @@ def test_bid_objects_round_trip():
     assert _action_call("plain", [Bid.parse("7")], 1, STANDARD) == Bid.parse("8")
     assert _action_call("NT +1", [], 0, STANDARD) == Bid.parse("7NT")
     assert _action_call("match", [Bid.parse("7"), None, None], 3, STANDARD) == Bid.parse("7")
+
+
+def test_endgame_bids_as_score_aware():
+    """From 7 below the target on (either side's score), its calls and
+    trumps are score-aware's; below that it reads its table."""
+    from kaiser_sim.deal import deal_batch
+    from kaiser_sim.policies import ScoreAwarePolicy
+
+    n = 200
+    hands = deal_batch(n, 21)[:, 2]
+    pol, sa = ListeningPolicy(), ScoreAwarePolicy()
+
+    def view(scores):
+        return BidView(hands, np.zeros((n, 0), dtype=np.int16), np.ones(n, dtype=np.int64),
+                       np.zeros(n, dtype=np.int64), np.tile(scores, (n, 1)), np.full(n, 52), STANDARD)
+
+    rank = np.zeros(n, dtype=np.int64)
+    for scores in ((46, 10), (10, 45)):
+        v = view(scores)
+        assert pol.late(v).all()
+        assert np.array_equal(pol.bid(v), sa.bid(v))
+        assert np.array_equal(pol.trump(v, rank), sa.trump(v, rank))
+    assert not pol.late(view((44, 44))).any()
+    assert not ListeningPolicy(endgame=None).late(view((46, 10))).any()
