@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc report sample table-play-model table-play-models clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening report sample table-play-model table-play-models listening-table clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -83,6 +83,11 @@ bench-auction: venv
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
+## bench-listening: the listening policy: its table's build time and size, and matches a second
+##         against score-aware (a few minutes)
+bench-listening: venv
+	$(PY) benchmarks/listening.py $(BENCH_FLAGS)
+
 ## bench-pimc: PIMC play, deals per minute at K = 20 (times: README, Benchmark)
 bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
@@ -128,6 +133,11 @@ table-play-models: venv
 	$(PY) -m kaiser_sim table-play-model --rules kitty-4 --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_kitty-4.json
 	$(PY) -m kaiser_sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_low-nt.json
 	$(PY) -m kaiser_sim table-play-model --rule cover3=true --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_cover3.json
+
+## listening-table: rebuild the listening policy's shipped table (kaiser_sim/data/listening_table.npz):
+##         16,000 deals solved double dummy, then the rounds (about 13 minutes on 2 shared cores)
+listening-table: venv
+	$(PY) -m kaiser_sim listening-table --out kaiser_sim/data/listening_table.npz
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

@@ -44,6 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .auction import Bid, bidder, call_text, legal_calls
+# the actions a study compares in each auction position live with the policies (the listening
+# policy chooses among them); this module re-exports them
+from .policies import ACTIONS, position_calls
 from .rules import Rules
 
 #: the two things a call can be chosen on
@@ -235,37 +238,6 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
 
     return CallValues(tuple(call_text(c) for c in legal), play, shaped(net), shaped(net_dd), shaped(win_t),
                       shaped(win_dd), shaped(strain), shaped(np.where(has, who, -1)), shaped(level))
-
-
-#: the calls a study compares in each auction position (:func:`position_calls`): passing, the
-#: cheapest legal plain and NT bids, one step above each, and the dealer's match
-ACTIONS = ("pass", "plain", "NT", "plain +1", "NT +1", "match")
-
-
-def position_calls(calls: np.ndarray, k: int, rules: Rules) -> np.ndarray:
-    """``(n, len(ACTIONS))`` ladder ranks of :data:`ACTIONS` for the seat
-    making call ``k`` after ``calls[:, :k]`` (``PASS`` for a pass, -2 where
-    the action is not legal there: a forced dealer's pass, no bid left, a
-    match by anyone but a dealer facing a bid)."""
-    from .policies import PASS, auction_limits, ladder_arrays
-
-    lad = ladder_arrays(rules)
-    n = calls.shape[0]
-    highest, min_rank, can_pass = auction_limits(np.asarray(calls)[:, :k], rules)
-    L = len(lad)
-    out = np.full((n, len(ACTIONS)), -2, dtype=np.int64)
-    out[can_pass, 0] = PASS
-    ranks = np.arange(L)
-    above = ranks[None, :] > highest[:, None]  # bids that beat the highest (a match is its own action)
-    for col, nt, step in ((1, False, 0), (2, True, 0), (3, False, 1), (4, True, 1)):
-        ok = above & (lad.nt[None, :] == nt) & ~lad.low[None, :] & lad.playable[None, :]
-        order = np.cumsum(ok, axis=1)
-        pick = ok & (order == step + 1)
-        has = pick.any(axis=1)
-        out[has, col] = np.argmax(pick[has], axis=1)
-    match = (k == 3) & rules.dealer_match & (highest >= 0)
-    out[np.broadcast_to(match, (n,)), 5] = highest[np.broadcast_to(match, (n,))]
-    return out
 
 
 def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, model=None):

@@ -35,6 +35,15 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
   hand expects to take by a straight line fitted on the model's dataset;
   they bid (plain, never NT) while the bid is at most those points, and
   name trump by rule (longest suit, ties by strength).
+- ``listening``: the action of :data:`ACTIONS` (pass, the cheapest plain
+  and NT bids, one step above each, the dealer's match) with the highest
+  mean net value (its side's hand score minus the opponents', at 0-0)
+  given what was heard: its position, who holds the highest bid and its
+  rank, and its hand's feature (:func:`listen_features`), read from a
+  :class:`ListeningTable` built by simulation (:mod:`kaiser_sim.listening`,
+  shipped as package data); ``ev``'s call where the table is thin or its
+  best action does not beat ``ev``'s call by a standard error, and
+  ``score-aware``'s from 7 points below the target on (the 45 rule).
 
 All make-probabilities come from the shipped model, never from the deal
 being played.
@@ -192,6 +201,39 @@ def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
     pv = np.broadcast_to(np.asarray(pass_value, dtype=np.float64), (n,))
     out[can_pass & ((bestv <= pv) | ~legal.any(axis=1))] = PASS
     return out
+
+
+# --- the actions of an auction position --------------------------------------------------------
+
+#: the calls compared in each auction position (:func:`position_calls`; the auction study, the
+#: listening policy): passing, the
+#: cheapest legal plain and NT bids, one step above each, and the dealer's match
+ACTIONS = ("pass", "plain", "NT", "plain +1", "NT +1", "match")
+
+
+def position_calls(calls: np.ndarray, k: int, rules: Rules) -> np.ndarray:
+    """``(n, len(ACTIONS))`` ladder ranks of :data:`ACTIONS` for the seat
+    making call ``k`` after ``calls[:, :k]`` (``PASS`` for a pass, -2 where
+    the action is not legal there: a forced dealer's pass, no bid left, a
+    match by anyone but a dealer facing a bid)."""
+    lad = ladder_arrays(rules)
+    n = calls.shape[0]
+    highest, min_rank, can_pass = auction_limits(np.asarray(calls)[:, :k], rules)
+    L = len(lad)
+    out = np.full((n, len(ACTIONS)), -2, dtype=np.int64)
+    out[can_pass, 0] = PASS
+    ranks = np.arange(L)
+    above = ranks[None, :] > highest[:, None]  # bids that beat the highest (a match is its own action)
+    for col, nt, step in ((1, False, 0), (2, True, 0), (3, False, 1), (4, True, 1)):
+        ok = above & (lad.nt[None, :] == nt) & ~lad.low[None, :] & lad.playable[None, :]
+        order = np.cumsum(ok, axis=1)
+        pick = ok & (order == step + 1)
+        has = pick.any(axis=1)
+        out[has, col] = np.argmax(pick[has], axis=1)
+    match = (k == 3) & rules.dealer_match & (highest >= 0)
+    out[np.broadcast_to(match, (n,)), 5] = highest[np.broadcast_to(match, (n,))]
+    return out
+
 
 
 # --- table play or double dummy -------------------------------------------------------------
@@ -510,6 +552,231 @@ class ScoreAwarePolicy(Policy):
         return np.argmax(vs[:, np.arange(len(view)), rank], axis=0)
 
 
+# --- the listening policy: a call's net value given what was heard ---------------------------------
+# The table it reads is built by simulation (kaiser_sim.listening, which imports this module) and
+# ships as package data; here only reading it and looking it up.
+
+#: the listening policy's hand feature: the hand's expected points in its best trump (the make
+#: model, as the policies see it), cut at these values, crossed with its NT points minus those,
+#: cut at these
+LISTEN_PLAIN_EDGES = (4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5, 8.0)
+LISTEN_NT_EDGES = (-1.5, -0.75)
+#: feature bins of the listening table
+LISTEN_BINS = (len(LISTEN_PLAIN_EDGES) + 1) * (len(LISTEN_NT_EDGES) + 1)
+#: the listening policy bids as score-aware once either side's score is within this many points of
+#: the target (45 of 52: where the 45 rule starts)
+LISTEN_ENDGAME = 7
+#: who holds the highest bid when a seat speaks (axis 1 of the table)
+HOLDERS = ("none", "partner", "opponent")
+#: rules keys the listening table does not depend on: its values are one hand's net at 0-0, which
+#: the match's end (target, ties, the 45 rule, lose_at, the series) does not change
+LISTEN_IGNORED_RULES = ("label", "target", "target_after_nt", "tie_rule", "only_bidders_win", "lose_at", "series",
+                        "bid_out")
+
+
+def listen_features(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+    """``(n,)`` the listening table's feature bin of each hand (0 ..
+    :data:`LISTEN_BINS` - 1): its expected raw points in its best trump
+    suit (the make model's distribution as the policies see it,
+    :func:`hand_values`) cut at :data:`LISTEN_PLAIN_EDGES`, crossed with its
+    expected NT points minus those, cut at :data:`LISTEN_NT_EDGES`."""
+    _, _, ds, dn = hand_values(hands, rules, model, play)
+    return _feature_bins(ds, dn)
+
+
+def _feature_bins(ds, dn) -> np.ndarray:
+    """:func:`listen_features` from the distributions of :func:`hand_values`."""
+    from .make_model import RAW_VALUES
+
+    raw = RAW_VALUES.astype(np.float64)
+    plain = (ds @ raw).max(axis=0)
+    nt = dn @ raw
+    return (np.digitize(plain, LISTEN_PLAIN_EDGES) * (len(LISTEN_NT_EDGES) + 1)
+            + np.digitize(nt - plain, LISTEN_NT_EDGES)).astype(np.int64)
+
+
+def auction_context(calls: np.ndarray):
+    """``(holder, top)`` for the seat making call ``k`` after ``calls``
+    (``(n, k)``): who holds the highest bid (index into :data:`HOLDERS`:
+    0 none, 1 partner, 2 an opponent) and its rank (-1: none)."""
+    calls = np.asarray(calls)
+    n, k = calls.shape
+    top = np.full(n, -1, dtype=np.int64)
+    at = np.full(n, -1, dtype=np.int64)
+    for j in range(k):
+        c = calls[:, j].astype(np.int64)
+        take = (c >= 0) & (c >= top)
+        top = np.where(take, c, top)
+        at = np.where(take, j, at)
+    holder = np.where(top < 0, 0, np.where(at == k - 2, 1, 2))
+    return holder, top
+
+
+@dataclass(frozen=True, eq=False)
+class ListeningTable:
+    """The listening policy's table (:mod:`kaiser_sim.listening` builds it).
+
+    mean, n : ``(4, 3, L + 1, LISTEN_BINS, len(ACTIONS))``: the mean net
+        value (the caller's side's hand score minus the opponents', at 0-0)
+        of each action of :data:`ACTIONS` and its number of deals, by the
+        caller's position (0 = the dealer's left .. 3 = the dealer), who
+        holds the highest bid (:data:`HOLDERS`), that bid's rank + 1 (0:
+        none) and the caller's feature bin (:func:`listen_features`).
+    sd : the same shape, the standard deviation of the net value.
+    play : what the values measure (``"table"``, ``"dd"``) and what the hand
+        features expect.
+    rules : the rules dict it was built for; min_cell : the fewest deals a
+        cell's actions need for the policy to read it (else it bids as ev);
+        margin : how many standard errors the best action's mean must beat
+        ``ev``'s call by for the policy to leave ``ev``'s call.
+    info : provenance and the rounds of the iteration (:mod:`kaiser_sim.listening`).
+    """
+
+    mean: np.ndarray
+    n: np.ndarray
+    sd: np.ndarray
+    play: str
+    rules: dict
+    min_cell: int
+    info: dict
+    margin: float = 1.0
+
+    def applies_to(self, rules: Rules) -> bool:
+        """Whether ``rules`` equal the table's but for :data:`LISTEN_IGNORED_RULES`."""
+        mine = {k: v for k, v in self.rules.items() if k not in LISTEN_IGNORED_RULES}
+        theirs = {k: v for k, v in rules.to_dict().items() if k not in LISTEN_IGNORED_RULES}
+        return mine == theirs and self.mean.shape[2] == len(ladder_arrays(rules)) + 1
+
+    def choose(self, calls: np.ndarray, feature: np.ndarray, rules: Rules, default: np.ndarray):
+        """``(calls (n,) int16, read (n,) bool)``: for the seats making call
+        ``k`` after ``calls`` (``(n, k)``) with feature bins ``feature``, the
+        action of :data:`ACTIONS` with the highest mean net value among the
+        legal ones, as a ladder rank (PASS for a pass; ties: the first
+        action), where every legal action of the cell has ``min_cell``
+        deals (``read``) and that mean beats the mean of the call
+        ``default`` (``ev``'s) by more than ``margin`` standard errors of
+        the best's mean; ``default`` elsewhere (where it is not one of the
+        actions, by the mean alone)."""
+        calls = np.asarray(calls)
+        n, k = calls.shape
+        rows = np.arange(n)
+        holder, top = auction_context(calls)
+        acts = position_calls(calls, k, rules)
+        legal = acts != -2
+        cell_mean = self.mean[k, holder, top + 1, feature]  # (n, A)
+        cell_n = self.n[k, holder, top + 1, feature]
+        read = legal.any(axis=1) & np.all(~legal | (cell_n >= self.min_cell), axis=1)
+        best = np.argmax(np.where(legal, cell_mean, -np.inf), axis=1)
+        is_default = legal & (acts == np.asarray(default)[:, None])
+        has_default = is_default.any(axis=1)
+        d_mean = cell_mean[rows, np.argmax(is_default, axis=1)]
+        se = self.sd[k, holder, top + 1, feature][rows, best] / np.sqrt(np.maximum(cell_n[rows, best], 1))
+        beats = ~has_default | (cell_mean[rows, best] - d_mean > self.margin * se)
+        out = np.where(read & beats, acts[rows, best], default).astype(np.int16)
+        return out, read
+
+    def nbytes(self) -> int:
+        return int(self.mean.nbytes + self.n.nbytes + self.sd.nbytes)
+
+
+#: the shipped listening tables (one per play: ``kaiser-sim listening-table`` writes it)
+LISTEN_FILE = "listening_table.npz"
+
+
+def listening_table_path():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent / "data" / LISTEN_FILE
+
+
+def read_listening_tables(path=None) -> dict:
+    """``{play: ListeningTable}`` from the file at ``path`` (default the
+    shipped one, read once); ``{}`` if it cannot be read."""
+    return dict(_read_listening_tables(str(listening_table_path() if path is None else path)))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_listening_tables(path: str) -> tuple:
+    import json
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            doc = json.loads(str(f["info"]))
+            out = []
+            for play in doc["plays"]:
+                meta = doc["tables"][play]
+                out.append((play, ListeningTable(f[f"{play}_mean"], f[f"{play}_n"], f[f"{play}_sd"], play,
+                                                 meta["rules"], int(meta["min_cell"]), meta, float(meta["margin"]))))
+    except (OSError, KeyError, ValueError):
+        return ()
+    return tuple(out)
+
+
+def listening_note(rules: Rules, play: str = DEFAULT_PLAY, table: ListeningTable | None = None) -> str:
+    """Why the listening policy bids as ``ev`` under ``rules`` ("" when its
+    table applies)."""
+    used = play_used(rules, play)
+    table = table or read_listening_tables().get(used)
+    if table is None:
+        return f"listening: no table for {used} play ({LISTEN_FILE} missing or unreadable): it bids as ev"
+    if not table.applies_to(rules):
+        return (f"listening: its table was built for rules {table.rules.get('label', '?')}, not these: it bids as ev "
+                "(kaiser-sim listening-table builds one for other rules)")
+    return ""
+
+
+class ListeningPolicy(EVPolicy):
+    """Bid the action of :data:`ACTIONS` with the highest net value given
+    what was heard, from a precomputed :class:`ListeningTable` (module doc);
+    ``ev`` where the table has too few deals, or does not apply to the rules.
+    Names trump as ``ev``.  The table values a hand at 0-0; from
+    ``endgame`` points below the target on (either side's score: 45 of 52,
+    where the 45 rule starts), where the score changes what a hand is worth,
+    it bids and names trump as ``score-aware`` (``endgame`` None: never)."""
+
+    def __init__(self, table: ListeningTable | None = None, model=None, play: str = DEFAULT_PLAY,
+                 name: str = "listening", endgame: int | None = LISTEN_ENDGAME):
+        super().__init__(0.0, name, model, play)
+        self.table, self.endgame = table, endgame
+        self._late = ScoreAwarePolicy(model, play)
+
+    def table_for(self, rules: Rules) -> ListeningTable | None:
+        """The table this policy reads under ``rules`` (None: it bids as ev)."""
+        t = self.table if self.table is not None else read_listening_tables().get(play_used(rules, self.play))
+        return t if t is not None and t.applies_to(rules) else None
+
+    def late(self, view) -> np.ndarray:
+        """(n,) bool: the rows where it bids as ``score-aware`` (class doc)."""
+        if self.endgame is None:
+            return np.zeros(len(view), dtype=bool)
+        return np.asarray(view.scores).max(axis=1) >= np.asarray(view.target) - self.endgame
+
+    def bid(self, view):
+        table = self.table_for(view.rules)
+        if table is None:
+            out = super().bid(view)
+        else:  # one reading of the make model for ev's call and the hand's feature
+            ev, _, ds, dn = hand_values(view.hands, view.rules, self.model, self.play)
+            out = table.choose(view.calls, _feature_bins(ds, dn), view.rules, choose(ev, self.margin, view))[0]
+        late = self.late(view)
+        if late.any():
+            out = out.copy()
+            out[late] = self._late.bid(_rows(view, late))
+        return out
+
+    def trump(self, view, rank):
+        out = np.asarray(super().trump(view, rank)).copy()
+        late = self.late(view)
+        if late.any():
+            out[late] = self._late.trump(_rows(view, late), np.asarray(rank)[late])
+        return out
+
+
+def _rows(view: BidView, sel) -> BidView:
+    """The rows ``sel`` of ``view``."""
+    return BidView(view.hands[sel], view.calls[sel], np.asarray(view.seat)[sel], np.asarray(view.dealer)[sel],
+                   np.asarray(view.scores)[sel], np.asarray(view.target)[sel], view.rules)
+
 #: policy name -> (factory of ``play``, one-line summary)
 POLICIES = {
     "ev": (lambda play: EVPolicy(0.0, "ev", play=play), "highest expected hand score; pass if none positive"),
@@ -523,6 +790,8 @@ POLICIES = {
                      "sum of face value squared / 100, as points"),
     "trump-heuristic": (lambda play: HeuristicPolicy("trump-heuristic", play=play),
                         "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2, as points"),
+    "listening": (lambda play: ListeningPolicy(play=play),
+                  "the call with the highest net value given the calls heard (a simulated table)"),
 }
 
 
@@ -765,4 +1034,6 @@ def _win_table(rules: Rules, model, play: str) -> WinTable:
 __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", "POLICIES", "PolicyError",
            "BidView", "get_policy", "run_auction", "contracts_of", "ladder_arrays", "auction_limits", "choose",
            "hand_values", "bid_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
-           "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED"]
+           "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED", "ACTIONS", "position_calls",
+           "ListeningPolicy", "ListeningTable", "listen_features", "auction_context", "read_listening_tables",
+           "listening_note", "HOLDERS", "LISTEN_BINS"]

@@ -117,8 +117,10 @@ def study_section(key: str, output) -> Section:
     n = max([output.inputs['n']] + [int(t.attrs.get("run", {}).get("n", 0)) for t in output.tables.values()])
     sample_note = getattr(study, "sample_note", None)
     resolved = sample_note(output.tables) if sample_note is not None else ""
-    sec.blocks.append(Text(f"n = {n:,} deals, seed {output.inputs['seed']};{resolved} every estimate is "
-                           "followed by its 95% interval in square brackets, clustered by deal.", "note"))
+    unit = output.inputs.get("unit", "deals")  # a study that plays matches counts matches
+    cluster = "deal" if unit == "deals" else "card set (the matches and hands played on the same cards)"
+    sec.blocks.append(Text(f"n = {n:,} {unit}, seed {output.inputs['seed']};{resolved} every estimate is "
+                           f"followed by its 95% interval in square brackets, clustered by {cluster}.", "note"))
     for name in charts:
         if name in output.figures:
             sec.blocks.append(Chart(f"{key}/{name}", name.replace("_", " ")))
@@ -407,7 +409,13 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
             d.params["max_resolve"] = int(max_resolve)
         if key in PLAY_STUDIES:
             d.params["max_deals"] = min(len(results), DEFAULT_PLAY_DEALS)
-        outputs[key] = run_study(d, out / key, results=results, rules=rules)
+        module = get_study(key)
+        if getattr(module, "USES_RESULTS", True):
+            outputs[key] = run_study(d, out / key, results=results, rules=rules)
+        else:  # a study that plays matches: no results; the report's shorter run, sized by its deals
+            if callable(getattr(module, "report_params", None)):
+                d.params.update(module.report_params(len(results)))
+            outputs[key] = run_study(d, out / key, rules=rules)
         seconds[key] = round(time.time() - t0, 1)
         log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")
     date = report_date()

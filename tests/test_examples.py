@@ -32,7 +32,8 @@ from kaiser_sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the most deals / matches an example may ask for here, by command
-CAP = {"deal": 50, "simulate": 120, "study": 120, "report": 150, "hand": 60, "match": 4, "table-play-model": 100}
+CAP = {"deal": 50, "simulate": 120, "study": 120, "report": 150, "hand": 60, "match": 4, "table-play-model": 100,
+       "listening-table": 100}
 COUNT_OPTIONS = ("--deals", "-n", "--count", "--matches")
 NEEDS_CLUSTER = re.compile(r"--scheduler\s+tcp://")
 
@@ -86,6 +87,15 @@ def _shrink(args: list[str]) -> list[str]:
         out += ["-n", str(cap)]
     if command == "match" and not given:
         out += ["-n", str(cap)]
+    if command == "study" and len(out) > 1 and not any(a.startswith("matches=") for a in out):
+        from kaiser_sim.studies import StudyError, get_study
+
+        try:  # a study that plays matches (no deals to cap): a few matches
+            plays = not getattr(get_study(out[1]), "USES_RESULTS", True)
+        except StudyError:
+            plays = False
+        if plays:
+            out += ["--param", f"matches={CAP['match']}"]
     if command == "simulate" and not has("--workers", "-w") and not has("--resume"):
         out += ["--workers", "1"]
     assert "--replace-shipped" not in out, "an example must not write over the shipped model"

@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("double-dummy engine", ("kaiser_sim.dd", "kaiser_sim.dd.*")),
     ("runs and results", ("kaiser_sim.simulate", "kaiser_sim.results", "kaiser_sim.progress", "kaiser_sim.deal_io")),
     ("hands and models", ("kaiser_sim.table_play", "kaiser_sim.make_model", "kaiser_sim.conditioned", "kaiser_sim.call_worth",
-                          "kaiser_sim.policies", "kaiser_sim.match", "kaiser_sim.advisor")),
+                          "kaiser_sim.policies", "kaiser_sim.listening", "kaiser_sim.match", "kaiser_sim.advisor")),
     ("studies", ("kaiser_sim.studies", "kaiser_sim.studies.*")),
     ("report", ("kaiser_sim.report",)),
     ("command line", ("kaiser_sim.cli", "kaiser_sim.cli.*", "kaiser_sim.__main__", "kaiser_sim")),
@@ -221,7 +221,7 @@ def test_cli_constants_match_the_library():
 
 #: commands the group must have (the --help check below runs every command the group has)
 COMMANDS = ("deal", "solve", "simulate", "info", "study", "report", "hand", "match", "play", "rules",
-            "table-play-model", "make-model")
+            "table-play-model", "make-model", "listening-table")
 
 
 def test_help_imports_nothing_heavy():

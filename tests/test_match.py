@@ -216,7 +216,10 @@ def test_every_policy_makes_legal_calls_and_the_forced_bid():
     rules = STANDARD
     for name in POLICIES:
         p = get_policy(name)
-        assert p.call("AKQJ.5.A.A", [], scores=(0, 0), rules=rules) is not None
+        first = p.call("AKQJ.5.A.A", [], scores=(0, 0), rules=rules)
+        # the listening policy may pass a strong hand in first seat: its table finds the trap worth more
+        # (the dealer, an opponent, is forced to bid if all pass); every other policy opens it
+        assert first is not None or name == "listening"
         call = p.call("98.98.98.98", ["pass", "pass", "pass"], seat=3, dealer=3, rules=rules)
         assert call is not None and str(call) == "6"  # the dealer must bid; the weakest bid
         assert p.call("98.98.98.98", ["12NT"], seat=1, dealer=3, rules=rules) is None

@@ -47,8 +47,9 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
     (--play dd); the output records both.  Printed: A's win rate with its
     95% interval, hands per match, the score margin, how each side went
     out (bidding or defending) and skunks.  Policies: ev, cautious,
-    aggressive, score-aware, rank-squared, trump-heuristic (README:
-    Matches).  Every preset works: a kitty (the declarer takes it and
+    aggressive, score-aware, rank-squared, trump-heuristic, and listening
+    (each call's net value given the calls heard, from a simulated table;
+    score-aware from 45 on) (README: Matches).  Every preset works: a kitty (the declarer takes it and
     discards best, double dummy; slower), low no trump (its own bid),
     cover 3 (approximate), the solo Kaiser (no policy bids 12NT); the
     output notes what the policies' make model does not know of the

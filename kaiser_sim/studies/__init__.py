@@ -24,6 +24,10 @@ and, for the studies of the printed report (``STUDIES``, ``PLAY_STUDIES``):
 - ``section(tables) -> (blocks, meaning, chart_names)``: its section of the
   report, as blocks of :mod:`kaiser_sim.studies.blocks` (tables as
   printed), sentences on what the numbers mean and the charts to show;
+- a study of the report that plays matches (``USES_RESULTS = False``) gets
+  no results; ``report_params(deals) -> dict`` (optional) gives the
+  parameters the report runs it with for a report of ``deals`` deals (a
+  shorter run than its default);
 - optionally ``cheat_sheet(tables) -> list[block]`` (its lines on the
   report's one-page cheat sheet, placed by ``CHEAT_SHEET_ORDER``) and
   ``sample_note(tables) -> str`` (when it uses only part of the deals).
@@ -60,6 +64,7 @@ STUDIES: dict[str, tuple[str, str]] = {
     "three-spades": ("three_spades", "what being dealt the 3S is worth to your side: like-for-like swap, observed, points kept"),
     "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
     "lead": ("lead", "the value of being on lead"),
+    "listening": ("listening", "the listening policy against every other over whole matches: win rates, by seat and score"),
 }
 
 #: studies that play whole matches instead of reading a results dataset

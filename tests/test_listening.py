@@ -1,0 +1,271 @@
+"""The listening policy and its table (kaiser_sim.listening, ListeningPolicy).
+
+The table's cells are checked against a direct computation in plain Python
+(one hand at a time: the policies' one-call form, the auction by hand, the
+scalar scorer), the policy's lookup against a direct argmax over the table,
+and its calls for legality on many random auctions; the iteration must end
+and report its rounds; a match with it is reproducible by seed; the command
+line takes its name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kaiser_sim.auction import Bid, legal_calls, make_contract
+from kaiser_sim.cli import main
+from kaiser_sim.listening import build_tables, round_sums, solve, table_of, Seats
+from kaiser_sim.match import play_matches
+from kaiser_sim.policies import (ACTIONS, PASS, POLICIES, BidView, EVPolicy, ListeningPolicy, auction_limits,
+                                 hand_values, ladder_arrays, listen_features, listening_note, read_listening_tables)
+from kaiser_sim.rules import Rules
+from kaiser_sim.scoring import score_hand
+
+STANDARD = Rules.preset("standard")
+N_DEALS, SEED = 120, 77
+
+
+@pytest.fixture(scope="module")
+def solved():
+    return solve(N_DEALS, SEED)
+
+
+@pytest.fixture(scope="module")
+def round_one(solved):
+    """Round 1's table in double dummy: every other seat bids as ev."""
+    deals, points = solved
+    seats = Seats.of(deals, STANDARD, "dd")
+    dealers = np.arange(N_DEALS) % 4
+    sums = round_sums(None, seats, points, dealers, STANDARD)
+    return table_of(*sums, 1, STANDARD, "dd", min_cell=1, margin=0.0)
+
+
+def _action_call(action: str, calls: list, k: int, rules: Rules):
+    """The call ``action`` names after ``calls`` (Bid objects / None), by
+    walking the ladder; the string "illegal" where it is not legal."""
+    lad = ladder_arrays(rules)
+    bids = [c for c in calls if c is not None]
+    top = max((lad.rank(b) for b in bids), default=-1)
+    if action == "pass":
+        return None if not (k == 3 and top < 0 and rules.forced_dealer_bid) else "illegal"
+    if action == "match":
+        return lad.bids[top] if k == 3 and top >= 0 and rules.dealer_match else "illegal"
+    nt = "NT" in action
+    step = 1 if "+1" in action else 0
+    above = [b for i, b in enumerate(lad.bids) if i > top and b.nt == nt and not b.low and lad.playable[i]]
+    return above[step] if len(above) > step else "illegal"
+
+
+def _direct_net(deal, points, dealer, calls, k, call, ev, rules):
+    """The net value to the caller of making ``call`` as call ``k``, one
+    call at a time: later seats by ``ev.call``, the contract by hand, the
+    scalar scorer."""
+    lad = ladder_arrays(rules)
+    calls = list(calls[:k]) + [call]
+    for j in range(k + 1, 4):
+        seat = (dealer + 1 + j) % 4
+        calls.append(ev.call(int(deal[seat]), calls, seat, dealer, rules=rules))
+    best, who = -1, -1
+    for j, c in enumerate(calls):
+        if c is not None and lad.rank(c) >= best:
+            best, who = lad.rank(c), (dealer + 1 + j) % 4
+    if best < 0:
+        return 0.0
+    bid = lad.bids[best]
+    if bid.nt:
+        strain = 4
+    else:
+        _, trump, _, _ = hand_values(np.array([deal[who]], dtype=np.uint64), rules, play="dd")
+        strain = int(trump[0, best])
+    raw = int(points[who, strain])
+    res = score_hand(rules, make_contract(rules, bid, who, strain if strain < 4 else None), raw, (0, 0))
+    side = (dealer + 1 + k) % 2
+    return float(res.delta[side] - res.delta[1 - side])
+
+
+def test_table_cells_match_a_direct_computation(solved, round_one):
+    """Every cell of the first two positions of round 1, recomputed deal by
+    deal in plain Python, has the table's mean and count."""
+    deals, points = solved
+    ev = EVPolicy(play="dd")
+    direct: dict = {}
+    for d in range(N_DEALS):
+        dealer = d % 4
+        calls = []
+        for k in range(2):
+            seat = (dealer + 1 + k) % 4
+            bids = [(j, c) for j, c in enumerate(calls) if c is not None]
+            top = max((ladder_arrays(STANDARD).rank(c) for _, c in bids), default=-1)
+            holder = 0
+            if top >= 0:
+                at = max(j for j, c in bids if ladder_arrays(STANDARD).rank(c) == top)
+                holder = 1 if at == k - 2 else 2
+            f = int(listen_features(np.array([deals[d, seat]], dtype=np.uint64), STANDARD, play="dd")[0])
+            for a, name in enumerate(ACTIONS):
+                call = _action_call(name, calls, k, STANDARD)
+                if call == "illegal":
+                    continue
+                net = _direct_net(deals[d], points[d], dealer, calls, k, call, ev, STANDARD)
+                direct.setdefault((k, holder, top + 1, f, a), []).append(net)
+            calls.append(ev.call(int(deals[d, seat]), calls, seat, dealer, rules=STANDARD))
+    for key, nets in direct.items():
+        assert round_one.n[key] == len(nets), key
+        assert round_one.mean[key] == pytest.approx(np.mean(nets), abs=1e-4), key
+    # and no cell of these positions the direct computation did not reach
+    assert int(round_one.n[:2].sum()) == sum(len(v) for v in direct.values())
+
+
+def test_policy_reads_the_table_as_a_direct_argmax(round_one):
+    """On random hands and auctions, the policy's call is the legal action
+    with the highest mean where it beats ev's call (margin 0), else ev's."""
+    rng = np.random.default_rng(5)
+    from kaiser_sim.deal import deal_batch
+
+    hands = deal_batch(60, 9)[:, 0]
+    pol = ListeningPolicy(table=round_one, play="dd", endgame=None)
+    ev = EVPolicy(play="dd")
+    lad = ladder_arrays(STANDARD)
+    checked = 0
+    for i, h in enumerate(hands):
+        dealer = int(rng.integers(4))
+        k = int(rng.integers(4))
+        calls = []
+        for _ in range(k):
+            opts = legal_calls(STANDARD, dealer, calls)
+            calls.append(opts[int(rng.integers(min(len(opts), 4)))])
+        seat = (dealer + 1 + k) % 4
+        got = pol.call(int(h), calls, seat, dealer, rules=STANDARD)
+        ev_call = ev.call(int(h), calls, seat, dealer, rules=STANDARD)
+        bids = [(j, c) for j, c in enumerate(calls) if c is not None]
+        top = max((lad.rank(c) for _, c in bids), default=-1)
+        holder = 0
+        if top >= 0:
+            at = max(j for j, c in bids if lad.rank(c) == top)
+            holder = 1 if at == k - 2 else 2
+        f = int(listen_features(np.array([h], dtype=np.uint64), STANDARD, play="dd")[0])
+        options = {}
+        for a, name in enumerate(ACTIONS):
+            c = _action_call(name, calls, k, STANDARD)
+            if c != "illegal":
+                options[a] = c
+        cell = (k, holder, top + 1, f)
+        if not options or any(round_one.n[cell + (a,)] < 1 for a in options):
+            assert got == ev_call
+            continue
+        best = max(options, key=lambda a: (round_one.mean[cell + (a,)], -a))
+        ev_a = [a for a, c in options.items() if c == ev_call]
+        if ev_a and not round_one.mean[cell + (best,)] > round_one.mean[cell + (ev_a[0],)]:
+            assert got == ev_call
+        else:
+            assert got == options[best]
+        checked += 1
+    assert checked >= 10
+
+
+def test_iteration_ends_and_reports_its_rounds(solved):
+    deals, points = solved
+    tables = build_tables(STANDARD, N_DEALS, SEED, plays=("dd",), max_rounds=3, points=points)
+    t = tables["dd"]
+    rounds = t.info["rounds"]
+    assert 2 <= len(rounds) <= 4 and rounds[0]["policy"] == "ev"
+    assert isinstance(t.info["converged"], bool)
+    if not t.info["converged"]:
+        assert len(rounds) == 4
+    for r in rounds:
+        sh = np.asarray(r["shares"])
+        assert sh.shape == (4, len(ladder_arrays(STANDARD)) + 1)
+        assert np.allclose(sh.sum(axis=1), 1.0)
+    for prev, r in zip(rounds, rounds[1:]):  # change: the largest move of a share from the round before
+        assert r["change"] == pytest.approx(np.abs(np.subtract(r["shares"], prev["shares"])).max(), abs=1e-4)
+    assert t.info["converged"] == (rounds[-1]["change"] < t.info["tolerance"])
+
+
+def test_shipped_table_applies_to_standard_only():
+    tables = read_listening_tables()
+    assert set(tables) == {"table", "dd"}
+    assert all(t.applies_to(STANDARD) for t in tables.values())
+    assert tables["table"].applies_to(Rules.preset("short"))  # the match's end (target 32) is not in the table
+    assert listening_note(STANDARD) == ""
+    kitty = Rules.preset("kitty-4")
+    assert not tables["table"].applies_to(kitty) and "bids as ev" in listening_note(kitty)
+
+
+def test_never_an_illegal_call():
+    """Random hands, auctions, dealers and scores (the endgame included):
+    every call is legal (run_auction would also refuse it)."""
+    from kaiser_sim.deal import deal_batch
+
+    rng = np.random.default_rng(11)
+    pol = POLICIES["listening"][0]("table")
+    n = 400
+    hands = deal_batch(n, 3)[:, 1]
+    for k in range(4):
+        calls = np.full((n, k), PASS, dtype=np.int16)
+        dealers = rng.integers(0, 4, n)
+        for j in range(k):  # random legal prefixes
+            _, lo, can_pass = auction_limits(calls[:, :j], STANDARD)
+            bid = rng.random(n) < 0.5
+            rank = np.minimum(lo + rng.integers(0, 3, n), len(ladder_arrays(STANDARD)) - 1)
+            calls[:, j] = np.where(bid | ~can_pass, rank, PASS)
+            calls[:, j] = np.where((calls[:, j] >= 0) & (calls[:, j] < lo), PASS, calls[:, j])
+        scores = rng.integers(-20, 52, (n, 2))
+        view = BidView(hands, calls, (dealers + 1 + k) % 4, dealers, scores, np.full(n, 52), STANDARD)
+        got = pol.bid(view).astype(np.int64)
+        _, lo, can_pass = auction_limits(calls, STANDARD)
+        ok = np.where(got == PASS, can_pass, (got >= lo) & (got < len(ladder_arrays(STANDARD))))
+        assert ok.all(), (k, np.flatnonzero(~ok)[:5])
+
+
+def test_match_is_reproducible_by_seed():
+    a = play_matches("listening", "score-aware", 4, seed=8)
+    b = play_matches("listening", "score-aware", 4, seed=8)
+    assert a.matches.equals(b.matches) and a.hands.equals(b.hands)
+    assert a.policy_a == "listening"
+
+
+def test_command_line_takes_the_name(tmp_path):
+    runner = CliRunner()
+    r = runner.invoke(main, ["match", "-a", "listening", "-b", "score-aware", "-n", "2", "-q", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert '"policy_a": "listening"' in r.output
+    r = runner.invoke(main, ["match", "--help"])
+    assert "listening" in r.output
+    out = tmp_path / "t.npz"
+    r = runner.invoke(main, ["listening-table", "--deals", "100", "--max-rounds", "2", "-q", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "round" in r.output and out.exists()
+    assert set(read_listening_tables(out)) == {"table", "dd"}
+    r = runner.invoke(main, ["listening-table", "--rules", "kitty-4", "--deals", "100", "--out", str(tmp_path / "k.npz")])
+    assert r.exit_code == 2 and not (tmp_path / "k.npz").exists()
+
+
+def test_bid_objects_round_trip():
+    """The direct computation's action walk agrees with the ladder on a known case."""
+    assert _action_call("plain", [Bid.parse("7")], 1, STANDARD) == Bid.parse("8")
+    assert _action_call("NT +1", [], 0, STANDARD) == Bid.parse("7NT")
+    assert _action_call("match", [Bid.parse("7"), None, None], 3, STANDARD) == Bid.parse("7")
+
+
+def test_endgame_bids_as_score_aware():
+    """From 7 below the target on (either side's score), its calls and
+    trumps are score-aware's; below that it reads its table."""
+    from kaiser_sim.deal import deal_batch
+    from kaiser_sim.policies import ScoreAwarePolicy
+
+    n = 200
+    hands = deal_batch(n, 21)[:, 2]
+    pol, sa = ListeningPolicy(), ScoreAwarePolicy()
+
+    def view(scores):
+        return BidView(hands, np.zeros((n, 0), dtype=np.int16), np.ones(n, dtype=np.int64),
+                       np.zeros(n, dtype=np.int64), np.tile(scores, (n, 1)), np.full(n, 52), STANDARD)
+
+    rank = np.zeros(n, dtype=np.int64)
+    for scores in ((46, 10), (10, 45)):
+        v = view(scores)
+        assert pol.late(v).all()
+        assert np.array_equal(pol.bid(v), sa.bid(v))
+        assert np.array_equal(pol.trump(v, rank), sa.trump(v, rank))
+    assert not pol.late(view((44, 44))).any()
+    assert not ListeningPolicy(endgame=None).late(view((46, 10))).any()
