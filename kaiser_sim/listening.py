@@ -59,6 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
 from .rules import Rules
@@ -79,7 +80,7 @@ MIN_CELL = 40
 MARGIN = 1.0
 
 
-class ListeningError(ValueError):
+class ListeningError(KaiserSimError):
     """Rules the table cannot be built for, or bad sizes."""
 
 
