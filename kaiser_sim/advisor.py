@@ -255,17 +255,12 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
     does not hold for ``rules``."""
     if play == "dd":
         return PlayInfo("dd", "dd"), None
-    from .table_play import TablePlayError, model_for
+    from .table_play import measure_for
 
-    note = ""
-    try:
-        if model is None:
-            m, note = model_for(rules)
-        else:
-            m = model
-        m.check_rules(rules)
-    except TablePlayError as e:
-        return PlayInfo("table", "dd", reason=str(e)), None
+    measure = measure_for(rules, "table", model)
+    if not measure.table:
+        return PlayInfo("table", "dd", reason=measure.reason), None
+    m, note = measure.model, measure.note
     if deals is not None and values is not None:
         from .table_play import HandTablePlay
 

@@ -112,14 +112,12 @@ def engine_for(engine: str, rules: Rules, model=None):
         raise MatchError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
     if key == "dd":
         return "dd", "", None
-    from .table_play import TablePlayError, load_model
+    from .table_play import measure_for
 
-    try:
-        m = load_model(rules=rules) if model is None else model
-        m.check_rules(rules)
-    except TablePlayError as e:
-        return "dd", f"contracts scored double dummy: table play does not apply ({e})", None
-    return "table", "", m
+    measure = measure_for(rules, "table", model)
+    if not measure.table:
+        return "dd", f"contracts scored double dummy: table play does not apply ({measure.reason})", None
+    return "table", "", measure.model
 
 
 def table_uniform(seed: int, pair, hand: int) -> np.ndarray:

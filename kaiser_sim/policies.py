@@ -252,14 +252,12 @@ def _table_matrices(rules: Rules):
     model shipped for ``rules`` (:func:`kaiser_sim.table_play.load_model`),
     or None and the reason the policies fall back to DD (the model cannot
     be read, or is not one for these rules)."""
-    from .table_play import TablePlayError, load_model, model_file
+    from .table_play import measure_for
 
-    try:
-        m = load_model(rules=rules)
-        m.check_rules(rules)
-    except TablePlayError as e:
-        return None, f"make-probabilities fall back to double dummy: {e}"
-    return (m.matrix(False), m.matrix(True)), model_file(rules)[1]
+    measure = measure_for(rules)
+    if not measure.table:
+        return None, f"make-probabilities fall back to double dummy: {measure.reason}"
+    return (measure.model.matrix(False), measure.model.matrix(True)), measure.note
 
 
 def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:

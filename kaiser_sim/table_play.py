@@ -447,6 +447,46 @@ def model_for(rules) -> tuple[TablePlayModel, str]:
     return load_model(path), note
 
 
+@dataclass(frozen=True)
+class Measure:
+    """The one answer to "table play or double dummy under these rules, and
+    why" (:func:`measure_for`), which the advisor, the policies, the match
+    engine and the studies all read.  ``requested``: what the caller asked
+    for (``"table"`` or ``"dd"``); ``used``: what it gets; ``model``: the
+    table-play model (None with double dummy); ``reason``: why double dummy
+    although table play was asked for ("" otherwise); ``note``: which game's
+    model stands in for the rules' own when none is shipped for them ("")."""
+
+    requested: str
+    used: str
+    model: "TablePlayModel | None" = None
+    reason: str = ""
+    note: str = ""
+
+    @property
+    def table(self) -> bool:
+        return self.used == "table"
+
+
+def measure_for(rules, requested: str = "table", model=None) -> Measure:
+    """The measure under ``rules``: double dummy when ``requested`` is
+    ``"dd"``; else table play with ``model`` (default the one shipped for
+    the rules' game, :func:`model_file`), or double dummy with the reason
+    when that model cannot be read or was fitted on other rules.  Never
+    raises for a model that does not hold."""
+    if str(requested) == "dd":
+        return Measure("dd", "dd")
+    note = ""
+    try:
+        if model is None:
+            path, note = model_file(rules)
+            model = load_model(path)
+        model.check_rules(rules)
+    except TablePlayError as e:
+        return Measure("table", "dd", None, str(e))
+    return Measure("table", "table", model, "", note)
+
+
 def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> TablePlayModel:
     """Fit both kinds from played contracts: ``dd``, ``table`` (the declaring
     side's DD and played points) and ``nt`` (no trump) per contract."""
@@ -1066,4 +1106,4 @@ __all__ = ["POINTS", "KINDS", "MIN_ROWS", "CONTRACTS", "TablePlayError", "TableP
            "restrict", "NOT_PLAYED", "play_contracts", "fit_kind",
            "fit_model", "fit_counts", "joint_counts", "model_se", "load_model", "validation_tables",
            "sensitivity_table", "build_model", "check_build_paths", "build_variant_model", "play_sample", "play_key",
-           "discard_check", "VARIANT_MODELS", "model_file", "model_for"]
+           "discard_check", "VARIANT_MODELS", "model_file", "model_for", "Measure", "measure_for"]

@@ -220,14 +220,12 @@ def table_play_model(rules):
     (:func:`kaiser_sim.table_play.load_model`: the one built for their game,
     a kitty, low no trump or cover 3 included), else ``(None, why)`` (the
     model file cannot be read)."""
-    from ..table_play import TablePlayError, load_model
+    from ..table_play import measure_for
 
-    try:
-        model = load_model(rules=rules)
-        model.check_rules(rules)
-    except TablePlayError as e:
-        return None, f"no table-play estimates: {e}"
-    return model, None
+    measure = measure_for(rules)
+    if not measure.table:
+        return None, f"no table-play estimates: {measure.reason}"
+    return measure.model, None
 
 
 def with_model_error(row: dict, se_model: float, cluster) -> dict:
