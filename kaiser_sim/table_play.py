@@ -149,6 +149,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .cards import Strain
 from .errors import KaiserSimError
 from . import __version__, config
 from .simulate import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
@@ -410,7 +411,7 @@ def model_file(rules=None) -> tuple[Path, str]:
     key = play_key(rules)
     if best[1] == key:
         return best[0], ""
-    what = ", ".join(n for n, a, b in zip(("the kitty", "low no trump", "cover 3"), best[1], key) if a != b)
+    what = ", ".join(n for n, a, b in zip(("the kitty", Strain.L.noun, "cover 3"), best[1], key) if a != b)
     return best[0], (f"no table-play model is shipped for this game; the {best[2]} model is used (its play differs "
                      f"in {what})")
 
