@@ -105,7 +105,8 @@ report: venv
 ##         re-solves on 100,000 of them), with the shipped table-play model. The deals are simulated into
 ##         runs/sample (resumed where a stopped `make sample` left them, then reused: delete runs/sample to
 ##         simulate again); the report is byte-reproducible from them (its date is the last commit of the
-##         code, SOURCE_DATE_EPOCH). Long: about 40 minutes of simulation and 40 of report on two quiet
+##         code, SOURCE_DATE_EPOCH). Long: about 40 minutes of simulation and 1-2 hours of report (the 5H/3S
+##         re-solves; benchmarks/results/report_scaling.md) on two quiet
 ##         cores (README, "The edition"); the Dask command there spreads the simulation over machines.
 ##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
 SAMPLE_DEALS   ?= 1000000
