@@ -527,7 +527,7 @@ def _styles(scale: float = 1.0) -> dict:
         "callout": style("callout", 10, _BOLD, before=2, after=12, lead=1.35, backColor=Color(0.96, 0.94, 0.86),
                          borderColor=Color(0.75, 0.68, 0.45), borderWidth=0.6, borderPadding=6),
         "caption": style("caption", 8.5, _BOLD, before=9, after=3, keepWithNext=1),
-        "toc": style("toc", 10, lead=1.5, leftIndent=14, firstLineIndent=-14),
+        "toc": style("toc", 10, lead=1.38, leftIndent=14, firstLineIndent=-14),
     }
 
 
@@ -794,7 +794,7 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
     for si, sec in enumerate(report.sections):
         key = f"sec-{sec.key}"
         if si == 0:
-            story.append(Spacer(1, 0.25 * inch))  # room for the preview/edition box and the contents
+            story.append(Spacer(1, 0.1 * inch))  # room for the preview/edition box and the contents
             story.append(_mark(Paragraph(_esc(report.title), st["title"]), key, report.title, 0))
         else:
             story.append(PageBreak())
