@@ -350,10 +350,13 @@ def test_match_study_small(tmp_path):
 # --- the engine: double dummy or table play ---------------------------------------------------
 
 #: sha256 of hands.csv and matches.csv of play_matches("ev", "score-aware", 24, seed=5, rules=preset, play=play)
-#: as the engine wrote them before it had a table-play engine (every contract double dummy)
+#: as the engine wrote them before it had a table-play engine (every contract double dummy).  Bidders
+#: expecting table play read the shipped table-play model, so ("standard", "table") is pinned with the
+#: model of 40,000 played deals; with the earlier 8,000-deal model this engine still gave the old engine's
+#: 7de4417b..., 2b5282a2... (checked when the model was rebuilt): only the model moved it.
 GOLDEN_DD = {
-    ("standard", "table"): ("7de4417b1376850cd944ce2986bc33297c0affad04f4fdef2f58d69702cffa8c",
-                            "2b5282a2b4e5fc8b5489822c722cc6b379f15772f03c7f3ea7f6690d4699797f"),
+    ("standard", "table"): ("fe15cffaa1d265d7e31e2918dad6cb5508b92ca493dd707802abd74cecbac018",
+                            "438419388e9b9bba61a34468772802ab53c96723ce0b0af8d90697b381802bfe"),
     ("tournament", "dd"): ("04f3df1335db0d7a1c69a28b645f4b2c344b3ac43a1f368661fae9ed609105bb",
                            "d893ee20fe932ea8e9d7e3e4591ff8e08f21c371016c369ca5491cddf0d64833"),
 }
