@@ -1264,7 +1264,7 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
             f"({_signed(100 * diff.lo, 1)} to {_signed(100 * diff.hi, 1)})"
         if not tie:
             reason += f"; better than {versus} by {dtext}"
-        elif call == "pass":
+        elif call == "pass" and diff.mean < 0:
             reason += (f"; no bid is clearly worth more than passing, so pass: the best bid, {versus}, differs "
                        f"from passing by {dtext} (passing minus the bid)")
         else:
@@ -1349,7 +1349,8 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         action += f" ({worth}" + (" on every deal" if m.lo == m.hi == m.mean else f", {spread}")
         if rec.equivalent:
             action += f"; {' and '.join(rec.equivalent)} the same on every deal"
-        if rec.call == "pass" and rec.tie and rec.difference is not None and rec.basis == "net":
+        if (rec.call == "pass" and rec.tie and rec.difference is not None and rec.basis == "net"
+                and rec.difference.mean < 0):
             # pass by default: say by how little the best bid might beat it
             d = rec.difference
             gain = d._replace(mean=-d.mean, lo=-d.hi, hi=-d.lo)
