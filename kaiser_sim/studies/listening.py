@@ -104,8 +104,9 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
         play: str = "table", engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the matches and build the tables (module doc).  ``results`` is
     not used (this study plays matches)."""
-    from ..match import ENGINES, MatchError, check_rules, engine_for, play_matches
-    from ..policies import PLAYS, POLICIES, ListeningPolicy, get_policy, listening_note, play_used
+    from ..match import play_matches
+    from .match import check_play_and_engine
+    from ..policies import POLICIES, ListeningPolicy, get_policy, listening_note, play_used
     from . import StudyError
 
     opponents = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -113,16 +114,7 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
     if bad or not opponents:
         raise StudyError(f"parameters policy and opponents must name policies of {', '.join(POLICIES)}; got "
                          f"{[policy, *opponents]}")
-    if not isinstance(play, str) or play.strip().lower() not in PLAYS:
-        raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
-    play = play.strip().lower()
-    if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
-        raise StudyError(f"parameter engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    try:
-        check_rules(rules)
-        engine_used, engine_note, _ = engine_for(engine, rules)
-    except MatchError as e:
-        raise StudyError(str(e)) from None
+    play, engine_used, engine_note = check_play_and_engine(play, engine, rules)
     me = get_policy(policy, play)
     note = listening_note(rules, play) if isinstance(me, ListeningPolicy) else ""
     wr, seat_rows, score_rows, pooled = [], [], [], []

@@ -178,6 +178,26 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
     return pd.DataFrame(rows)
 
 
+def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
+    """A match-playing study's ``play`` and ``engine`` parameters checked
+    against ``rules`` (:class:`StudyError` naming the parameter):
+    ``(play, engine used, its note)``."""
+    from ..match import ENGINES, MatchError, check_rules, engine_for
+    from ..policies import PLAYS
+    from . import StudyError
+
+    if not isinstance(play, str) or play.strip().lower() not in PLAYS:
+        raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
+    if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
+        raise StudyError(f"parameter engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    try:
+        check_rules(rules)
+        engine_used, engine_note, _ = engine_for(engine, rules)
+    except MatchError as e:
+        raise StudyError(str(e)) from None
+    return play.strip().lower(), engine_used, engine_note
+
+
 def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, policies=DEFAULT_POLICIES, hands: int = 2000,
         grid_step: int = 5, rules_matches: int | None = None, play: str = "table",
         engine: str = "auto") -> dict[str, pd.DataFrame]:
@@ -186,8 +206,8 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     make-probabilities expect, ``"table"`` or ``"dd"``; ``engine``: how the
     contracts are scored, ``"auto"``, ``"table"`` or ``"dd"``."""
     from ..deal import deal_batch
-    from ..match import ENGINES, MatchError, check_rules, engine_for, play_matches
-    from ..policies import PLAYS, POLICIES, play_note, play_used
+    from ..match import play_matches
+    from ..policies import POLICIES, play_note, play_used
     from . import StudyError
 
     policies = [policies] if isinstance(policies, str) else list(policies)
@@ -196,16 +216,7 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or len(policies) < 2:
         raise StudyError(f"parameter policies needs at least two of {', '.join(POLICIES)}; got {policies}")
-    if not isinstance(play, str) or play.strip().lower() not in PLAYS:
-        raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
-    play = play.strip().lower()
-    if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
-        raise StudyError(f"parameter engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    try:
-        check_rules(rules)
-        engine_used, engine_note, _ = engine_for(engine, rules)
-    except MatchError as e:
-        raise StudyError(str(e)) from None
+    play, engine_used, engine_note = check_play_and_engine(play, engine, rules)
     rr, logs, mats = [], [], []
     for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
         r = play_matches(a, b, matches, seed, rules, play=play, engine=engine)
