@@ -108,17 +108,23 @@ report: venv
 ##         code, SOURCE_DATE_EPOCH). Long: about 40 minutes of simulation and 1-2 hours of report (the 5H/3S
 ##         re-solves; benchmarks/results/report_scaling.md) on two quiet
 ##         cores (README, "The edition"); the Dask command there spreads the simulation over machines.
+##         Each step's time and peak memory go to benchmarks/results/edition.md (the pages cannot carry them
+##         and stay byte-reproducible).
 ##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
 SAMPLE_DEALS   ?= 1000000
 SAMPLE_RESOLVE ?= 100000
 SAMPLE_RUN     ?= runs/sample
 SAMPLE_EPOCH   ?= $(shell git log -1 --format=%ct -- kaiser_sim analyses 2>/dev/null)
+SAMPLE_TIMES   := $(SAMPLE_RUN)/edition-times.json
 sample: venv
-	$(PY) -m kaiser_sim simulate --deals $(SAMPLE_DEALS) --seed 1 --mode points --out $(SAMPLE_RUN) \
+	$(PY) benchmarks/edition_times.py --times $(SAMPLE_TIMES) --step simulate -- \
+	    $(PY) -m kaiser_sim simulate --deals $(SAMPLE_DEALS) --seed 1 --mode points --out $(SAMPLE_RUN) \
 	    $$([ -e $(SAMPLE_RUN)/_common_metadata ] && echo --resume)
 	rm -rf reports/sample
-	SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH) $(PY) -m kaiser_sim report --from $(SAMPLE_RUN) --out reports/sample \
+	SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH) $(PY) benchmarks/edition_times.py --times $(SAMPLE_TIMES) --step report -- \
+	    $(PY) -m kaiser_sim report --from $(SAMPLE_RUN) --out reports/sample \
 	    --max-resolve $(SAMPLE_RESOLVE) --edition
+	$(PY) benchmarks/edition_times.py --times $(SAMPLE_TIMES) --save
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         40,000 + 10,000 held-out deals played out by PIMC players, K = 20 (about 40 minutes on 2 quiet

@@ -228,10 +228,22 @@ def edition_words(inputs: dict) -> str:
     where the edition is."""
     if inputs.get("edition"):
         return (f"This is the edition of the report: {inputs['deals']:,} deals, the run the repository keeps "
-                f"({EDITION_PATH}).")
+                f"({EDITION_PATH}), made by make sample (below).")
     return (f"Preview: a quick run of {inputs['deals']:,} deals. Its numbers, and the limits marked "
             f"'?' most of all, can move in a larger run. The edition, from a far larger run, is {EDITION_PATH} "
             "in the kaiser-sim repository (make sample).")
+
+
+def made_by(inputs: dict) -> str:
+    """The edition's recipe in words (its title page): the two commands, the
+    Dask option and where each step's time is (not on the page: a page that
+    printed the time of its own making could not be remade byte for byte)."""
+    rules = inputs.get("rules", {}).get("label", "standard")
+    rules_opt = "" if rules == "standard" else f" --rules {rules}"
+    return (f"Made by: kaiser-sim simulate --deals {inputs['deals']} --seed {inputs['seed']} --mode points{rules_opt} "
+            "--out runs/sample (add --scheduler tcp://HOST:8786 to spread it over machines with Dask), then "
+            f"kaiser-sim report --from runs/sample --out reports/sample --max-resolve {inputs['max_resolve']} "
+            "--edition; how long each step took on two cores: benchmarks/results/edition.md and the README")
 
 
 def title_section(inputs: dict, keys: list[str]) -> Section:
@@ -248,7 +260,7 @@ def title_section(inputs: dict, keys: list[str]) -> Section:
                  f"Deals: {inputs['deals']:,}, each solved double dummy from every seat in every strain",
                  f"Seed: {inputs['seed']}",
                  f"Re-solved deals for the 5♥ and 3♠: up to {inputs['max_resolve']:,}",
-                 f"Results: {inputs['results']}",
+                 made_by(inputs) if inputs.get("edition") else f"Results: {inputs['results']}",
                  f"kaiser-sim {inputs['version']}, {inputs['date']}"):
         sec.blocks.append(Text(line, "bullet"))
     sec.blocks.append(Text("Files: report.md (the same content in Markdown), tables/*.csv (every table as printed), "
@@ -844,7 +856,7 @@ def render_pdf(report: Report, path) -> int:
     from reportlab.lib.colors import Color
     from reportlab.lib.units import inch
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
     from reportlab.platypus.flowables import _listWrapOn
     from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -930,6 +942,10 @@ def render_pdf(report: Report, path) -> int:
 
     toc = TableOfContents(dotsMinLevel=0)
     toc.levelStyles = [st["toc"]]
+    # reportlab's rows pad 3 pt above and below: tighter, so that the title page holds its last note too
+    toc.tableStyle = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 1),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
     chart_cls = _chart_class()
     story = _story(report, st, toc, chart_cls, box_w, box_h)
     # first pass: where each section starts (charts laid out, not drawn); then the pages, with the contents

@@ -28,7 +28,7 @@ def test_same_recipe_same_bytes_no_machine_path(tmp_path, monkeypatch):
     trees = []
     for out in ("reports/a", "reports/b"):
         res = CliRunner().invoke(main, ["report", "--from", "runs/sample", "--out", out, "--max-resolve", "6",
-                                        "--studies", STUDIES, "--quiet"])
+                                        "--studies", STUDIES, "--edition", "--quiet"])
         assert res.exit_code == 0, res.output
         trees.append(_tree(Path(out)))
     a, b = trees
@@ -57,6 +57,7 @@ def test_make_sample_is_the_recipe():
     assert "simulate --deals $(SAMPLE_DEALS) --seed 1" in recipe
     assert "SOURCE_DATE_EPOCH=$(SAMPLE_EPOCH)" in recipe and "report --from $(SAMPLE_RUN)" in recipe
     assert "--edition" in recipe  # page 1 says it is the edition, not a preview
+    assert "edition_times.py --times $(SAMPLE_TIMES) --save" in recipe  # each step's time and memory, outside the pages
 
 
 def test_auction_study_does_not_depend_on_its_blocks(tmp_path, monkeypatch):
