@@ -586,7 +586,7 @@ def _lines(text: str, width: float, size: float) -> int:
     return n
 
 
-def _table(b: Table, st: dict, width: float, keep: bool = True) -> list:
+def _table(b: Table, st: dict, width: float, keep: bool = True, tail=None) -> list:
     """A table's caption, the table (header repeated on every page it
     spans) and its note: the largest type up to ``b.size`` at which every
     column fits the width unbroken (headers break between words); below
@@ -659,10 +659,10 @@ def _table(b: Table, st: dict, width: float, keep: bool = True) -> list:
     parts = []
     if b.title:
         parts.append(Paragraph(_esc(b.title), st["caption"]))
-    note = Paragraph(_esc(b.note), st["note"]) if b.note else None
+    notes = ([Paragraph(_esc(b.note), st["note"])] if b.note else []) + ([tail] if tail is not None else [])
     if not keep:
-        return parts + [table] + ([note] if note is not None else [])
-    block = _table_block_class()(table, note)  # the note stays whole, with the table's last rows
+        return parts + [table] + notes
+    block = _table_block_class()(table, notes)  # the notes stay whole, with the table's last rows
     parts.append(block)
     _, height = table.wrap(width, 1e6)
     if height <= _KEEP_WHOLE * BOX_H * 72:  # a short table moves to the next page whole
@@ -681,19 +681,18 @@ def _table_block_class():
     from reportlab.platypus import Flowable
 
     class TableBlock(Flowable):
-        """A table and its note as one flowable: split between rows only,
+        """A table and its notes as one flowable: split between rows only,
         never leaving fewer than :data:`_END_ROWS` rows on either side of a
-        page break, the note (never split) under the table's last rows."""
+        page break, the notes (never split) under the table's last rows."""
 
-        def __init__(self, table, note):
+        def __init__(self, table, notes):
             super().__init__()
-            self.table, self.note = table, note
+            self.table, self.notes = table, list(notes)
             self.hAlign = "LEFT"
 
         def _note_height(self, avail_w):
-            if self.note is None:
-                return 0.0
-            return self.note.wrap(avail_w, 1e6)[1] + self.note.style.spaceBefore
+            self.note_heights = [n.wrap(avail_w, 1e6)[1] + n.style.spaceBefore for n in self.notes]
+            return sum(self.note_heights)
 
         def wrap(self, avail_w, avail_h):
             self.tw, self.th = self.table.wrap(avail_w, avail_h)
@@ -703,8 +702,10 @@ def _table_block_class():
 
         def draw(self):
             self.table.drawOn(self.canv, 0, self.nh)
-            if self.note is not None:
-                self.note.drawOn(self.canv, 0, 0)
+            y = self.nh
+            for n, h in zip(self.notes, self.note_heights):
+                y -= h
+                n.drawOn(self.canv, 0, y)
 
         def split(self, avail_w, avail_h):
             self.wrap(avail_w, avail_h)
@@ -722,7 +723,7 @@ def _table_block_class():
             pieces = t.split(avail_w, sum(heights[:head + first]) + 0.01)
             if len(pieces) != 2:
                 return []
-            return [pieces[0], type(self)(pieces[1], self.note)]
+            return [pieces[0], type(self)(pieces[1], self.notes)]
 
     return TableBlock
 
@@ -800,7 +801,7 @@ def _svg_size(path: Path) -> tuple[float, float]:
 
 def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float) -> list:
     from reportlab.lib.units import inch
-    from reportlab.platypus import KeepInFrame, PageBreak, Paragraph, Spacer
+    from reportlab.platypus import KeepInFrame, KeepTogether, PageBreak, Paragraph, Spacer
 
     story = []
     for si, sec in enumerate(report.sections):
@@ -813,7 +814,15 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
             story.append(_mark(Paragraph(_esc(sec.title), st["section"]), key, sec.title, 0, toc=True))
         flow = []
         heads = 0
+        last = len(sec.blocks) - 1
+        # a section's closing note ("All tables of this study ...") goes with the table or chart before it,
+        # never alone at the top of a page
+        closing = (si > 0 and last > 0 and isinstance(sec.blocks[last], Text) and sec.blocks[last].style == "note"
+                   and isinstance(sec.blocks[last - 1], (Table, Chart)))
         for i, b in enumerate(sec.blocks):
+            if closing and i == last:
+                continue
+            tail = _paragraph(sec.blocks[last], st) if closing and i == last - 1 else None
             if si == 0 and i == len(sec.blocks) - 1:  # the contents, before the title page's last note
                 flow += [Paragraph("Contents", st["heading"]), toc]
             if isinstance(b, Text):
@@ -826,9 +835,10 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
                     _mark(p, f"{key}-{heads}", b.text, 1)
                 flow.append(p)
             elif isinstance(b, Table):
-                flow += _table(b, st, box_w, keep=not sec.one_page)
+                flow += _table(b, st, box_w, keep=not sec.one_page, tail=tail)
             elif isinstance(b, Chart):
-                flow.append(chart_cls(report.out / f"{b.path}.svg", max_h=6.2 * inch))
+                chart = chart_cls(report.out / f"{b.path}.svg", max_h=6.2 * inch)
+                flow.append(KeepTogether([chart, tail]) if tail is not None else chart)
         if sec.one_page:  # the whole section on its page: the type shrinks when it must
             story.append(KeepInFrame(0, 0, flow, mode="shrink"))
         else:

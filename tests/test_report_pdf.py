@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import pypdf  # a test dependency (the test extra): the PDF is read in Python, no system tool
@@ -272,7 +273,7 @@ def test_a_split_table_keeps_rows_with_its_note():
             continue
         first, rest = pieces
         assert body(first) >= _END_ROWS and body(rest.table) >= _END_ROWS, room
-        assert first.wrap(w, 1e6)[1] <= room and rest.note is block.note
+        assert first.wrap(w, 1e6)[1] <= room and rest.notes == block.notes
         assert body(first) + body(rest.table) == len(df)
 
 
@@ -288,3 +289,35 @@ def test_chart_footers_are_legible_in_print():
     printed = foot[0].get_fontsize() * BOX_W / fig.get_figwidth()
     assert printed >= 7.0
     assert fig.subplotpars.bottom * fig.get_figheight() >= 0.6 + len(foot[0].get_text().splitlines()) * 0.12
+
+
+def test_no_page_holds_only_a_closing_note(texts):
+    """A section's closing note ("All tables of this study ...") goes with the
+    table or chart before it: no page starts with it (a near-empty page), and
+    in the story it is one of the last table's notes, not a flowable of its own."""
+    from reportlab.lib.units import inch
+    from reportlab.platypus import KeepTogether, Paragraph
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    from kaiser_sim.report import Report, Section, _register_fonts, _story, _styles
+    from kaiser_sim.studies.blocks import Text
+
+    for i, text in enumerate(texts):
+        assert not text.lstrip().startswith("All tables of this study"), f"page {i + 1}: {text[:120]!r}"
+    _register_fonts()
+    df = pd.DataFrame({"row": [str(i) for i in range(60)], "value": ["1.0 [0.5, 1.5]"] * 60})
+    closing = "All tables of this study, with every column: x/*.csv."
+    sections = [Section("title", "T", [Text("a", "note")]),
+                Section("x", "X", [Text("words", "body"), Table("t", "a long table", df, "its note"),
+                                   Text(closing, "note")])]
+    story = _story(Report("T", {}, sections, {}, Path(".")), _styles(), TableOfContents(), None, BOX_W * inch, 9.5)
+
+    def flat(fs):
+        for f in fs:
+            yield f
+            yield from flat(getattr(f, "_content", []) if isinstance(f, KeepTogether) else [])
+
+    free = [f for f in flat(story) if isinstance(f, Paragraph) and closing in f.getPlainText()]
+    assert not free, "the closing note is a flowable of its own"
+    kept = [f for f in flat(story) if getattr(f, "notes", None)]
+    assert kept and closing in kept[-1].notes[-1].getPlainText()
