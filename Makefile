@@ -117,7 +117,7 @@ SAMPLE_RUN     ?= runs/sample
 # the edition's date (SOURCE_DATE_EPOCH): the commit of the code it was made from (8db027e, 2026-12-02 13:36:59
 # UTC), fixed here so that later changes that leave the report's bytes alone do not change its date
 SAMPLE_EPOCH   ?= 1796218619
-SAMPLE_TIMES   := $(SAMPLE_RUN)/edition-times.json
+SAMPLE_TIMES   := $(SAMPLE_RUN)-times.json
 sample: venv
 	if [ -e $(SAMPLE_RUN)/_common_metadata ]; then \
 	    $(PY) -m kaiser_sim simulate --deals $(SAMPLE_DEALS) --seed 1 --mode points --out $(SAMPLE_RUN) --resume; \
