@@ -105,9 +105,8 @@ report: venv
 ##         re-solves on 100,000 of them), with the shipped table-play model. The deals are simulated into
 ##         runs/sample (resumed where a stopped `make sample` left them, then reused: delete runs/sample to
 ##         simulate again); the report is byte-reproducible from them (its date, SOURCE_DATE_EPOCH, is
-##         the commit of the code the edition was made from: SAMPLE_EPOCH). Long: about 40 minutes of simulation and 1-2 hours of report (the 5H/3S
-##         re-solves; benchmarks/results/report_scaling.md) on two quiet
-##         cores (README, "The edition"); the Dask command there spreads the simulation over machines.
+##         the commit of the code the edition was made from: SAMPLE_EPOCH). Long, on two cores: the simulation 30 minutes idle (59 with other work
+##         beside it), the report 56 minutes (the 5H/3S re-solves most of it; README, "The edition"); the Dask command there spreads the simulation over machines.
 ##         Each step's time and peak memory go to benchmarks/results/edition.md (the pages cannot carry them
 ##         and stay byte-reproducible).
 ##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
