@@ -35,7 +35,7 @@ from machine import cpu_model, loadavg
 CHILD = r"""
 import json, resource, sys, time, tempfile
 from pathlib import Path
-from kaiser_sim.results import load_results
+from kaiser_sim.runs.results import load_results
 from kaiser_sim.studies.runner import definition_for, run_study
 from kaiser_sim.studies.runner import results_rules, check_results_path
 from kaiser_sim.rules import Rules

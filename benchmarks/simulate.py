@@ -53,8 +53,8 @@ import pyarrow
 import kaiser_sim
 from kaiser_sim import config
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.progress import LineProgress, format_duration
-from kaiser_sim.results import dd_array, hands_array, load_results
+from kaiser_sim.runs.progress import LineProgress, format_duration
+from kaiser_sim.runs.results import dd_array, hands_array, load_results
 from kaiser_sim.simulate import default_workers, simulate
 import common
 from machine import cpu_model, loadavg

@@ -3,7 +3,7 @@
 :func:`simulate` is the engine behind ``kaiser-sim simulate``.  A run of
 ``N`` deals is cut into chunks of ``C`` deals; chunk ``i`` covers deal
 indices ``[i*C, (i+1)*C)`` and becomes one Parquet part (format:
-:mod:`kaiser_sim.results`).  A chunk is computed by :func:`compute_chunk`, a
+:mod:`kaiser_sim.runs.results`).  A chunk is computed by :func:`compute_chunk`, a
 pure function of (run, chunk index): it deals with
 :func:`kaiser_sim.deal.deal_batch` (deal ``i`` depends only on the seed,
 the rules' deck and hand size, the fixed cards and ``i``) and solves with
@@ -47,7 +47,7 @@ a ``concurrent.futures`` executor):
   this process, which writes the parts: the cluster needs no shared disk.
 
 Crash safety: parts are written under a temporary name and renamed when
-complete (:func:`kaiser_sim.results.write_part`); only this process writes.
+complete (:func:`kaiser_sim.runs.results.write_part`); only this process writes.
 A run killed at any moment leaves whole parts only; ``resume=True`` checks
 every part found (a corrupt or foreign one is an error naming it) and
 computes the missing chunks.  Worker processes end with this process, even
@@ -80,10 +80,10 @@ import numpy as np
 
 from .errors import KaiserSimError
 from . import __version__, config
-from . import results as res
+from .runs import results as res
 from .cards import NotationError, Seat, format_hand, parse_hand
 from .deal import deal_batch, kitty_of, normalize_fixed
-from .progress import Progress, format_duration
+from .runs.progress import Progress, format_duration
 from .rules import Rules, RulesError
 
 
@@ -219,7 +219,7 @@ class RunSpec:
         return np.array(self.fixed, dtype=np.uint64)
 
     def metadata(self) -> dict:
-        """The run metadata stored with the results (see :mod:`kaiser_sim.results`)."""
+        """The run metadata stored with the results (see :mod:`kaiser_sim.runs.results`)."""
         return {
             "format": res.FORMAT_NAME,
             "format_version": res.FORMAT_VERSION,
@@ -417,7 +417,7 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
 
 def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | None = None, rules=None) -> dict:
     """The played-contract columns of a ``--play`` run's chunk
-    (:data:`kaiser_sim.results.PLAY_COLUMNS`): each deal's contract
+    (:data:`kaiser_sim.runs.results.PLAY_COLUMNS`): each deal's contract
     (:func:`kaiser_sim.table_play.play_contracts`), its DD points from
     ``points`` and the declaring side's points when four PIMC players with
     ``samples`` layouts a turn play it out under ``rules`` (default
@@ -778,7 +778,7 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
 
     Parameters
     ----------
-    out : results directory (created; see :mod:`kaiser_sim.results`).
+    out : results directory (created; see :mod:`kaiser_sim.runs.results`).
     deals : number of deals (required for a new run; at most ``config.SIMULATE_MAX_DEALS``).
     seed : seed of the run (default ``config.DEFAULT_SEED``, 0).
     mode : ``"both"`` (default: the points and the tricks tables, solved
@@ -797,10 +797,10 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     resume : finish the run found in ``out``; options left as ``None`` are
         taken from it, options given must agree with it.
     force : replace results found in ``out``.
-    progress : a :class:`~kaiser_sim.progress.Progress` (default silent).
+    progress : a :class:`~kaiser_sim.runs.progress.Progress` (default silent).
     play : K: also play each deal's contract out with four PIMC players
         sampling K layouts a turn (:data:`CONTRACTS`; the columns
-        :data:`kaiser_sim.results.PLAY_COLUMNS`); default 0, no play.  Parts
+        :data:`kaiser_sim.runs.results.PLAY_COLUMNS`); default 0, no play.  Parts
         default to ``config.PLAY_CHUNK_SIZE`` deals then.
 
     The rows depend only on (seed, rules, fixed cards) and the deal index,

@@ -741,7 +741,7 @@ BUILD_SENSITIVITY = 400
 
 def _played(path):
     from .hands import strength, trump_by_rule
-    from .results import load_results
+    from .runs.results import load_results
 
     df = load_results(path)
     hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
@@ -800,7 +800,7 @@ def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = B
     results dataset; neither path is the other or lies inside the other's
     runs; and a play run already in ``runs/fit`` or ``runs/holdout`` can be
     resumed with these options.  Leaves nothing behind."""
-    from .results import check_output
+    from .runs.results import check_output
 
     if not str(out).strip():
         raise TablePlayError("the model file name is empty")
@@ -827,7 +827,7 @@ def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = B
 
 def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> None:
     """Can :func:`build_model` start, or resume, a play run in ``path``?"""
-    from . import results as res
+    from .runs import results as res
     from .simulate import RunSpec
 
     try:

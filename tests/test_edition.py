@@ -65,7 +65,7 @@ def test_auction_study_does_not_depend_on_its_blocks(tmp_path, monkeypatch):
     bounded at a million deals); the tables are the same whatever the block."""
     import pandas as pd
 
-    from kaiser_sim.results import load_results
+    from kaiser_sim.runs.results import load_results
     from kaiser_sim.rules import Rules
     from kaiser_sim.studies import auction
 

@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                          "kaiser_sim.figures")),
     ("deals", ("kaiser_sim.deal", "kaiser_sim.scoring", "kaiser_sim.auction")),
     ("double-dummy engine", ("kaiser_sim.dd", "kaiser_sim.dd.*")),
-    ("runs and results", ("kaiser_sim.simulate", "kaiser_sim.results", "kaiser_sim.progress", "kaiser_sim.deal_io")),
+    ("runs and results", ("kaiser_sim.simulate", "kaiser_sim.runs", "kaiser_sim.runs.*")),
     ("hands and models", ("kaiser_sim.table_play", "kaiser_sim.make_model", "kaiser_sim.conditioned", "kaiser_sim.call_worth",
                           "kaiser_sim.policies", "kaiser_sim.listening", "kaiser_sim.match", "kaiser_sim.advisor")),
     ("studies", ("kaiser_sim.studies", "kaiser_sim.studies.*")),
@@ -214,7 +214,8 @@ def test_no_module_imports_the_package_facade():
 
 
 def test_cli_constants_match_the_library():
-    from kaiser_sim import cli, deal_io
+    from kaiser_sim import cli
+    from kaiser_sim.runs import deal_io
 
     assert tuple(cli.DEAL_FORMATS) == tuple(deal_io.FORMATS)
 

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 import kaiser_sim
 from kaiser_sim import config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
 from kaiser_sim.output_dir import OutputError, check_replaceable, probe_file, write_file_atomic
 from kaiser_sim.simulate import SimulateError, simulate

@@ -112,7 +112,7 @@ def test_solve_stops_reading_at_the_first_line_that_is_not_text(tmp_path):
             self.lines += 1
             return b"\x80\x81\x82\n"
 
-    from kaiser_sim.deal_io import DealInputError, read_deals
+    from kaiser_sim.runs.deal_io import DealInputError, read_deals
 
     stream = Endless()
     with pytest.raises(DealInputError, match="not UTF-8"):
@@ -239,19 +239,19 @@ def test_studies_refuse_a_tricks_dataset(datasets, tmp_path, study):
 
 
 def test_report_refuses_a_tricks_dataset_up_front(datasets, tmp_path, monkeypatch):
-    import kaiser_sim.results
+    import kaiser_sim.runs.results
 
     def no_loading(*a, **k):
         raise AssertionError("the dataset was loaded before it was checked")
 
-    monkeypatch.setattr(kaiser_sim.results, "load_results", no_loading)
+    monkeypatch.setattr(kaiser_sim.runs.results, "load_results", no_loading)
     out = tmp_path / "out"
     refused(run("report", "--from", datasets["tricks"], "--out", out), TRICKS_ONLY)
     assert not out.exists()
 
 
 def test_run_study_refuses_a_tricks_frame(datasets, tmp_path):
-    from kaiser_sim.results import load_results
+    from kaiser_sim.runs.results import load_results
     from kaiser_sim.studies import StudyError
     from kaiser_sim.studies.runner import definition_for, run_study
 

@@ -31,7 +31,7 @@ from dispositions import DEFAULTS, defaults_in_child, ignored_in_child
 
 import kaiser_sim
 from kaiser_sim import config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
 from kaiser_sim.simulate import SimulateError, _end_with_parent, make_spec, simulate
 

@@ -21,11 +21,11 @@ from click.testing import CliRunner
 
 import kaiser_sim
 from kaiser_sim import __version__, config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cards import DECK_34, parse_hand, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.progress import BarProgress, LineProgress, make_progress
+from kaiser_sim.runs.progress import BarProgress, LineProgress, make_progress
 from kaiser_sim.rules import Rules
 from kaiser_sim.simulate import SimulateError, compute_chunk, make_spec, simulate
 

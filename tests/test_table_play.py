@@ -41,7 +41,7 @@ def test_play_run_columns_and_contracts(played):
     # the played result is play_deals' on the same deals, independently
     r = play_deals(hands, dec, strain, samples=K, seed=9, start=0)
     assert (df["play_pts"].to_numpy() == r.declarer_points).all()
-    meta = kaiser_sim.results.read_metadata(played)
+    meta = kaiser_sim.runs.results.read_metadata(played)
     assert meta["play"]["samples"] == K and "deal % 4" in meta["play"]["contracts"]
 
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import kaiser_sim
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.advisor import advise, advisor_deals
 from kaiser_sim.cards import parse_hand, popcount
 from kaiser_sim.cli import main

@@ -275,7 +275,7 @@ def check_results_path(from_path) -> dict:
     """The run metadata of the results dataset ``from_path``, read without
     loading it; :class:`StudyError` if it is not a readable results dataset or
     holds no points values (a ``--mode tricks`` run)."""
-    from ..results import ResultsError, read_metadata
+    from ..runs.results import ResultsError, read_metadata
 
     try:
         meta = read_metadata(from_path)
@@ -311,7 +311,7 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     if a run with the same inputs is already there; started over if
     ``force``, the command's ``--force``).  A dataset without points values
     (``--mode tricks``) is refused before it is loaded."""
-    from ..results import ResultsError, load_results
+    from ..runs.results import ResultsError, load_results
     from ..simulate import ResumeMismatch, SimulateError, simulate
 
     if from_path is not None:
@@ -464,7 +464,7 @@ def check_output_dir(out) -> None:
     """:class:`StudyError` unless the output directory ``out`` can be created
     and written and is not a results dataset or inside one (checked before
     any work; nothing is left behind)."""
-    from ..results import check_output
+    from ..runs.results import check_output
 
     try:
         check_output(out)
