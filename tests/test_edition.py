@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
-from kaiser_sim.simulate import simulate
+from kaiser_sim.runs.simulate import simulate
 
 MAKEFILE = Path(__file__).resolve().parents[1] / "Makefile"
 STUDIES = "bid-odds,bidding-chart,auction,five-hearts"

@@ -56,7 +56,7 @@ def tree(path: Path) -> dict:
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory):
     """A small points dataset and a tricks-only one."""
-    from kaiser_sim.simulate import simulate
+    from kaiser_sim.runs.simulate import simulate
 
     base = tmp_path_factory.mktemp("runs")
     simulate(base / "pts", 12, 5, mode="points", workers=1)
@@ -318,7 +318,7 @@ def test_full_disk_during_a_simulating_study_removes_the_new_run(tmp_path, monke
 
 
 def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch):
-    from kaiser_sim.simulate import simulate
+    from kaiser_sim.runs.simulate import simulate
 
     import kaiser_sim.report as report
 

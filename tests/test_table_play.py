@@ -15,7 +15,8 @@ import kaiser_sim
 from kaiser_sim import table_play
 from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.rules import get_preset
-from kaiser_sim.simulate import SimulateError, play_contracts, simulate
+from kaiser_sim.runs.simulate import SimulateError, simulate
+from kaiser_sim.runs.spec import play_contracts
 from kaiser_sim.table_play import POINTS, TablePlayError, fit_kind, fit_model, load_model
 
 K = 3  # layouts a turn: enough to exercise the players, cheap enough for the suite

@@ -21,7 +21,7 @@ from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.match import MatchError, play_matches, round_seed
 from kaiser_sim.rules import PRESETS, Rules
-from kaiser_sim.simulate import RunSpec, SimulateError, simulate
+from kaiser_sim.runs.simulate import RunSpec, SimulateError, simulate
 from kaiser_sim.dd.rule_variants import (
     contract_values,
     cover3_points,

@@ -1,7 +1,7 @@
 """One deal at a time: ``deal`` (random deals), ``solve`` (double-dummy tables
 of a deal or a list of deals), ``play`` (a deal played out by PIMC players).
 
-Library: ``deal`` generates, ``deal_io`` reads and writes deal lists,
+Library: ``deal`` generates, ``runs.deal_io`` reads and writes deal lists,
 ``dd.rule_variants`` solves under the rules, ``dd.table`` formats; ``dd.pimc`` plays.
 """
 

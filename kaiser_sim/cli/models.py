@@ -56,7 +56,7 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
         kaiser-sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out runs/low-nt.json
     """
     from ..runs.progress import make_progress
-    from ..simulate import SimulateError
+    from ..runs.simulate import SimulateError
     from ..table_play import TablePlayError, build_model
 
     from ..rules import Rules

@@ -2,7 +2,7 @@
 dataset), ``info`` (what a dataset holds), ``study`` (one study's tables and
 charts) and ``report`` (the printed report).
 
-Library: ``simulate``, ``results``, ``studies`` (``studies.runner``), ``report``.
+Library: ``runs.simulate``, ``runs.results``, ``studies`` (``studies.runner``), ``report``.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
         kaiser-sim simulate -n 1000000 --seed 2 --out runs/s2 --scheduler tcp://10.0.0.5:8786
     """
     from ..runs.progress import make_progress
-    from ..simulate import RunStopped, SimulateError, simulate as run
+    from ..runs.simulate import RunStopped, SimulateError, simulate as run
 
     def typed(name, value):  # with --resume, options left out come from the run being resumed
         return value if given(ctx, name) else None

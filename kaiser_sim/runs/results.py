@@ -157,7 +157,7 @@ def schema_of(meta: dict, with_metadata: bool = False) -> pa.Schema:
 def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
     """One part as an Arrow table.
 
-    ``arrays`` (from :func:`kaiser_sim.simulate.compute_chunk`): ``deal``
+    ``arrays`` (from :func:`kaiser_sim.runs.chunks.compute_chunk`): ``deal``
     (n,) int64, ``hands`` (n, 4) uint64 and one (n, 4, 5) int8 table per
     solver mode of the run.
     """

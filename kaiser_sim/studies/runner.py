@@ -312,7 +312,7 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     ``force``, the command's ``--force``).  A dataset without points values
     (``--mode tricks``) is refused before it is loaded."""
     from ..runs.results import ResultsError, load_results
-    from ..simulate import ResumeMismatch, SimulateError, simulate
+    from ..runs.simulate import ResumeMismatch, SimulateError, simulate
 
     if from_path is not None:
         check_results_path(from_path)
