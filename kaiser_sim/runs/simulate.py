@@ -120,7 +120,7 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     force : replace results found in ``out``.
     progress : a :class:`~kaiser_sim.runs.progress.Progress` (default silent).
     play : K: also play each deal's contract out with four PIMC players
-        sampling K layouts a turn (:data:`CONTRACTS`; the columns
+        sampling K layouts a turn (:data:`~kaiser_sim.runs.spec.CONTRACTS`; the columns
         :data:`kaiser_sim.runs.results.PLAY_COLUMNS`); default 0, no play.  Parts
         default to ``config.PLAY_CHUNK_SIZE`` deals then.
 
