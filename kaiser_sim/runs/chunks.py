@@ -84,7 +84,7 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
 def play_chunk(hands, deal_ids, points, samples: int, seed: int, threads: int | None = None, rules=None) -> dict:
     """The played-contract columns of a ``--play`` run's chunk
     (:data:`kaiser_sim.runs.results.PLAY_COLUMNS`): each deal's contract
-    (:func:`kaiser_sim.table_play.play_contracts`), its DD points from
+    (:func:`kaiser_sim.runs.spec.play_contracts`), its DD points from
     ``points`` and the declaring side's points when four PIMC players with
     ``samples`` layouts a turn play it out under ``rules`` (default
     standard; :func:`kaiser_sim.dd.pimc.play_deals`: with a kitty the PIMC

@@ -27,6 +27,7 @@ from ..deal import deal_batch, normalize_fixed
 from ..rules import Rules
 
 
+#: how the contracts of a play run are chosen (also stored in the run's metadata)
 CONTRACTS = ("declarer: seat deal % 4 (rotating with the deal); strain: the declarer's trump by rule "
              "(longest suit, ties by high cards) from its own hand, no trump on every third deal "
              "(deal % 3 == 2)")
