@@ -35,9 +35,9 @@ from machine import cpu_model, loadavg
 CHILD = r"""
 import json, resource, sys, time, tempfile
 from pathlib import Path
-from kaiser_sim.results import load_results
+from kaiser_sim.runs.results import load_results
 from kaiser_sim.studies.runner import definition_for, run_study
-from kaiser_sim.studies.runner import results_rules, check_results_path
+from kaiser_sim.runs.services import results_rules, check_results_path
 from kaiser_sim.rules import Rules
 key, path, max_resolve = sys.argv[1], sys.argv[2], int(sys.argv[3])
 meta = check_results_path(path)

@@ -19,7 +19,7 @@ What is measured
    freshly dealt deals (dealing and writing not included): what the cores
    can solve without the engine; measured before the run and again after
    it, as the machine's speed drifts.
-3. **The runs**: ``kaiser_sim.simulate.simulate`` of ``--deals`` deals, mode
+3. **The runs**: ``kaiser_sim.runs.simulate.simulate`` of ``--deals`` deals, mode
    points, then ``--both-deals`` deals (default ``--deals``) in mode both,
    each into a temporary directory (deleted afterwards), timed from the
    call to its return: worker start-up, dealing, solving, writing, fsyncs.
@@ -53,9 +53,9 @@ import pyarrow
 import kaiser_sim
 from kaiser_sim import config
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.progress import LineProgress, format_duration
-from kaiser_sim.results import dd_array, hands_array, load_results
-from kaiser_sim.simulate import default_workers, simulate
+from kaiser_sim.runs.progress import LineProgress, format_duration
+from kaiser_sim.runs.results import dd_array, hands_array, load_results
+from kaiser_sim.runs.simulate import default_workers, simulate
 import common
 from machine import cpu_model, loadavg
 
@@ -181,7 +181,7 @@ def render(r: dict) -> str:
         lines += ["**The machine was busy** (CPU use below 90%): on a quiet machine expect about the measured "
                   "rate divided by the CPU use (the 'quiet machine' row).", ""]
     lines += [
-        "What is timed: one `kaiser_sim.simulate.simulate(out, deals, seed, mode=..., workers=..., chunk_size=...)` "
+        "What is timed: one `kaiser_sim.runs.simulate.simulate(out, deals, seed, mode=..., workers=..., chunk_size=...)` "
         "call a mode, from the call to its return: spawning the worker processes and loading the compiled kernels, "
         "dealing, the 20-entry points table of every deal (mode both: and its tricks table, solved together by "
         "`dd_table(mode=\"both\")`), the Parquet writes (each part fsynced and renamed) and the "

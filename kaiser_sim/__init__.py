@@ -8,7 +8,7 @@ kaiser_sim`` (and ``kaiser-sim --help``) loads neither numba nor pyarrow.
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it
-_LAZY = {"dd_table": "dd", "solve": "dd", "can_reach": "dd", "load_results": "results"}
+_LAZY = {"dd_table": "dd", "solve": "dd", "can_reach": "dd", "load_results": "runs.results"}
 
 __all__ = ["dd_table", "solve", "can_reach", "load_results", "__version__"]
 

@@ -135,7 +135,7 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
     points mode, standard deck): every seat of every deal as declarer, in
     each of the four suits (kind ``trump``) and in no trump (kind ``nt``)."""
     from .hands import features, trump_by_rule
-    from .results import dd_array, hands_array
+    from .runs.results import dd_array, hands_array
 
     bins = dict(DEFAULT_BINS, **(bins or {}))
     if len(results) < 100:
@@ -185,7 +185,7 @@ def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON, labels=OUTPUT_LABELS
     or a directory; not inside a results dataset) and they are two
     different files.  Leaves nothing behind.  ``labels`` name the two files
     in the messages (the command line's option names)."""
-    from .results import check_output
+    from .runs.results import check_output
 
     for label, path in zip(labels, (csv_path, json_path)):
         if not str(path).strip():
@@ -273,7 +273,7 @@ def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -
     with ``--replace-shipped``); the line ``kaiser-sim make-model``
     prints.  The outputs are checked first (:func:`check_outputs`, its
     messages naming them by ``labels``)."""
-    from .results import load_results
+    from .runs.results import load_results
 
     csv_path = MODEL_CSV if csv_path is None else csv_path
     json_path = MODEL_JSON if json_path is None else json_path

@@ -288,12 +288,12 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     with a note where it does not hold) or ``"dd"`` (:data:`ENGINES`);
     ``table_model``: the table-play model (default the shipped one).
     ``threads``: solver threads (default all); ``progress``: a
-    :class:`kaiser_sim.progress.Progress` counting finished matches."""
+    :class:`kaiser_sim.runs.progress.Progress` counting finished matches."""
     import time
 
     from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
         rules_note, run_auction
-    from .progress import Progress
+    from .runs.progress import Progress
     from .scoring import score_hands
     from .dd.rule_variants import LOW_NT, contract_values, deal_for_rules
 

@@ -1039,7 +1039,7 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     from . import config
     from .output_dir import removed_on_failure, staged
     from .rules import get_preset
-    from .studies.runner import check_output_dir, check_results_path, obtain_results, results_rules
+    from .runs.services import RunServiceError, check_output_dir, check_results_path, obtain_results, results_rules
 
     keys = parse_studies(studies)
     if from_path is None and deals < MIN_DEALS:
@@ -1049,9 +1049,12 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     log = log or (lambda line: None)
     t0 = time.time()
     if from_path is not None:
-        meta = check_results_path(from_path)  # readable, with points values: before anything is loaded
-        if rules is None:
-            rules = results_rules(meta, from_path) or get_preset(rules_preset)
+        try:
+            meta = check_results_path(from_path)  # readable, with points values: before anything is loaded
+            if rules is None:
+                rules = results_rules(meta, from_path) or get_preset(rules_preset)
+        except RunServiceError as e:
+            raise ReportError(str(e)) from None
         deals, seed = meta.get("deals", "x"), meta.get("seed", "x")
         if isinstance(deals, int) and deals < MIN_DEALS:
             raise ReportError(f"the report needs at least {MIN_DEALS} deals; {from_path} holds {deals}")
@@ -1064,14 +1067,18 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     out = Path(out)
     try:
         check_output_dir(out)
-    except StudyError as e:
+    except RunServiceError as e:
         raise ReportError(str(e)) from None
     with removed_on_failure(out, out / "results"):
-        if from_path is not None:
-            results = obtain_results(from_path)
-        else:
-            log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
-            results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
+        try:
+            if from_path is not None:
+                results = obtain_results(from_path)
+            else:
+                log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
+                results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
+        except RunServiceError as e:
+            raise ReportError(str(e)) from None
+        if from_path is None:
             source = str(out / "results") if keep_results else (
                 f"not kept (--no-keep-results); kaiser-sim simulate --deals {deals} --seed {seed} --mode points "
                 "with these rules makes the same deals again")

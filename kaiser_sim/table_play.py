@@ -152,7 +152,7 @@ import numpy as np
 from .cards import Strain
 from .errors import KaiserSimError
 from . import __version__, config
-from .simulate import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
+from .runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
 
 #: the declaring side's raw points (standard game): the values of the model's axes
 POINTS = np.arange(-2, 13)
@@ -741,7 +741,7 @@ BUILD_SENSITIVITY = 400
 
 def _played(path):
     from .hands import strength, trump_by_rule
-    from .results import load_results
+    from .runs.results import load_results
 
     df = load_results(path)
     hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
@@ -800,7 +800,7 @@ def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = B
     results dataset; neither path is the other or lies inside the other's
     runs; and a play run already in ``runs/fit`` or ``runs/holdout`` can be
     resumed with these options.  Leaves nothing behind."""
-    from .results import check_output
+    from .runs.results import check_output
 
     if not str(out).strip():
         raise TablePlayError("the model file name is empty")
@@ -827,8 +827,8 @@ def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = B
 
 def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> None:
     """Can :func:`build_model` start, or resume, a play run in ``path``?"""
-    from . import results as res
-    from .simulate import RunSpec
+    from .runs import results as res
+    from .runs.spec import RunSpec
 
     try:
         if not path.exists():
@@ -878,7 +878,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     import time
 
     from .rules import Rules
-    from .simulate import simulate
+    from .runs.simulate import simulate
 
     if rules is not None and play_key(rules) != play_key(Rules.preset("standard")):
         return build_variant_model(rules, out, deals, holdout, seed, samples, progress)
@@ -1093,7 +1093,7 @@ def build_variant_model(rules, out, deals: int = VARIANT_DEALS, holdout: int = V
 
 
 def _contracts_text(rules) -> str:
-    from .simulate import contracts_text
+    from .runs.spec import contracts_text
 
     return contracts_text(rules)
 

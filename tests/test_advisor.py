@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.advisor import (
     SCHEMA,
     STRAIN_KEYS,

@@ -7,7 +7,7 @@ import pytest
 
 from kaiser_sim.cards import format_deal
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.deal_io import MAX_REPORTED_ERRORS, DealInputError, deal_lines, read_deals
+from kaiser_sim.runs.deal_io import MAX_REPORTED_ERRORS, DealInputError, deal_lines, read_deals
 
 DEALS = deal_batch(3, seed=4)
 

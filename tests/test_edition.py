@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
-from kaiser_sim.simulate import simulate
+from kaiser_sim.runs.simulate import simulate
 
 MAKEFILE = Path(__file__).resolve().parents[1] / "Makefile"
 STUDIES = "bid-odds,bidding-chart,auction,five-hearts"
@@ -65,7 +65,7 @@ def test_auction_study_does_not_depend_on_its_blocks(tmp_path, monkeypatch):
     bounded at a million deals); the tables are the same whatever the block."""
     import pandas as pd
 
-    from kaiser_sim.results import load_results
+    from kaiser_sim.runs.results import load_results
     from kaiser_sim.rules import Rules
     from kaiser_sim.studies import auction
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kaiser_sim.cli import main
 from kaiser_sim.cli.rules_options import RulesInputError, rules_from_cli
-from kaiser_sim.deal_io import DealInputError, read_deals
+from kaiser_sim.runs.deal_io import DealInputError, read_deals
 from kaiser_sim.rules import OPTIONS, Rules, RulesError
 from kaiser_sim.studies import StudyError, get_study
 from kaiser_sim.studies.runner import check_params, load_definition, parse_param

@@ -157,10 +157,10 @@ def test_the_collector_finds_the_raise_sites():
     line, in f-strings and in an exception's own ``__init__``, and the import
     graph reaches the simulation from ``study`` and ``report``."""
     modules = {m for m, _, _ in MESSAGES}
-    assert len(MESSAGES) >= 40 and {"kaiser_sim.simulate", "kaiser_sim.results", "kaiser_sim.cli.models"} <= modules
+    assert len(MESSAGES) >= 40 and {"kaiser_sim.runs.simulate", "kaiser_sim.runs.results", "kaiser_sim.cli.models"} <= modules
     assert any("Leave them out" in text and "--force" in text for _, _, text in MESSAGES)  # ResumeMismatch.__init__
     assert any("kaiser-sim simulate --resume --out {}" in text for _, _, text in MESSAGES)
-    assert {"simulate", "study", "report"} <= RAISED_BY["kaiser_sim.simulate"]
+    assert {"simulate", "study", "report"} <= RAISED_BY["kaiser_sim.runs.simulate"]
     assert "hand" in RAISED_BY["kaiser_sim.conditioned"] and "deal" not in RAISED_BY["kaiser_sim.conditioned"]
 
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from kaiser_sim import config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
 from kaiser_sim.studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
 

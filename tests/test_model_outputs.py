@@ -21,10 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 import kaiser_sim.make_model as make_model
-import kaiser_sim.simulate as simulate_module
+import kaiser_sim.runs.simulate as simulate_module
 from kaiser_sim.cli import main
 from kaiser_sim.make_model import read_make_model
-from kaiser_sim.simulate import simulate
+from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.table_play import TablePlayError, TablePlayModel, check_build_paths, fit_model
 
 TPM = ["table-play-model", "--deals", "100", "--holdout", "100", "-k", "1", "--sensitivity", "0", "-w", "1", "-q"]

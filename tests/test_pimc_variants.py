@@ -194,7 +194,8 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
     columns match :func:`play_deals` under the rules, the DD column the
     rules' double-dummy value of the contract."""
     import kaiser_sim
-    from kaiser_sim.simulate import play_contracts, simulate
+    from kaiser_sim.runs.simulate import simulate
+    from kaiser_sim.runs.spec import play_contracts
     from kaiser_sim.studies import get_study
 
     rules = VARIANTS[name]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from kaiser_sim.cli import main
 from kaiser_sim.report import GLOSSARY_TITLE, ci, parse_studies, pct
-from kaiser_sim.simulate import simulate
+from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies.blocks import ranges
 

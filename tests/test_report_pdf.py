@@ -14,7 +14,7 @@ import pypdf  # a test dependency (the test extra): the PDF is read in Python, n
 import pytest
 
 from kaiser_sim.report import BOX_W, GLOSSARY_TITLE, Table, make_report, render_pdf
-from kaiser_sim.simulate import simulate
+from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, get_study
 
 TITLES = {k: get_study(k).TITLE for k in STUDIES}

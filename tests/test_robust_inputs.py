@@ -56,7 +56,7 @@ def tree(path: Path) -> dict:
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory):
     """A small points dataset and a tricks-only one."""
-    from kaiser_sim.simulate import simulate
+    from kaiser_sim.runs.simulate import simulate
 
     base = tmp_path_factory.mktemp("runs")
     simulate(base / "pts", 12, 5, mode="points", workers=1)
@@ -112,7 +112,7 @@ def test_solve_stops_reading_at_the_first_line_that_is_not_text(tmp_path):
             self.lines += 1
             return b"\x80\x81\x82\n"
 
-    from kaiser_sim.deal_io import DealInputError, read_deals
+    from kaiser_sim.runs.deal_io import DealInputError, read_deals
 
     stream = Endless()
     with pytest.raises(DealInputError, match="not UTF-8"):
@@ -239,19 +239,19 @@ def test_studies_refuse_a_tricks_dataset(datasets, tmp_path, study):
 
 
 def test_report_refuses_a_tricks_dataset_up_front(datasets, tmp_path, monkeypatch):
-    import kaiser_sim.results
+    import kaiser_sim.runs.results
 
     def no_loading(*a, **k):
         raise AssertionError("the dataset was loaded before it was checked")
 
-    monkeypatch.setattr(kaiser_sim.results, "load_results", no_loading)
+    monkeypatch.setattr(kaiser_sim.runs.results, "load_results", no_loading)
     out = tmp_path / "out"
     refused(run("report", "--from", datasets["tricks"], "--out", out), TRICKS_ONLY)
     assert not out.exists()
 
 
 def test_run_study_refuses_a_tricks_frame(datasets, tmp_path):
-    from kaiser_sim.results import load_results
+    from kaiser_sim.runs.results import load_results
     from kaiser_sim.studies import StudyError
     from kaiser_sim.studies.runner import definition_for, run_study
 
@@ -318,7 +318,7 @@ def test_full_disk_during_a_simulating_study_removes_the_new_run(tmp_path, monke
 
 
 def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch):
-    from kaiser_sim.simulate import simulate
+    from kaiser_sim.runs.simulate import simulate
 
     import kaiser_sim.report as report
 

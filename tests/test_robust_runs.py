@@ -31,9 +31,10 @@ from dispositions import DEFAULTS, defaults_in_child, ignored_in_child
 
 import kaiser_sim
 from kaiser_sim import config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
-from kaiser_sim.simulate import SimulateError, _end_with_parent, make_spec, simulate
+from kaiser_sim.runs.executors import _end_with_parent
+from kaiser_sim.runs.simulate import SimulateError, make_spec, simulate
 
 SEED = 3
 
@@ -551,11 +552,11 @@ def test_a_killed_worker_is_a_clear_error(tmp_path):
 
 def test_a_worker_whose_parent_is_gone_ends_at_once():
     """The race of ``PR_SET_PDEATHSIG``: a parent that died before the call."""
-    code = ("import os; from kaiser_sim.simulate import _end_with_parent; "
+    code = ("import os; from kaiser_sim.runs.executors import _end_with_parent; "
             "_end_with_parent(os.getppid() + 1000000); print('still running')")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and result.stdout == ""
-    code = ("import os, time; from kaiser_sim.simulate import _end_with_parent; "
+    code = ("import os, time; from kaiser_sim.runs.executors import _end_with_parent; "
             "_end_with_parent(os.getppid()); time.sleep(0.2); print('still running')")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout == "still running\n"

@@ -1,4 +1,4 @@
-"""``kaiser-sim simulate`` / :mod:`kaiser_sim.simulate`: reproducibility across
+"""``kaiser-sim simulate`` / :mod:`kaiser_sim.runs.simulate`: reproducibility across
 workers, chunk sizes and Dask; resume after a real SIGKILL; schema and
 metadata; refusals.  Runs are a few dozen deals: the solver dominates."""
 
@@ -21,13 +21,13 @@ from click.testing import CliRunner
 
 import kaiser_sim
 from kaiser_sim import __version__, config
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.cards import DECK_34, parse_hand, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.progress import BarProgress, LineProgress, make_progress
+from kaiser_sim.runs.progress import BarProgress, LineProgress, make_progress
 from kaiser_sim.rules import Rules
-from kaiser_sim.simulate import SimulateError, compute_chunk, make_spec, simulate
+from kaiser_sim.runs.simulate import SimulateError, compute_chunk, make_spec, simulate
 
 SEED = 1
 N = 24

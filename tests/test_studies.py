@@ -397,7 +397,7 @@ def test_hand_eval(results):
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory):
-    from kaiser_sim.simulate import simulate
+    from kaiser_sim.runs.simulate import simulate
 
     path = tmp_path_factory.mktemp("runs") / "r"
     simulate(path, 12, 5, workers=1)

@@ -15,7 +15,8 @@ import kaiser_sim
 from kaiser_sim import table_play
 from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.rules import get_preset
-from kaiser_sim.simulate import SimulateError, play_contracts, simulate
+from kaiser_sim.runs.simulate import SimulateError, simulate
+from kaiser_sim.runs.spec import play_contracts
 from kaiser_sim.table_play import POINTS, TablePlayError, fit_kind, fit_model, load_model
 
 K = 3  # layouts a turn: enough to exercise the players, cheap enough for the suite
@@ -41,7 +42,7 @@ def test_play_run_columns_and_contracts(played):
     # the played result is play_deals' on the same deals, independently
     r = play_deals(hands, dec, strain, samples=K, seed=9, start=0)
     assert (df["play_pts"].to_numpy() == r.declarer_points).all()
-    meta = kaiser_sim.results.read_metadata(played)
+    meta = kaiser_sim.runs.results.read_metadata(played)
     assert meta["play"]["samples"] == K and "deal % 4" in meta["play"]["contracts"]
 
 

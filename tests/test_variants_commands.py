@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 import kaiser_sim
-from kaiser_sim import results as res
+from kaiser_sim.runs import results as res
 from kaiser_sim.advisor import advise, advisor_deals
 from kaiser_sim.cards import parse_hand, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.match import MatchError, play_matches, round_seed
 from kaiser_sim.rules import PRESETS, Rules
-from kaiser_sim.simulate import RunSpec, SimulateError, simulate
+from kaiser_sim.runs.simulate import RunSpec, SimulateError, simulate
 from kaiser_sim.dd.rule_variants import (
     contract_values,
     cover3_points,

@@ -40,10 +40,10 @@ def output_dir(path, label: str):
     option and its value).  Nothing is left behind: a directory created for
     the check is removed again (the command creates it when it writes).  A
     results dataset, or a directory inside one, is refused
-    (:func:`kaiser_sim.results.check_output`)."""
+    (:func:`kaiser_sim.runs.results.check_output`)."""
     from pathlib import Path
 
-    from ..results import check_output
+    from ..runs.results import check_output
 
     p = Path(path)
     try:
@@ -63,7 +63,7 @@ def output_file(path, label: str):
     does not lie in a results dataset.  Nothing is left behind."""
     from pathlib import Path
 
-    from ..results import check_output
+    from ..runs.results import check_output
 
     if not str(path).strip():
         raise InputError(f"{label}: is empty; give a file name")

@@ -1,7 +1,7 @@
 """One deal at a time: ``deal`` (random deals), ``solve`` (double-dummy tables
 of a deal or a list of deals), ``play`` (a deal played out by PIMC players).
 
-Library: ``deal`` generates, ``deal_io`` reads and writes deal lists,
+Library: ``deal`` generates, ``runs.deal_io`` reads and writes deal lists,
 ``dd.rule_variants`` solves under the rules, ``dd.table`` formats; ``dd.pimc`` plays.
 """
 
@@ -22,7 +22,7 @@ from .types import DEAL, SEAT, StrainType
 if TYPE_CHECKING:
     import numpy as np
 
-#: the formats of ``kaiser-sim deal`` (= ``kaiser_sim.deal_io.FORMATS``, checked by
+#: the formats of ``kaiser-sim deal`` (= ``kaiser_sim.runs.deal_io.FORMATS``, checked by
 #: tests/test_layers.py; deal_io imports numba)
 DEAL_FORMATS = ("pbn", "jsonl")
 
@@ -78,7 +78,7 @@ def _check_rules_deals(deals: np.ndarray, rules, line_numbers) -> None:
 
 def _read_input(stream, rules) -> tuple[np.ndarray, np.ndarray]:
     """All deals of ``--input``, or :class:`InputError` naming every bad line."""
-    from ..deal_io import DealInputError, read_deals
+    from ..runs.deal_io import DealInputError, read_deals
 
     name = getattr(stream, "name", "input")
     try:
@@ -142,7 +142,7 @@ def deal(count, seed, fmt, rules):
         kaiser-sim deal -n 3 --rules kitty-34
     """
     from ..deal import deal_batch
-    from ..deal_io import deal_lines
+    from ..runs.deal_io import deal_lines
 
     for lo in range(0, count, config.DEAL_PRINT_CHUNK):
         deals = deal_batch(min(config.DEAL_PRINT_CHUNK, count - lo), seed, start=lo,

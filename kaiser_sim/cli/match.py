@@ -62,7 +62,7 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
         kaiser-sim match -a ev -b cautious --rules low-nt --matches 200
     """
     from ..match import MatchError, play_matches
-    from ..progress import make_progress
+    from ..runs.progress import make_progress
 
     not_empty(out=out)
     if out:

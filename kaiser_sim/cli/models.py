@@ -55,8 +55,8 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
         kaiser-sim table-play-model --out runs/table_play_model.json
         kaiser-sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out runs/low-nt.json
     """
-    from ..progress import make_progress
-    from ..simulate import SimulateError
+    from ..runs.progress import make_progress
+    from ..runs.simulate import SimulateError
     from ..table_play import TablePlayError, build_model
 
     from ..rules import Rules
@@ -114,7 +114,7 @@ def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipp
     import os
 
     from ..make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
-    from ..results import ResultsError
+    from ..runs.results import ResultsError
 
     not_empty(out=out_dir, csv=csv_path, json=json_path)
     if replace_shipped and (out_dir or csv_path or json_path):

@@ -2,7 +2,7 @@
 dataset), ``info`` (what a dataset holds), ``study`` (one study's tables and
 charts) and ``report`` (the printed report).
 
-Library: ``simulate``, ``results``, ``studies`` (``studies.runner``), ``report``.
+Library: ``runs.simulate``, ``runs.results``, ``studies`` (``studies.runner``), ``report``.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
         kaiser-sim simulate --deals 2000 --seed 7 --play 20 --out runs/played
         kaiser-sim simulate -n 1000000 --seed 2 --out runs/s2 --scheduler tcp://10.0.0.5:8786
     """
-    from ..progress import make_progress
-    from ..simulate import RunStopped, SimulateError, simulate as run
+    from ..runs.progress import make_progress
+    from ..runs.simulate import RunStopped, SimulateError, simulate as run
 
     def typed(name, value):  # with --resume, options left out come from the run being resumed
         return value if given(ctx, name) else None
@@ -116,7 +116,7 @@ def info(path, fmt):
     Example:
         kaiser-sim info runs/s1
     """
-    from ..results import ResultsError, info as read_info, info_text
+    from ..runs.results import ResultsError, info as read_info, info_text
 
     try:
         d = read_info(path)
@@ -171,7 +171,7 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
     """
     from pathlib import Path
 
-    from ..progress import make_progress
+    from ..runs.progress import make_progress
     from ..studies import StudyError
     from ..studies.runner import definition_for, parse_param, run_study
 
@@ -239,7 +239,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
         kaiser-sim report --deals 20000 --seed 2 --studies bid-odds,bidding-chart
         kaiser-sim report --from runs/big --out reports/big --edition
     """
-    from ..progress import make_progress
+    from ..runs.progress import make_progress
     from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
     from ..studies import StudyError
 

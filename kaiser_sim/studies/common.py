@@ -29,7 +29,7 @@ from ..figures import save_figure  # noqa: F401  (re-exported: the studies save 
 from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K,  # noqa: F401
                      RANK_Q, RANK_T, STRENGTH_BUCKETS, TRUMP_RULES, aces, has_card, hcp, kaiser_count, rank_held, strength, suit_bits,
                      suit_hcp, suit_lengths, trump_by_rule)
-from ..results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, value_column
+from ..runs.results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, value_column
 from ..stats import cluster_diff_ci, cluster_mean_ci, cluster_proportion_ci, wilson_interval
 
 #: suit / strain keys in array order (NT = no trump, strain index 4)

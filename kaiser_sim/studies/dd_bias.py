@@ -139,7 +139,7 @@ def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     (the results hold the standard count) and the DD line need not realise
     it (that value is an approximation)."""
     from ..deal import kitty_of
-    from ..results import value_column
+    from ..runs.results import value_column
     from ..rules import Rules
 
     if max_deals is not None:

@@ -29,6 +29,7 @@ import json
 import math
 import time
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,8 @@ import pandas as pd
 from .. import __version__, config
 from ..output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
+from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
+                             results_rules)
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
 
@@ -265,76 +268,6 @@ def check_params(module, params: dict) -> None:
                                  f"{', '.join(choices[key])}")
 
 
-# --- results ----------------------------------------------------------------------------------
-
-
-POINTS_NEEDED = "the studies need points (simulate --mode points or both)"
-
-
-def check_results_path(from_path) -> dict:
-    """The run metadata of the results dataset ``from_path``, read without
-    loading it; :class:`StudyError` if it is not a readable results dataset or
-    holds no points values (a ``--mode tricks`` run)."""
-    from ..results import ResultsError, read_metadata
-
-    try:
-        meta = read_metadata(from_path)
-    except ResultsError as e:
-        raise StudyError(str(e)) from None
-    if meta.get("mode") == "tricks":
-        raise StudyError(f"{from_path}: this dataset has tricks values only; {POINTS_NEEDED}")
-    return meta
-
-
-def check_points(results: pd.DataFrame, source) -> None:
-    """:class:`StudyError` unless the results frame holds the points columns."""
-    if "pts_N_S" not in results.columns:
-        what = "tricks values only" if "trk_N_S" in results.columns else "no points columns"
-        raise StudyError(f"{source or 'the results'}: this dataset has {what}; {POINTS_NEEDED}")
-
-
-def results_rules(meta: dict, source) -> Rules | None:
-    """The rules recorded with a results dataset (None if none are);
-    :class:`StudyError` if they cannot be read."""
-    if not meta.get("rules"):
-        return None
-    try:
-        return Rules.from_dict(meta["rules"])
-    except RulesError as e:
-        raise StudyError(f"{source or 'the results'}: the rules recorded with them cannot be read: {e}") from None
-
-
-def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
-                   out=None, progress=None, workers: int | None = None, force: bool = False) -> pd.DataFrame:
-    """A results frame: ``load_results(from_path)``, or a new points-mode run
-    of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
-    if a run with the same inputs is already there; started over if
-    ``force``, the command's ``--force``).  A dataset without points values
-    (``--mode tricks``) is refused before it is loaded."""
-    from ..results import ResultsError, load_results
-    from ..simulate import ResumeMismatch, SimulateError, simulate
-
-    if from_path is not None:
-        check_results_path(from_path)
-        try:
-            results = load_results(from_path)
-        except ResultsError as e:
-            raise StudyError(str(e)) from None
-        check_points(results, from_path)
-        return results
-    path = Path(out) / "results"
-    existing = (path / "_common_metadata").is_file()
-    try:
-        simulate(path, deals, seed, mode="points", rules=rules, resume=existing and not force,
-                 force=existing and force, progress=progress, workers=workers)
-        return load_results(path)
-    except ResumeMismatch as e:
-        raise StudyError(f"{path} holds a run with other options: " + "; ".join(e.clashes)
-                         + ". Give --force to simulate it again with these, or another --out") from None
-    except (SimulateError, ResultsError) as e:
-        raise StudyError(f"{e} (give --force to simulate {path} again)" if existing else str(e)) from None
-
-
 # --- writing --------------------------------------------------------------------------------
 
 
@@ -430,46 +363,48 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
             raise StudyError(f"study {definition.study} plays matches: it reads no results dataset (no --from)")
         rules = rules or definition.make_rules()
         if write:
-            check_output_dir(out)
+            with _refused_as_study():
+                check_output_dir(out)
         with removed_on_failure(out):
             return _run_match_study(module, definition, out, rules, write)
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
-    if results is not None:
-        check_points(results, None)
-        meta = results.attrs.get("kaiser_sim", {}) or {}
-    elif from_path is not None:
-        meta = check_results_path(from_path)
-    else:
-        meta = {}
-    rules = rules or results_rules(meta, source) or definition.make_rules()
-    if write or simulating:
-        check_output_dir(out)
+    with _refused_as_study():
+        if results is not None:
+            check_points(results, None)
+            meta = results.attrs.get("kaiser_sim", {}) or {}
+        elif from_path is not None:
+            meta = check_results_path(from_path)
+        else:
+            meta = {}
+        rules = rules or results_rules(meta, source) or definition.make_rules()
+        if write or simulating:
+            check_output_dir(out)
     with removed_on_failure(out, Path(out) / "results"):
-        if results is None and from_path is not None:
-            results = obtain_results(from_path)
-            meta = results.attrs.get("kaiser_sim", {}) or {}
-        if results is None:
-            results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
-            meta = results.attrs.get("kaiser_sim", {}) or {}
-            source = str(Path(out) / "results")
-        run_rules = results_rules(meta, source)
+        with _refused_as_study():
+            if results is None and from_path is not None:
+                results = obtain_results(from_path)
+                meta = results.attrs.get("kaiser_sim", {}) or {}
+            if results is None:
+                results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
+                meta = results.attrs.get("kaiser_sim", {}) or {}
+                source = str(Path(out) / "results")
+            run_rules = results_rules(meta, source)
         if run_rules is not None and (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
             raise StudyError(f"the results were dealt for rules '{run_rules.label}' (hand size {run_rules.hand_size}), "
                              f"not for '{rules.label}'")
         return _finish_study(module, definition, out, results, meta, source, rules, t0, write)
 
 
-def check_output_dir(out) -> None:
-    """:class:`StudyError` unless the output directory ``out`` can be created
-    and written and is not a results dataset or inside one (checked before
-    any work; nothing is left behind)."""
-    from ..results import check_output
-
+@contextmanager
+def _refused_as_study():
+    """A refusal of the run services (:class:`kaiser_sim.runs.services.RunServiceError`:
+    results that cannot be read or simulated, an output directory that cannot
+    be written) raised again as the study's :class:`StudyError`, same message."""
     try:
-        check_output(out)
-    except OSError as e:
-        raise StudyError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+        yield
+    except RunServiceError as e:
+        raise StudyError(str(e)) from None
 
 
 def _finish_study(module, definition, out, results, meta, source, rules, t0, write) -> StudyOutput:
@@ -529,6 +464,5 @@ def _too_long(e: ValueError) -> str:
     return "a number has more than 4300 digits" if "digits" in text else text[:100]
 
 
-__all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "obtain_results", "run_study",
-           "write_outputs", "to_markdown", "parse_param", "check_results_path", "check_output_dir", "read_toml",
-           "ANALYSES_DIR", "POINTS_NEEDED"]
+__all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "run_study",
+           "write_outputs", "to_markdown", "parse_param", "read_toml", "ANALYSES_DIR"]

@@ -73,9 +73,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .errors import KaiserSimError
-from . import config
-from .cards import STRAINS, Seat, Strain, format_deal
+from ..errors import KaiserSimError
+from .. import config
+from ..cards import STRAINS, Seat, Strain, format_deal
 
 #: seat letters (leaders, hand columns) and strain suffixes, in array order
 SEAT_KEYS = tuple(s.name for s in Seat)  # N E S W
@@ -157,7 +157,7 @@ def schema_of(meta: dict, with_metadata: bool = False) -> pa.Schema:
 def chunk_table(metadata: dict, chunk: int, arrays: dict) -> pa.Table:
     """One part as an Arrow table.
 
-    ``arrays`` (from :func:`kaiser_sim.simulate.compute_chunk`): ``deal``
+    ``arrays`` (from :func:`kaiser_sim.runs.chunks.compute_chunk`): ``deal``
     (n,) int64, ``hands`` (n, 4) uint64 and one (n, 4, 5) int8 table per
     solver mode of the run.
     """
@@ -243,7 +243,7 @@ def validate_metadata(meta, where: str = "run metadata") -> dict:
     choosing where output goes (``seed`` is a plain integer, the rules
     label short and printable).
     """
-    from .rules import Rules, RulesError
+    from ..rules import Rules, RulesError
 
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise ResultsError(f"{where} is not kaiser-sim run metadata")
@@ -315,7 +315,7 @@ def validate_metadata(meta, where: str = "run metadata") -> dict:
 def _check_fixed(fixed, rules, where: str) -> None:
     """The ``fixed`` field: ``{seat: hand}``, each hand readable, in the deck,
     at most a hand's cards, no card given twice."""
-    from .cards import NotationError, parse_hand, popcount
+    from ..cards import NotationError, parse_hand, popcount
 
     if not isinstance(fixed, dict):
         raise ResultsError(f"{where}: run metadata 'fixed' must be an object of seat: hand (got {_shown(fixed)})")
@@ -452,7 +452,7 @@ def check_output(path, file: bool = False) -> None:
     or, with ``file``, a file (:func:`~kaiser_sim.output_dir.probe_file`) --
     and does not lie in a results dataset: a run holding other files could
     no longer be resumed.  Leaves nothing behind."""
-    from .output_dir import probe, probe_file
+    from ..output_dir import probe, probe_file
 
     if file:
         probe_file(path)

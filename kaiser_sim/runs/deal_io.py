@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from .errors import KaiserSimError
-from .cards import NotationError, format_deal, parse_deal
+from ..errors import KaiserSimError
+from ..cards import NotationError, format_deal, parse_deal
 
 FORMATS = ("pbn", "jsonl")
 

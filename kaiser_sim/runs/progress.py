@@ -25,7 +25,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import config
+from .. import config
 
 
 def format_duration(seconds: float) -> str:

@@ -1,0 +1,119 @@
+"""What the studies and the report ask of the runs: a results dataset checked and loaded, or simulated for them.
+
+A study (:mod:`kaiser_sim.studies.runner`) and the report
+(:mod:`kaiser_sim.report`) work on a results frame with points values: read
+from a dataset (``--from``) or simulated into ``OUT/results``.  The services
+here check a dataset before it is loaded (:func:`check_results_path`: a
+``--mode tricks`` run is refused before its rows are read), read the rules
+recorded with it (:func:`results_rules`), load or simulate it
+(:func:`obtain_results`) and check the output directory before any work
+(:func:`check_output_dir`).
+
+Their refusals are :class:`RunServiceError`; the message is the whole of
+it (no ``kaiser-sim simulate`` hint: a command that simulates for itself
+has its own options).  The studies and the report raise it again as their
+own errors, with the same message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import KaiserSimError
+from ..rules import Rules, RulesError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: what a results dataset without points values lacks
+POINTS_NEEDED = "the studies need points (simulate --mode points or both)"
+
+
+class RunServiceError(KaiserSimError):
+    """Results the studies or the report cannot use (a dataset that cannot be
+    read or holds no points values, rules recorded with it that cannot be
+    read, a simulation that cannot run), or an output directory that cannot
+    be written; the message says why."""
+
+
+def check_results_path(from_path) -> dict:
+    """The run metadata of the results dataset ``from_path``, read without
+    loading it; :class:`RunServiceError` if it is not a readable results
+    dataset or holds no points values (a ``--mode tricks`` run)."""
+    from .results import ResultsError, read_metadata
+
+    try:
+        meta = read_metadata(from_path)
+    except ResultsError as e:
+        raise RunServiceError(str(e)) from None
+    if meta.get("mode") == "tricks":
+        raise RunServiceError(f"{from_path}: this dataset has tricks values only; {POINTS_NEEDED}")
+    return meta
+
+
+def check_points(results: pd.DataFrame, source) -> None:
+    """:class:`RunServiceError` unless the results frame holds the points columns."""
+    if "pts_N_S" not in results.columns:
+        what = "tricks values only" if "trk_N_S" in results.columns else "no points columns"
+        raise RunServiceError(f"{source or 'the results'}: this dataset has {what}; {POINTS_NEEDED}")
+
+
+def results_rules(meta: dict, source) -> Rules | None:
+    """The rules recorded with a results dataset (None if none are);
+    :class:`RunServiceError` if they cannot be read."""
+    if not meta.get("rules"):
+        return None
+    try:
+        return Rules.from_dict(meta["rules"])
+    except RulesError as e:
+        raise RunServiceError(f"{source or 'the results'}: the rules recorded with them cannot be read: {e}") from None
+
+
+def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
+                   out=None, progress=None, workers: int | None = None, force: bool = False) -> pd.DataFrame:
+    """A results frame: ``load_results(from_path)``, or a new points-mode run
+    of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
+    if a run with the same inputs is already there; started over if
+    ``force``, the command's ``--force``).  A dataset without points values
+    (``--mode tricks``) is refused before it is loaded; every refusal is a
+    :class:`RunServiceError`."""
+    from .results import ResultsError, load_results
+    from .simulate import simulate
+    from .spec import ResumeMismatch, SimulateError
+
+    if from_path is not None:
+        check_results_path(from_path)
+        try:
+            results = load_results(from_path)
+        except ResultsError as e:
+            raise RunServiceError(str(e)) from None
+        check_points(results, from_path)
+        return results
+    path = Path(out) / "results"
+    existing = (path / "_common_metadata").is_file()
+    try:
+        simulate(path, deals, seed, mode="points", rules=rules, resume=existing and not force,
+                 force=existing and force, progress=progress, workers=workers)
+        return load_results(path)
+    except ResumeMismatch as e:
+        raise RunServiceError(f"{path} holds a run with other options: " + "; ".join(e.clashes)
+                              + ". Give --force to simulate it again with these, or another --out") from None
+    except (SimulateError, ResultsError) as e:
+        raise RunServiceError(f"{e} (give --force to simulate {path} again)" if existing else str(e)) from None
+
+
+def check_output_dir(out) -> None:
+    """:class:`RunServiceError` unless the output directory ``out`` can be
+    created and written and is not a results dataset or inside one (checked
+    before any work; nothing is left behind)."""
+    from .results import check_output
+
+    try:
+        check_output(out)
+    except OSError as e:
+        raise RunServiceError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+
+
+__all__ = ["RunServiceError", "check_results_path", "check_points", "results_rules", "obtain_results",
+           "check_output_dir", "POINTS_NEEDED"]
