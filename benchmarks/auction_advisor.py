@@ -42,9 +42,9 @@ import numba
 import common
 from common import repeat
 from kaiser_sim import __version__
-from kaiser_sim import advisor as adv
-from kaiser_sim.conditioned import conditioned_deals, heard_auction
-from kaiser_sim.policies import get_policy
+from kaiser_sim.strategy import advisor as adv
+from kaiser_sim.strategy.conditioned import conditioned_deals, heard_auction
+from kaiser_sim.strategy.policies import get_policy
 from kaiser_sim.rules import get_preset
 from machine import cpu_model, loadavg
 

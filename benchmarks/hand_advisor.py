@@ -58,7 +58,7 @@ import numpy as np
 
 from kaiser_sim import __version__, config
 from kaiser_sim.dd import api
-from kaiser_sim import advisor as adv
+from kaiser_sim.strategy import advisor as adv
 from kaiser_sim.rules import get_preset
 import common
 from common import record, repeat, timed
@@ -207,7 +207,7 @@ def main(argv=None) -> int:
         lines["reference dd_table (4 leaders)"] = repeat(lambda: api.dd_table(deals, "points"), args.repeats, log,
                                                          "dd_table")
 
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.table_play import load_model
 
     model = load_model()
     if not model.applies_to(rules):

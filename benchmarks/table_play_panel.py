@@ -11,7 +11,7 @@ For each hand of :data:`PANEL` (North, on lead, declares; standard rules):
 * **the advisor** -- ``advise``'s steps on ``--deals`` deals (default the
   advisor's 2,000, seed ``--seed``): the DD values, then ``_analyse`` twice:
   with the hand's own PIMC play (the default ``check``, the control
-  variate of ``kaiser_sim.table_play.HandTablePlay``) and with the model
+  variate of ``kaiser_sim.strategy.table_play.HandTablePlay``) and with the model
   alone (``check=0``, the deals' bounds still applied).  Read: table-play
   mean points and P(make b) for b = 6..12, with their 95% intervals, in the
   advisor's chosen trump and in no trump (the strains it plays);
@@ -44,7 +44,7 @@ import common
 from machine import cpu_model, loadavg
 
 from kaiser_sim import __version__, config
-from kaiser_sim import advisor as adv
+from kaiser_sim.strategy import advisor as adv
 from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import mean_ci, wilson_interval

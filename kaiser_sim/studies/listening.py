@@ -2,9 +2,9 @@
 95% intervals, and where it wins and loses (by seat, by score).
 
 Like the match study this one plays matches
-(:func:`kaiser_sim.match.play_matches`) instead of reading a results
+(:func:`kaiser_sim.strategy.match.play_matches`) instead of reading a results
 dataset: ``matches`` matches of ``policy`` (default ``listening``,
-:class:`kaiser_sim.policies.ListeningPolicy`) against each of ``opponents``,
+:class:`kaiser_sim.strategy.policies.ListeningPolicy`) against each of ``opponents``,
 in pairs on the same cards (each policy holds each card set once), the
 same card sets for every opponent (one seed).
 
@@ -34,7 +34,7 @@ Tables:
   the hand (bands): the same net per hand, and the share of those hands
   whose match it went on to win;
 - ``rounds``: the rounds of the table's iteration
-  (:mod:`kaiser_sim.listening`), each round's share of passes, plain bids
+  (:mod:`kaiser_sim.strategy.listening`), each round's share of passes, plain bids
   and NT bids by position and its largest change.
 
 A hand's net is ``(ours after - ours before) - (theirs after - theirs
@@ -106,9 +106,9 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
         play: str = "table", engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the matches and build the tables (module doc).  ``results`` is
     not used (this study plays matches)."""
-    from ..match import play_matches
+    from ..strategy.match import play_matches
     from .match import check_play_and_engine
-    from ..policies import POLICIES, ListeningPolicy, get_policy, listening_note, play_used
+    from ..strategy.policies import POLICIES, ListeningPolicy, get_policy, listening_note, play_used
     from . import StudyError
 
     opponents = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -167,7 +167,7 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
                              "intervals clustered by card set")
     by_score.attrs["note"] = ("every hand by the listening side's score at its start: net per hand and the share of "
                               "those hands whose match it won; 95% intervals clustered by card set")
-    rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.listening): round r's others bid "
+    rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
                             "like round r-1's policy; shares of the calls in each position, self-play on the table's "
                             "deals; change = the largest move of a call's share from the round before")
     tables = {"win_rates": win_rates, "by_seat": by_seat, "by_score": by_score, "rounds": rounds}
@@ -183,7 +183,7 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
 def _rounds(policy, rules) -> pd.DataFrame:
     """The rounds of the table ``policy`` reads (empty for another policy,
     or where no table applies)."""
-    from ..policies import ListeningPolicy
+    from ..strategy.policies import ListeningPolicy
 
     cols = ["round", "others", "change"] + [f"pos {k + 1} {c}" for k in range(4) for c in ("pass", "bid", "NT")]
     table = policy.table_for(rules) if isinstance(policy, ListeningPolicy) else None

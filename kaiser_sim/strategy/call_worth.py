@@ -43,11 +43,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .auction import Bid, bidder, call_text, legal_calls
+from ..auction import Bid, bidder, call_text, legal_calls
 # the actions a study compares in each auction position live with the policies (the listening
 # policy chooses among them); this module re-exports them
 from .policies import ACTIONS, position_calls
-from .rules import Rules
+from ..rules import Rules
 
 #: the two things a call can be chosen on
 BASES = ("net", "win")
@@ -99,7 +99,7 @@ def _before(scores, seat: int) -> np.ndarray:
 def _outcome(rules: Rules, level, nt, declarer, decl_raw, def_raw, before, side: int, table=None):
     """(net, win or None) per row from both sides' raw points: the advised
     ``side``'s hand score minus the other's, and P(win) from ``table``."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
 
     res = score_hands(rules, level, nt, declarer, decl_raw, before, defender_raw=def_raw)
     net = (res.delta[:, side] - res.delta[:, 1 - side]).astype(np.float64)
@@ -125,7 +125,7 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         winning the match (the win-probability model of ``policy``'s play).
     """
     from .conditioned import ask_calls
-    from .dd.rule_variants import LOW_NT, contract_values
+    from ..dd.rule_variants import LOW_NT, contract_values
     from .policies import PASS, BidView, contracts_of, ladder_arrays, win_table
 
     deals = np.asarray(deals, dtype=np.uint64)
@@ -294,7 +294,7 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
 
 def _side_net(rules: Rules, level, nt, declarer, decl_raw, side) -> np.ndarray:
     """Per row: ``side``'s hand score minus the other side's (scores 0-0)."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
 
     res = score_hands(rules, level, nt, declarer, decl_raw, (0, 0))
     rows = np.arange(res.delta.shape[0])

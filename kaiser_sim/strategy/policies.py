@@ -84,10 +84,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import KaiserSimError
-from .auction import Bid, as_call, ladder
-from .rules import Rules
-from .scoring import declarer_gain, score_hands
+from ..errors import KaiserSimError
+from ..auction import Bid, as_call, ladder
+from ..rules import Rules
+from ..scoring import declarer_gain, score_hands
 
 #: the code of a pass in call arrays
 PASS = -1
@@ -252,7 +252,7 @@ def _table_matrices(rules: Rules):
     model shipped for ``rules`` (:func:`kaiser_sim.table_play.load_model`),
     or None and the reason the policies fall back to DD (the model cannot
     be read, or is not one for these rules)."""
-    from .table_play import measure_for
+    from .measure import measure_for
 
     measure = measure_for(rules)
     if not measure.table:
@@ -307,7 +307,7 @@ class Policy:
     def trump(self, view: BidView, rank: np.ndarray) -> np.ndarray:
         """(n,) trump suit 0..3 for the plain contract ``rank`` (default: by
         rule, the longest suit, ties by strength)."""
-        from .hands import trump_by_rule
+        from ..hands import trump_by_rule
 
         return trump_by_rule(view.hands, "longest-strength")
 
@@ -320,7 +320,7 @@ class Policy:
              target: int | None = None) -> Bid | None:
         """One call for one hand: ``hand`` a bitboard or notation, ``calls``
         the calls so far (strings, Bids or None), ``scores`` (ours, theirs)."""
-        from .cards import parse_hand
+        from ..cards import parse_hand
 
         rules = rules or Rules()
         lad = ladder_arrays(rules)
@@ -416,7 +416,7 @@ def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np
     reversed hand), an approximation otherwise (the 5H and 3S reverse with
     the rest and become their suits' top cards).  Composed like the others
     (:func:`compose_play`; table play never applies to low NT)."""
-    from .cards import reverse_ranks
+    from ..cards import reverse_ranks
     from .make_model import load_make_model
 
     model = model or load_make_model()
@@ -490,7 +490,7 @@ class HeuristicPolicy(Policy):
         DD value and mapped to the expected table points, linearly
         interpolated between whole DD values (module doc)."""
         from .make_model import RAW_VALUES, heuristic_value, load_make_model
-        from .hands import trump_by_rule
+        from ..hands import trump_by_rule
 
         model = self.model or load_make_model()
         slope, intercept = model.lines[self.name]
@@ -684,7 +684,7 @@ LISTEN_FILE = "listening_table.npz"
 def listening_table_path():
     from pathlib import Path
 
-    return Path(__file__).resolve().parent / "data" / LISTEN_FILE
+    return Path(__file__).resolve().parents[1] / "data" / LISTEN_FILE
 
 
 def read_listening_tables(path=None) -> dict:
@@ -933,7 +933,7 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     given that there is a contract, ``(L, 15)``, and the share of hands
     thrown in, from ``ev`` bidding on random deals (the model at the end of this module;
     ``play``: the policies' ``"table"`` or ``"dd"``)."""
-    from .dd.rule_variants import deal_for_rules
+    from ..dd.rule_variants import deal_for_rules
 
     d = deal_for_rules(deals, seed, rules)[0]  # the rules' hand size and deck (the 8-card game: deal_batch)
     dealers = np.arange(deals) % 4

@@ -59,11 +59,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import Strain
-from .errors import KaiserSimError
+from ..cards import Strain
+from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
-from .rules import Rules
+from ..rules import Rules
 
 #: the shipped table: this many random deals of this seed
 LISTEN_DEALS = 16000
@@ -145,7 +145,7 @@ def bid_around(table, seats: Seats, rows: np.ndarray, dealers: np.ndarray, calls
 def net_table(rules: Rules) -> np.ndarray:
     """``(L, 15)``: the declaring side's hand score minus the defenders' at
     0-0 for each bid of the ladder and declaring side's raw points -2..12."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
     from .table_play import POINTS
 
     lad = ladder_arrays(rules)
@@ -302,8 +302,8 @@ def _read_share(table, seats, dealers, rules) -> float:
 
 def solve(deals_n: int, seed: int, threads=None):
     """``(deals (n, 4), points (n, 4, 5))``: the table's deals and their DD points."""
-    from .dd import dd_table
-    from .deal import deal_batch
+    from ..dd import dd_table
+    from ..deal import deal_batch
 
     deals = deal_batch(deals_n, seed)
     return deals, np.asarray(dd_table(deals, threads=threads), dtype=np.int64)
@@ -316,7 +316,7 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
     provenance and rounds in ``info``.  ``points``: the deals' DD points if
     already solved (``(deals, 4, 5)``, from :func:`solve` with these deals
     and seed)."""
-    from . import __version__
+    from .. import __version__
     from .table_play import TablePlayError, load_model
 
     rules = rules or Rules.preset("standard")
@@ -329,7 +329,7 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
         log(f"solving {deals:,} deals (seed {seed}) double dummy, every seat and strain ...")
         dl, points = solve(deals, seed, threads)
     else:
-        from .deal import deal_batch
+        from ..deal import deal_batch
 
         dl = deal_batch(deals, seed)
         points = np.asarray(points, dtype=np.int64)

@@ -133,10 +133,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from .errors import KaiserSimError
-from . import __version__, config
-from .auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
-from .cards import (
+from ..errors import KaiserSimError
+from .. import __version__, config
+from ..auction import AuctionError, Bid, bid_rank, ladder, legal_calls, strain_choices
+from ..cards import (
     FIVE_HEARTS_BIT,
     STRAINS,
     THREE_SPADES_BIT,
@@ -147,10 +147,10 @@ from .cards import (
     parse_hand,
     popcount,
 )
-from .dd import dd_contracts, dd_strains
-from .rules import MAX_BID, Rules, get_preset
-from .scoring import score_hands
-from .stats import MeanCI, mean_ci, wilson_interval
+from ..dd import dd_contracts, dd_strains
+from ..rules import MAX_BID, Rules, get_preset
+from ..scoring import score_hands
+from ..stats import MeanCI, mean_ci, wilson_interval
 
 #: name and version of the JSON document written by :meth:`HandAdvice.to_dict` (2: every make
 #: probability and expected score is ``{"table": ..., "dd": ...}``; the choices are on table play;
@@ -255,7 +255,7 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
     does not hold for ``rules``."""
     if play == "dd":
         return PlayInfo("dd", "dd"), None
-    from .table_play import measure_for
+    from .measure import measure_for
 
     measure = measure_for(rules, "table", model)
     if not measure.table:
@@ -266,7 +266,7 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
 
         v = np.asarray(values)
         if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
-            from .dd.play_bounds import strain_bounds
+            from ..dd.play_bounds import strain_bounds
 
             m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules)
         else:
@@ -367,7 +367,7 @@ def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
 
 
 def _weak(rules: Rules, hand: int) -> bool:
-    from .dd.rule_variants import weak_hands
+    from ..dd.rule_variants import weak_hands
 
     return bool(weak_hands(rules, np.array([[hand, 0, 0, 0]], dtype=np.uint64))[0, 0]) and popcount(hand) > 0
 
@@ -411,7 +411,7 @@ def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules, *, kitt
     which another seat's hand is weak is redealt
     (:func:`kaiser_sim.dd.rule_variants.deal_for_rules`; this hand is not checked).
     ``kitties``: return ``(deals, kitties)`` (the cards no hand holds)."""
-    from .dd.rule_variants import deal_for_rules
+    from ..dd.rule_variants import deal_for_rules
 
     others = [s for s in range(4) if s != int(seat)]
     deals, kits = deal_for_rules(int(n), int(seed), rules, fixed={int(seat): int(hand)}, redeal_weak=True,
@@ -1407,7 +1407,7 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     leaders = np.full(len(rows), seat, dtype=np.int64)
     five, three = FIVE_HEARTS_BIT, THREE_SPADES_BIT
     if int(strain) == LOW:
-        from .dd.rule_variants import play_view
+        from ..dd.rule_variants import play_view
 
         sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
     strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
@@ -1683,7 +1683,7 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
     best discard, low NT on reversed ranks
     (:func:`kaiser_sim.dd.rule_variants.strain_values`); with cover 3 scored by
     :func:`kaiser_sim.dd.rule_variants.cover3_points` from a second solve in tricks."""
-    from .dd.rule_variants import cover3_points, strain_values
+    from ..dd.rule_variants import cover3_points, strain_values
 
     if rules.kitty == "none" and rules.low_nt == "off":
         values = _dd_strains(deals, seat, "points")
@@ -2197,7 +2197,7 @@ def save_plot(a: HandAdvice, path) -> None:
     fmt = plot_format(path)
     fig = plot_make_probability(a)
     try:
-        from .figures import save_figure
+        from ..figures import save_figure
 
         save_figure(fig, path, fmt)
     finally:

@@ -76,12 +76,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .errors import KaiserSimError
-from . import __version__
-from . import config
-from .config import MATCH_MAX_HANDS as MAX_HANDS
-from .rules import Rules
-from .stats import cluster_mean_ci, cluster_proportion_ci
+from ..errors import KaiserSimError
+from .. import __version__
+from .. import config
+from ..config import MATCH_MAX_HANDS as MAX_HANDS
+from ..rules import Rules
+from ..stats import cluster_mean_ci, cluster_proportion_ci
 
 OUTCOMES = ("bidding", "defending", "kaiser", "lose_at", "unfinished")
 
@@ -112,7 +112,7 @@ def engine_for(engine: str, rules: Rules, model=None):
         raise MatchError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
     if key == "dd":
         return "dd", "", None
-    from .table_play import measure_for
+    from .measure import measure_for
 
     measure = measure_for(rules, "table", model)
     if not measure.table:
@@ -293,9 +293,9 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
 
     from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
         rules_note, run_auction
-    from .runs.progress import Progress
-    from .scoring import score_hands
-    from .dd.rule_variants import LOW_NT, contract_values, deal_for_rules
+    from ..runs.progress import Progress
+    from ..scoring import score_hands
+    from ..dd.rule_variants import LOW_NT, contract_values, deal_for_rules
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)
