@@ -96,7 +96,7 @@ def main(argv=None) -> int:
                                 cd.candidates)
 
         def analyse():
-            a = adv._analyse(hand, ctx, cd.deals, values, cd.kept, args.seed, rules, False, "table", None,
+            a = adv.analysis._analyse(hand, ctx, cd.deals, values, cd.kept, args.seed, rules, False, "table", None,
                              kitties=cd.kitties, heard=heard)
             a.to_text()
             a.to_json()

@@ -140,9 +140,9 @@ def main(argv=None) -> None:
         deals = adv.advisor_deals(mask, 0, args.deals, args.seed + i, rules)
         values = adv.advisor_values(deals, None, 0, rules)
         t0 = time.perf_counter()
-        base = adv._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None, check=0)
+        base = adv.analysis._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None, check=0)
         t1 = time.perf_counter()
-        a = adv._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None)
+        a = adv.analysis._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None)
         t2 = time.perf_counter()
         timing.append((t1 - t0, t2 - t1))
         strains = [base_s for base_s in dict.fromkeys((a.trump.strain, "N"))]

@@ -19,8 +19,6 @@ from kaiser_sim.strategy.advisor import (
     STRAIN_KEYS,
     AdvisorInputError,
     DealScores,
-    _dd_strains,
-    _trump_text,
     advise,
     advisor_deals,
     auction_context,
@@ -37,7 +35,9 @@ from kaiser_sim.strategy.advisor import (
     report_trump,
     save_plot,
     selection_rows,
+    solve_strains,
 )
+from kaiser_sim.strategy.advisor.results import _trump_text
 from kaiser_sim.auction import Bid, ladder
 from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
@@ -120,9 +120,9 @@ def test_special_card_worth_lies_in_its_range():
     on every deal and strain."""
     hand = read_hand("K9.K5.QJ.QT", STANDARD)
     deals = advisor_deals(hand, 2, 20, 11, STANDARD)
-    v = _dd_strains(deals, 2, "points").astype(int)
-    no5 = _dd_strains(deals, 2, "points", five=np.uint64(0)).astype(int)
-    no3 = _dd_strains(deals, 2, "points", three=np.uint64(0)).astype(int)
+    v = solve_strains(deals, 2, "points").astype(int)
+    no5 = solve_strains(deals, 2, "points", five=np.uint64(0)).astype(int)
+    no3 = solve_strains(deals, 2, "points", three=np.uint64(0)).astype(int)
     assert ((v - no5 >= 0) & (v - no5 <= 5)).all()
     assert ((no3 - v >= 0) & (no3 - v <= 3)).all()
     assert (v - no5).max() > 0 and (no3 - v).max() > 0  # the measure is not trivially 0
@@ -475,7 +475,7 @@ def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
     a = issue_table
     v = a.values.astype(int)
     deals = advisor_deals(a.hand, 0, 300, 11, STANDARD)
-    assert np.array_equal(v, _dd_strains(deals, 0, "points"))
+    assert np.array_equal(v, solve_strains(deals, 0, "points"))
     hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0))
     mk = a.make.set_index(["strain", "bid"])
     for s, key in enumerate(STRAIN_KEYS):
@@ -848,7 +848,7 @@ def test_hand_play_corrects_the_model_by_direct_play():
     from kaiser_sim.strategy.table_play import HandTablePlay
 
     deals = advisor_deals(parse_hand("KJ8.AQ9.T.J"), 0, 60, 4, STANDARD)
-    v = _dd_strains(deals, 0)
+    v = solve_strains(deals, 0)
     base = HandTablePlay(load_model(), v)
     hp = base.with_play(deals, 0, [0, 4], n_play=12, samples=5, seed=9)
     assert hp.check == {"deals": 12, "samples": 5, "seed": 9, "strains": ["S", "NT"]}

@@ -14,7 +14,7 @@ Method: rejection from the seeded deal stream
   ``kaiser-sim hand`` and ``kaiser-sim simulate --fix SEAT=HAND`` with that
   seed; other hands that are weak under the weak-hand redeal are redealt).
 - Each speaking seat, in turn from the dealer's left, is asked for its call
-  by the *bidding model* (a match policy, :mod:`kaiser_sim.policies`),
+  by the *bidding model* (a match policy, :mod:`kaiser_sim.strategy.policies`),
   seeing only its own hand, the calls before it, its seat, the dealer, the
   scores (its side's first) and the target.  A candidate is kept when every
   seat's call is the one heard.  The calls are asked in blocks of
@@ -216,7 +216,7 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     """``n`` deals in which ``seat`` holds ``hand`` and every seat that spoke
     before it would have made its call (``calls``, from the dealer's left)
     under the bidding model ``bidders`` (a policy name or a
-    :class:`~kaiser_sim.policies.Policy`; its make-probabilities model
+    :class:`~kaiser_sim.strategy.policies.Policy`; its make-probabilities model
     ``play``), with ``scores`` (ours, theirs) before the hand: see the module
     doc.  :class:`AuctionInputError` for illegal calls,
     :class:`AuctionTooRare` when too few deals are kept."""

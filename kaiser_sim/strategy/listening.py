@@ -1,16 +1,16 @@
 """The listening policy's table: the net value of each call given what was
 heard, by simulation, iterated until the bidders' calls stop moving.
 
-The ``listening`` bidding policy (:class:`kaiser_sim.policies.ListeningPolicy`)
+The ``listening`` bidding policy (:class:`kaiser_sim.strategy.policies.ListeningPolicy`)
 makes, in each auction position, the call of
-:data:`kaiser_sim.policies.ACTIONS` (pass, the cheapest plain or NT bid, one
+:data:`kaiser_sim.strategy.policies.ACTIONS` (pass, the cheapest plain or NT bid, one
 step above each, the dealer's match) with the highest mean **net value**:
 the caller's side's hand score minus the opponents', at 0-0, the rest of
 the auction bid by the other players and the contract played.  The means
-are read from a table (:class:`kaiser_sim.policies.ListeningTable`) indexed
+are read from a table (:class:`kaiser_sim.strategy.policies.ListeningTable`) indexed
 by what the caller knows: its position (1st .. the dealer), who holds the
 highest bid (nobody, partner, an opponent) and its rank, and a feature of
-its hand (:func:`kaiser_sim.policies.listen_features`: its expected points
+its hand (:func:`kaiser_sim.strategy.policies.listen_features`: its expected points
 in its best trump and in NT, from the make model).  So its odds are
 *conditioned* on the calls heard: a cell averages over the deals on which
 those calls were made, by bidders with their own hands.
@@ -28,7 +28,7 @@ Building the table (:func:`build_tables`):
    its bidder names trump as ``ev`` does (NT for an NT bid) and declares on
    lead, and the contract is scored: double dummy under ``play="dd"``, or
    (``play="table"``) the expectation over the table-play model's
-   distribution given the DD points (:mod:`kaiser_sim.table_play`); its
+   distribution given the DD points (:mod:`kaiser_sim.strategy.table_play`); its
    net value at 0-0 (:func:`kaiser_sim.scoring.score_hands`) goes into the
    cell of the caller's position, what it heard and its hand's feature;
 3. round ``r``'s policy reads round ``r``'s table (``ev`` in cells with

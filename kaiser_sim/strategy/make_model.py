@@ -33,7 +33,7 @@ is not table play; the bins pool hands of similar predicted strength.
 
 Example
 -------
->>> from kaiser_sim.make_model import load_make_model
+>>> from kaiser_sim.strategy.make_model import load_make_model
 >>> m = load_make_model()
 >>> from kaiser_sim.cards import parse_hand
 >>> d = m.dist([int(parse_hand("AKQJ.5.A.A"))], trump=0)   # spades trump
