@@ -63,6 +63,7 @@ from ..cards import Strain
 from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
+from .measure import MEASURES
 from ..rules import Rules
 
 #: the shipped table: this many random deals of this seed
@@ -310,7 +311,7 @@ def solve(deals_n: int, seed: int, threads=None):
 
 
 def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
-                 plays=("table", "dd"), tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
+                 plays=MEASURES, tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
                  min_cell: int = MIN_CELL, margin: float = MARGIN, points=None, threads=None, log=None) -> dict:
     """``{play: ListeningTable}`` built as the module doc says, each with its
     provenance and rounds in ``info``.  ``points``: the deals' DD points if

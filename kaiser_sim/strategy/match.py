@@ -82,6 +82,7 @@ from .. import config
 from ..config import MATCH_MAX_HANDS as MAX_HANDS
 from ..rules import Rules
 from ..stats import cluster_mean_ci, cluster_proportion_ci
+from .measure import MEASURES
 
 OUTCOMES = ("bidding", "defending", "kaiser", "lose_at", "unfinished")
 
@@ -90,8 +91,8 @@ class MatchError(KaiserSimError):
     """Rules the match engine does not model, or a bad number of matches."""
 
 
-#: how a contract is scored (module doc); "auto": table where the table-play model holds
-ENGINES = ("auto", "table", "dd")
+#: how a contract is scored (module doc): one of the measures, or "auto": table where the table-play model holds
+ENGINES = ("auto", *MEASURES)
 
 
 def check_rules(rules: Rules) -> None:

@@ -17,6 +17,11 @@ from . import table_play
 if TYPE_CHECKING:
     from .table_play import TablePlayModel
 
+#: the two measures, by the names every option and parameter takes: table play (the table-play model) or
+#: double dummy.  The advisor's choices (advisor.PLAY_CHOICES), the policies' plays (policies.PLAYS) and the
+#: match engines (match.ENGINES, with "auto") are this one vocabulary.
+MEASURES = ("table", "dd")
+
 
 @dataclass(frozen=True)
 class Measure:
@@ -58,4 +63,4 @@ def measure_for(rules, requested: str = "table", model=None) -> Measure:
     return Measure("table", "table", model, "", note)
 
 
-__all__ = ["Measure", "measure_for"]
+__all__ = ["MEASURES", "Measure", "measure_for"]

@@ -88,6 +88,7 @@ from ..errors import KaiserSimError
 from ..auction import Bid, as_call, ladder
 from ..rules import Rules
 from ..scoring import declarer_gain, score_hands
+from .measure import MEASURES
 
 #: the code of a pass in call arrays
 PASS = -1
@@ -95,7 +96,7 @@ PASS = -1
 CAUTIOUS_MARGIN = 2.0
 AGGRESSIVE_MARGIN = -2.0
 #: what the policies' make-probabilities model (module doc): table play, or double dummy
-PLAYS = ("table", "dd")
+PLAYS = MEASURES
 DEFAULT_PLAY = "table"
 
 

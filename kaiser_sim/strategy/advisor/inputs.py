@@ -14,10 +14,11 @@ from ... import config
 from ...auction import AuctionError, Bid, bid_rank, legal_calls
 from ...cards import STRAINS, NotationError, Seat, Strain, format_hand, parse_hand, popcount
 from ...rules import Rules
+from ..measure import MEASURES
 
 
 #: the measures the choices can be made on: table play (the model) or double dummy
-PLAY_CHOICES = ("table", "dd")
+PLAY_CHOICES = MEASURES
 
 #: strain keys, in the solver's column order (N is no trump)
 STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
