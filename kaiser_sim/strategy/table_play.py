@@ -390,11 +390,6 @@ class TablePlayModel:
             raise TablePlayError(f"cannot read the table-play model {path}: {e}") from None
 
 
-def _rule_value(rules, key):
-    v = getattr(rules, key)
-    return v if isinstance(v, (bool, int, str)) else str(v)
-
-
 @functools.lru_cache(maxsize=8)
 def _load_cached(path: str) -> TablePlayModel:
     return TablePlayModel.load(path)
@@ -655,11 +650,6 @@ def forget_loaded() -> None:
     _load_cached.cache_clear()
 
 
-def rule_value(rules, key):
-    """The value of the rules option ``key`` as the model's provenance stores it."""
-    return _rule_value(rules, key)
-
-
 def rules_args(rules) -> str:
     """``PRESET --rule k=v ...`` naming ``rules`` from the nearest preset."""
     from ..rules import PRESETS, format_value
@@ -671,4 +661,4 @@ def rules_args(rules) -> str:
 
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
            "restrict", "NOT_PLAYED", "fit_kind", "fit_counts", "joint_counts", "model_se", "load_model", "play_key",
-           "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "rule_value", "rules_args", "PLAY_RULES"]
+           "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "rules_args", "PLAY_RULES"]

@@ -19,7 +19,13 @@ import numpy as np
 from .. import __version__, config
 from ..runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
 from .table_play import (MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError, TablePlayModel, fit_kind,
-                         forget_loaded, joint_counts, play_key, rule_value, rules_args)
+                         forget_loaded, joint_counts, play_key, rules_args)
+
+
+def _rule_value(rules, key):
+    """The value of the rules option ``key`` as the model's provenance stores it."""
+    v = getattr(rules, key)
+    return v if isinstance(v, (bool, int, str)) else str(v)
 
 
 def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> TablePlayModel:
@@ -251,7 +257,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
                      resume=exists)
         df, hands, dec, strain, strength_fit = _played(paths["fit"])
         provenance = {"seed": int(seed), "deals": int(deals), "samples": int(samples), "players": "pimc",
-                      "contracts": CONTRACTS, "rules": {k: rule_value(rules, k) for k in PLAY_RULES},
+                      "contracts": CONTRACTS, "rules": {k: _rule_value(rules, k) for k in PLAY_RULES},
                       "rules_label": rules.label, "version": __version__, "min_rows": MIN_ROWS,
                       "holdout": {"seed": int(seed) + 1, "deals": int(holdout)},
                       "rebuild": f"kaiser-sim table-play-model --deals {deals} --holdout {holdout} --seed {seed} "
@@ -403,7 +409,7 @@ def build_variant_model(rules, out, deals: int = VARIANT_DEALS, holdout: int = V
     rule_args = f"--rules {name}" if name else "--rules " + rules_args(rules)
     provenance = {"seed": int(seed), "deals": int(deals), "samples": int(samples), "players": "pimc",
                   "discard_samples": config.PIMC_DISCARD_SAMPLES if rules.kitty != "none" else None,
-                  "contracts": _contracts_text(rules), "rules": {k: rule_value(rules, k) for k in PLAY_RULES},
+                  "contracts": _contracts_text(rules), "rules": {k: _rule_value(rules, k) for k in PLAY_RULES},
                   "rules_full": rules.to_dict(), "rules_label": rules.label, "version": __version__,
                   "min_rows": MIN_ROWS, "holdout": {"seed": int(seed) + 1, "deals": int(holdout)},
                   "rebuild": f"kaiser-sim table-play-model {rule_args} --deals {deals} --holdout {holdout} "
