@@ -42,9 +42,9 @@ import numba
 import common
 from common import repeat
 from kaiser_sim import __version__
-from kaiser_sim import advisor as adv
-from kaiser_sim.conditioned import conditioned_deals, heard_auction
-from kaiser_sim.policies import get_policy
+from kaiser_sim.strategy import advisor as adv
+from kaiser_sim.strategy.conditioned import conditioned_deals, heard_auction
+from kaiser_sim.strategy.policies import get_policy
 from kaiser_sim.rules import get_preset
 from machine import cpu_model, loadavg
 
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
                                 cd.candidates)
 
         def analyse():
-            a = adv._analyse(hand, ctx, cd.deals, values, cd.kept, args.seed, rules, False, "table", None,
+            a = adv.analysis._analyse(hand, ctx, cd.deals, values, cd.kept, args.seed, rules, False, "table", None,
                              kitties=cd.kitties, heard=heard)
             a.to_text()
             a.to_json()

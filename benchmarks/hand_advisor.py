@@ -9,7 +9,7 @@ What is measured
 One hand (``--hand``, default ``AK93.5.AK.8`` at N) and ``--deals`` random
 deals of the other cards (``advisor.advisor_deals``, seed ``--seed``):
 
-* **five strains** -- the advisor's solver call, ``advisor._dd_strains(deals,
+* **five strains** -- the advisor's solver call, ``advisor.solve_strains(deals,
   seat, "points")``: the five strains with the hand on lead.  This is the
   line the issue's target is about (2,000 deals x 5 strains in <= 5 s warm,
   goal <= 3 s).  It is ``kaiser_sim.dd.dd_strains`` when the solver has it, else
@@ -23,7 +23,7 @@ deals of the other cards (``advisor.advisor_deals``, seed ``--seed``):
   play of ``config.TABLE_PLAY_CHECK_DEALS`` deals in two strains (every
   thread), the table-play model's lookups, the points,
   make and bid tables in both measures, the choices, the text and the JSON
-  (``advisor._analyse`` without the specials, then ``to_text``/``to_json``);
+  (``advisor.analysis._analyse`` without the specials, then ``to_text``/``to_json``);
 * **analysis, table play, model alone** -- the same with ``check=0``
   (``--play-check 0``: no play), for the cost of the play;
 * **analysis, dd** -- the same with ``play="dd"`` (the advisor before table
@@ -57,8 +57,9 @@ import numba
 import numpy as np
 
 from kaiser_sim import __version__, config
+from kaiser_sim.cards import format_hand
 from kaiser_sim.dd import api
-from kaiser_sim import advisor as adv
+from kaiser_sim.strategy import advisor as adv
 from kaiser_sim.rules import get_preset
 import common
 from common import record, repeat, timed
@@ -70,14 +71,14 @@ BUSY_CPU_USE = 0.9
 
 def validate(deals, seat, check: int) -> None:
     sub = deals[:check]
-    five = adv._dd_strains(sub, seat, "points")
+    five = adv.solve_strains(sub, seat, "points")
     ref = api.dd_table(sub, "points")[:, seat, :]
     if not np.array_equal(five, ref):
         bad = np.flatnonzero((five != ref).any(axis=1))
         raise SystemExit(f"five-strain values differ from dd_table on {len(bad)} deals, first deal {bad[0]}")
     v = five.astype(int)
-    no5 = adv._dd_strains(sub, seat, "points", five=np.uint64(0)).astype(int)
-    no3 = adv._dd_strains(sub, seat, "points", three=np.uint64(0)).astype(int)
+    no5 = adv.solve_strains(sub, seat, "points", five=np.uint64(0)).astype(int)
+    no3 = adv.solve_strains(sub, seat, "points", three=np.uint64(0)).astype(int)
     if not (((v - no5) >= 0) & ((v - no5) <= 5)).all() or not (((no3 - v) >= 0) & ((no3 - v) <= 3)).all():
         raise SystemExit("a special-card measure is out of its range (5H: 0..5, 3S: 0..3)")
 
@@ -201,13 +202,13 @@ def main(argv=None) -> int:
     validate(deals, seat, min(args.check, args.deals))
     log("valid")
 
-    values = adv._dd_strains(deals, seat, "points")  # warm at full size (untimed)
-    lines["five strains"] = repeat(lambda: adv._dd_strains(deals, seat, "points"), args.repeats, log, "five strains")
+    values = adv.solve_strains(deals, seat, "points")  # warm at full size (untimed)
+    lines["five strains"] = repeat(lambda: adv.solve_strains(deals, seat, "points"), args.repeats, log, "five strains")
     if has_strains and not args.no_reference:
         lines["reference dd_table (4 leaders)"] = repeat(lambda: api.dd_table(deals, "points"), args.repeats, log,
                                                          "dd_table")
 
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.table_play import load_model
 
     model = load_model()
     if not model.applies_to(rules):
@@ -215,7 +216,7 @@ def main(argv=None) -> int:
     log(model.describe())
 
     def analysis(play, check=None):
-        a = adv._analyse(hand, ctx, deals, values, args.deals, args.seed, rules, False, play, None, check=check)
+        a = adv.analysis._analyse(hand, ctx, deals, values, args.deals, args.seed, rules, False, play, None, check=check)
         if a.play.used != play:
             raise SystemExit(f"asked for {play}, got {a.play.used}: {a.play.reason}")
         return a.to_text(), a.to_json()
@@ -243,7 +244,7 @@ def main(argv=None) -> int:
 
     ncpu = common.usable_cpus()
     info = dict(
-        deals=args.deals, hand=adv.format_hand(hand), seat=args.seat, seed=args.seed, path=path,
+        deals=args.deals, hand=format_hand(hand), seat=args.seat, seed=args.seed, path=path,
         cpu=cpu_model(), cores=f"{os.cpu_count()} logical CPUs, {ncpu} usable by this process",
         load_start=load_start, load_end=loadavg(), threading_layer=numba.threading_layer(),
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

@@ -7,13 +7,13 @@ to ``benchmarks/results/listening.md``.
 
 What is measured
 ----------------
-- the precomputation (:func:`kaiser_sim.listening.build_tables`) on
+- the precomputation (:func:`kaiser_sim.strategy.listening.build_tables`) on
   ``--deals`` deals: the double-dummy solve of every seat and strain (the
   dominant cost, linear in the deals), then the rounds of each play (table
   play and double dummy) until the calls stop moving; the table's size in
   memory and on disk (``.npz``, compressed); beside it the shipped table's
   own record (its deals, rounds and times, kept in the file);
-- ``kaiser_sim.match.play_matches("listening", "score-aware", --matches)``
+- ``kaiser_sim.strategy.match.play_matches("listening", "score-aware", --matches)``
   end to end, warm (a small run first compiles the kernels and reads the
   table and the win table), and the same matches of score-aware against
   ev for comparison: matches a second, of which the solver;
@@ -36,9 +36,9 @@ import numba
 import numpy as np
 
 from kaiser_sim import __version__
-from kaiser_sim.listening import build_tables, save_tables
-from kaiser_sim.match import play_matches
-from kaiser_sim.policies import BidView, EVPolicy, ListeningPolicy, read_listening_tables
+from kaiser_sim.strategy.listening import build_tables, save_tables
+from kaiser_sim.strategy.match import play_matches
+from kaiser_sim.strategy.policies import BidView, EVPolicy, ListeningPolicy, read_listening_tables
 from kaiser_sim.rules import get_preset
 import common
 from machine import cpu_model, loadavg

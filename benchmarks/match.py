@@ -9,7 +9,7 @@ of table play and double dummy below.
 
 What is measured
 ----------------
-``kaiser_sim.match.play_matches(A, B, --matches, --seed)`` end to end:
+``kaiser_sim.strategy.match.play_matches(A, B, --matches, --seed)`` end to end:
 dealing, the vectorised auctions (policy A, default ``score-aware``, the
 most expensive policy, against ``ev``), the double-dummy solve of every
 contract (``kaiser_sim.dd.dd_contracts``, one call a round) and the scoring.  The
@@ -29,7 +29,7 @@ well below 1.  The timed run is the one with ``--play`` (``table`` for
 Table play against double dummy (``--play both``)
 --------------------------------------------------
 The policies bid from make-probabilities of table play by default
-(:mod:`kaiser_sim.policies`: the double-dummy make model composed with the
+(:mod:`kaiser_sim.strategy.policies`: the double-dummy make model composed with the
 table-play model) or of double dummy (``play="dd"``); the engine scores
 every contract in table play (``--engine table``, the default: the
 declaring side's points drawn from the table-play model given the DD
@@ -69,7 +69,7 @@ import numpy as np
 from kaiser_sim import __version__
 from kaiser_sim.dd import api
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.match import play_matches, round_seed
+from kaiser_sim.strategy.match import play_matches, round_seed
 from kaiser_sim.rules import get_preset
 import common
 from machine import cpu_model, loadavg
@@ -111,7 +111,7 @@ def _mean(m, digits=2) -> str:
 def side_rows(r, who: str) -> dict:
     """Per hand of the matches ``r``: the calls and contracts of the side of
     policy ``who`` ("a" or "b"), with the card set of each hand."""
-    from kaiser_sim.policies import PASS, ladder_arrays
+    from kaiser_sim.strategy.policies import PASS, ladder_arrays
 
     lad = ladder_arrays(r.rules)
     h = r.hands
@@ -143,7 +143,7 @@ def _concat(parts: list[dict]) -> dict:
 def opening_profile(policy, hands, rules) -> dict:
     """First speaker at 0-0 on random ``hands``: the share that opens and
     the level of the highest rank it would still bid (0: none)."""
-    from kaiser_sim.policies import PASS, BidView, ladder_arrays
+    from kaiser_sim.strategy.policies import PASS, BidView, ladder_arrays
 
     lad = ladder_arrays(rules)
     n = len(hands)
@@ -165,15 +165,15 @@ def compare(args, rules, timed: dict, log) -> str:
     """The table-play against double-dummy comparison (module doc) as markdown."""
     import itertools
 
-    from kaiser_sim.policies import EVPolicy, ScoreAwarePolicy, get_policy
+    from kaiser_sim.strategy.policies import EVPolicy, ScoreAwarePolicy, get_policy
     from kaiser_sim.stats import cluster_mean_ci, cluster_proportion_ci
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.table_play import load_model
 
     plays = ("table", "dd")
     t0 = time.perf_counter()
     out = ["# Table play against double dummy in the match engine", "",
            "The policies bid from make-probabilities of **table play** (the default: the double-dummy make model "
-           "composed with the table-play model, `kaiser_sim.policies`) or of **double dummy** (`--play dd`). "
+           "composed with the table-play model, `kaiser_sim.strategy.policies`) or of **double dummy** (`--play dd`). "
            f"**The contracts are scored in {PLAY_NAMES[args.engine]} either way** (`--engine {args.engine}`: "
            + ("each declaring side's points drawn from the table-play model given the contract's DD points"
               if args.engine == "table" else "the contracts' double-dummy points") + ").", "",

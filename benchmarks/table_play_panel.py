@@ -11,7 +11,7 @@ For each hand of :data:`PANEL` (North, on lead, declares; standard rules):
 * **the advisor** -- ``advise``'s steps on ``--deals`` deals (default the
   advisor's 2,000, seed ``--seed``): the DD values, then ``_analyse`` twice:
   with the hand's own PIMC play (the default ``check``, the control
-  variate of ``kaiser_sim.table_play.HandTablePlay``) and with the model
+  variate of ``kaiser_sim.strategy.table_play.HandTablePlay``) and with the model
   alone (``check=0``, the deals' bounds still applied).  Read: table-play
   mean points and P(make b) for b = 6..12, with their 95% intervals, in the
   advisor's chosen trump and in no trump (the strains it plays);
@@ -44,7 +44,7 @@ import common
 from machine import cpu_model, loadavg
 
 from kaiser_sim import __version__, config
-from kaiser_sim import advisor as adv
+from kaiser_sim.strategy import advisor as adv
 from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import mean_ci, wilson_interval
@@ -140,9 +140,9 @@ def main(argv=None) -> None:
         deals = adv.advisor_deals(mask, 0, args.deals, args.seed + i, rules)
         values = adv.advisor_values(deals, None, 0, rules)
         t0 = time.perf_counter()
-        base = adv._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None, check=0)
+        base = adv.analysis._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None, check=0)
         t1 = time.perf_counter()
-        a = adv._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None)
+        a = adv.analysis._analyse(mask, ctx, deals, values, args.deals, args.seed + i, rules, False, "table", None)
         t2 = time.perf_counter()
         timing.append((t1 - t0, t2 - t1))
         strains = [base_s for base_s in dict.fromkeys((a.trump.strain, "N"))]

@@ -77,7 +77,7 @@ HAND_ADVISOR_DEALS = 2000
 HAND_ADVISOR_KITTY_DEALS = 500
 #: the advisor's table play: deals of its own that it plays out with PIMC players (in the
 #: chosen trump and in no trump) to correct the table-play model for the hand in front of
-#: it (``kaiser_sim.table_play.HandTablePlay``; ``kaiser-sim hand --play-check``; 0: the
+#: it (``kaiser_sim.strategy.table_play.HandTablePlay``; ``kaiser-sim hand --play-check``; 0: the
 #: model alone), and the layouts those players sample a turn (the model's K)
 TABLE_PLAY_CHECK_DEALS = 48
 
@@ -139,7 +139,7 @@ MAX_DEFINITION_BYTES = 1_000_000
 #: the most deals ``kaiser-sim hand --deals`` solves (about 2 hours on 2 cores)
 HAND_MAX_DEALS = 1_000_000
 #: the fewest: half the deals choose the trump, the other half measure it
-#: (the advisor's own check, ``kaiser_sim.advisor``, refuses fewer)
+#: (the advisor's own check, ``kaiser_sim.strategy.advisor``, refuses fewer)
 HAND_MIN_DEALS = 2
 
 #: the fewest deals the printed report takes (``kaiser-sim report --deals``)
@@ -152,12 +152,12 @@ MATCH_MAX_COUNT = 1_000_000
 #: (the studies hold every deal of the results in memory)
 STUDY_MAX_DEALS = 10_000_000
 
-#: deals consistent with the calls heard (``kaiser-sim hand --auction``, :mod:`kaiser_sim.conditioned`):
+#: deals consistent with the calls heard (``kaiser-sim hand --auction``, :mod:`kaiser_sim.strategy.conditioned`):
 #: the default bidding model of the other players: ``ev``, the plainest competent bidder (each
 #: call the one with the highest expected hand score, on the make model and table play) and the
 #: model the win-probability tables are estimated from
 AUCTION_BIDDERS = "ev"
-#: the bidding policies' names, for ``--help`` without importing them (``kaiser_sim.policies.POLICIES``
+#: the bidding policies' names, for ``--help`` without importing them (``kaiser_sim.strategy.policies.POLICIES``
 #: has the same names in the same order; a test holds them equal)
 POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic", "listening")
 #: candidates tried at most before giving up (about 25 s at the rejection's speed on 2 cores);

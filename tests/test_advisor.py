@@ -1,4 +1,4 @@
-"""The hand advisor (``kaiser_sim.advisor``, ``kaiser-sim hand``).
+"""The hand advisor (``kaiser_sim.strategy.advisor``, ``kaiser-sim hand``).
 
 Analysis logic is tested on synthetic value arrays (no solver); the solver
 runs on a few hundred deals at most, with fixed seeds."""
@@ -14,13 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.runs import results as res
-from kaiser_sim.advisor import (
+from kaiser_sim.strategy.advisor import (
     SCHEMA,
     STRAIN_KEYS,
     AdvisorInputError,
     DealScores,
-    _dd_strains,
-    _trump_text,
     advise,
     advisor_deals,
     auction_context,
@@ -37,7 +35,9 @@ from kaiser_sim.advisor import (
     report_trump,
     save_plot,
     selection_rows,
+    solve_strains,
 )
+from kaiser_sim.strategy.advisor.results import _trump_text
 from kaiser_sim.auction import Bid, ladder
 from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
@@ -45,7 +45,7 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import Rules, get_preset
 from kaiser_sim.scoring import score_hands
 from kaiser_sim.stats import mean_ci
-from kaiser_sim.table_play import PLAY_RULES, POINTS, TablePlayError, TablePlayModel, load_model, restrict
+from kaiser_sim.strategy.table_play import PLAY_RULES, POINTS, TablePlayError, TablePlayModel, load_model, restrict
 
 STANDARD = get_preset("standard")
 STRONG = "AKQJ.A.AK.A"  # all four aces and the top trumps
@@ -120,9 +120,9 @@ def test_special_card_worth_lies_in_its_range():
     on every deal and strain."""
     hand = read_hand("K9.K5.QJ.QT", STANDARD)
     deals = advisor_deals(hand, 2, 20, 11, STANDARD)
-    v = _dd_strains(deals, 2, "points").astype(int)
-    no5 = _dd_strains(deals, 2, "points", five=np.uint64(0)).astype(int)
-    no3 = _dd_strains(deals, 2, "points", three=np.uint64(0)).astype(int)
+    v = solve_strains(deals, 2, "points").astype(int)
+    no5 = solve_strains(deals, 2, "points", five=np.uint64(0)).astype(int)
+    no3 = solve_strains(deals, 2, "points", three=np.uint64(0)).astype(int)
     assert ((v - no5 >= 0) & (v - no5 <= 5)).all()
     assert ((no3 - v >= 0) & (no3 - v <= 3)).all()
     assert (v - no5).max() > 0 and (no3 - v).max() > 0  # the measure is not trivially 0
@@ -327,7 +327,7 @@ def test_unclear_choice_is_reported_on_the_other_half(mirror):
     assert odd_only == (not a.recommendation.clear) and t.n_report == (100 if odd_only else 200)
     # the choices are on table play now (the default): each deal's expected table points, recomputed
     # from the model; the plain (DD) columns keep their meaning
-    from kaiser_sim.advisor import advisor_deals
+    from kaiser_sim.strategy.advisor import advisor_deals
     from kaiser_sim.dd.play_bounds import strain_bounds
 
     v = a.values.astype(int)
@@ -470,12 +470,12 @@ def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
     recomputed here from the DD values and the bounds with the hand's table
     play API; the intervals are iid over deals."""
     from kaiser_sim.dd.play_bounds import strain_bounds
-    from kaiser_sim.table_play import HandTablePlay
+    from kaiser_sim.strategy.table_play import HandTablePlay
 
     a = issue_table
     v = a.values.astype(int)
     deals = advisor_deals(a.hand, 0, 300, 11, STANDARD)
-    assert np.array_equal(v, _dd_strains(deals, 0, "points"))
+    assert np.array_equal(v, solve_strains(deals, 0, "points"))
     hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0))
     mk = a.make.set_index(["strain", "bid"])
     for s, key in enumerate(STRAIN_KEYS):
@@ -541,7 +541,7 @@ def test_recommendation_is_on_table_play_by_default():
 
 
 def advisor_play_dd():
-    from kaiser_sim.advisor import PlayInfo
+    from kaiser_sim.strategy.advisor import PlayInfo
 
     return PlayInfo("dd", "dd")
 
@@ -564,7 +564,7 @@ def test_model_for_other_rules_falls_back_to_dd():
 
 
 def test_unreadable_model_falls_back(monkeypatch):
-    import kaiser_sim.table_play as tpm
+    import kaiser_sim.strategy.table_play as tpm
 
     def broken(path=None, rules=None):
         raise TablePlayError("cannot read the table-play model x.json: broken")
@@ -845,10 +845,10 @@ def test_hand_play_corrects_the_model_by_direct_play():
     """The control variate: the mean of the per-deal values over all deals,
     the even or the odd rows is the model's mean there plus the mean
     residual (played - model) of the played deals there."""
-    from kaiser_sim.table_play import HandTablePlay
+    from kaiser_sim.strategy.table_play import HandTablePlay
 
     deals = advisor_deals(parse_hand("KJ8.AQ9.T.J"), 0, 60, 4, STANDARD)
-    v = _dd_strains(deals, 0)
+    v = solve_strains(deals, 0)
     base = HandTablePlay(load_model(), v)
     hp = base.with_play(deals, 0, [0, 4], n_play=12, samples=5, seed=9)
     assert hp.check == {"deals": 12, "samples": 5, "seed": 9, "strains": ["S", "NT"]}

@@ -9,7 +9,7 @@ import pytest
 from kaiser_sim.auction import call_text
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.hands import strength
-from kaiser_sim.policies import get_policy
+from kaiser_sim.strategy.policies import get_policy
 from kaiser_sim.rules import Rules
 from kaiser_sim.studies import StudyError, get_study
 from kaiser_sim.studies.common import results_frame
@@ -71,9 +71,9 @@ def test_a_dealers_pass_worked_by_hand():
     """W deals after N 6, E pass, S 7; a scripted model names hearts.  W
     passing lets S play 7 in hearts: N-S score r (>= 7) or -7, E-W 10 - r;
     W's net is E-W's minus N-S's, read from the double-dummy table."""
-    from kaiser_sim.call_worth import ACTIONS, playout_net, position_calls
+    from kaiser_sim.strategy.call_worth import ACTIONS, playout_net, position_calls
     from kaiser_sim.dd import dd_table
-    from kaiser_sim.policies import PASS, Policy, ladder_arrays
+    from kaiser_sim.strategy.policies import PASS, Policy, ladder_arrays
 
     class Hearts(Policy):
         name = "hearts"

@@ -1,6 +1,6 @@
 """Advice that hears the auction: deals consistent with the calls
-(kaiser_sim.conditioned), each call's worth net of the opponents
-(kaiser_sim.call_worth) and ``kaiser-sim hand --auction``.
+(kaiser_sim.strategy.conditioned), each call's worth net of the opponents
+(kaiser_sim.strategy.call_worth) and ``kaiser-sim hand --auction``.
 
 The references here are plain loops written apart from the library's
 vectorised code: one candidate deal at a time, each speaker asked through
@@ -18,11 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from kaiser_sim import config
-from kaiser_sim.advisor import AdvisorInputError, advise, read_hand
+from kaiser_sim.strategy.advisor import AdvisorInputError, advise, read_hand
 from kaiser_sim.auction import Bid
-from kaiser_sim.call_worth import call_values
+from kaiser_sim.strategy.call_worth import call_values
 from kaiser_sim.cli import main
-from kaiser_sim.conditioned import (
+from kaiser_sim.strategy.conditioned import (
     AuctionInputError,
     AuctionTooRare,
     conditioned_deals,
@@ -31,7 +31,7 @@ from kaiser_sim.conditioned import (
 )
 from kaiser_sim.dd import dd_contracts, dd_strains
 from kaiser_sim.dd.rule_variants import deal_for_rules
-from kaiser_sim.policies import PASS, POLICIES, Policy, get_policy
+from kaiser_sim.strategy.policies import PASS, POLICIES, Policy, get_policy
 from kaiser_sim.rules import PRESETS, Rules
 
 STANDARD = Rules.preset("standard")
@@ -115,7 +115,7 @@ def test_the_advice_is_computed_on_the_conditioned_deals():
 
 def test_no_calls_heard_gives_the_advisors_own_deals():
     hand = read_hand(HAND, STANDARD)
-    from kaiser_sim.advisor import advisor_deals
+    from kaiser_sim.strategy.advisor import advisor_deals
 
     cd = conditioned_deals(hand, SOUTH, (), 30, 9, STANDARD)
     assert np.array_equal(cd.deals, advisor_deals(hand, SOUTH, 30, 9, STANDARD)) and cd.candidates == 30
@@ -215,7 +215,7 @@ def test_a_thrown_in_hand_is_worth_nothing():
                      nt_strain=4, values=values, model=None, scores=(10, 20), win=True)
     i = cv.index("pass")
     assert (cv.net[i] == 0).all() and (cv.declarer[i] == -1).all()
-    from kaiser_sim.policies import win_table
+    from kaiser_sim.strategy.policies import win_table
 
     assert cv.win[i] == pytest.approx(win_table(rules).win(10, 20))  # the score stays as it is
 

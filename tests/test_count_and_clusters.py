@@ -188,7 +188,7 @@ def test_dd_bias_footer_gives_the_played_n():
 
 
 def test_match_summary_is_clustered_by_pair_of_matches():
-    from kaiser_sim.match import play_matches
+    from kaiser_sim.strategy.match import play_matches
 
     r = play_matches("ev", "aggressive", 20, seed=4)
     s = r.summary()
@@ -203,7 +203,7 @@ def test_match_summary_is_clustered_by_pair_of_matches():
 
 
 def test_win_by_state_is_clustered_by_card_set():
-    from kaiser_sim.match import play_matches
+    from kaiser_sim.strategy.match import play_matches
     from kaiser_sim.studies.match import SCORE_BUCKETS, _label, _win_by_state
 
     r = play_matches("ev", "cautious", 8, seed=3)

@@ -161,7 +161,7 @@ def test_the_collector_finds_the_raise_sites():
     assert any("Leave them out" in text and "--force" in text for _, _, text in MESSAGES)  # ResumeMismatch.__init__
     assert any("kaiser-sim simulate --resume --out {}" in text for _, _, text in MESSAGES)
     assert {"simulate", "study", "report"} <= RAISED_BY["kaiser_sim.runs.simulate"]
-    assert "hand" in RAISED_BY["kaiser_sim.conditioned"] and "deal" not in RAISED_BY["kaiser_sim.conditioned"]
+    assert "hand" in RAISED_BY["kaiser_sim.strategy.conditioned"] and "deal" not in RAISED_BY["kaiser_sim.strategy.conditioned"]
 
 
 @pytest.mark.parametrize("module, line, message", MESSAGES, ids=_ids())

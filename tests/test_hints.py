@@ -175,7 +175,7 @@ def _range_in_help(command: str, option: str) -> tuple[int, int]:
 def test_hand_deals_range_is_what_the_advisor_takes():
     low, high = _range_in_help("hand", "--deals")
     assert (low, high) == (config.HAND_MIN_DEALS, config.HAND_MAX_DEALS)
-    from kaiser_sim.advisor import AdvisorInputError, advise
+    from kaiser_sim.strategy.advisor import AdvisorInputError, advise
 
     with pytest.raises(AdvisorInputError, match=f"at least {low}"):
         advise("AKQJT98.5.-.-", n=low - 1)

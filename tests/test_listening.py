@@ -1,4 +1,4 @@
-"""The listening policy and its table (kaiser_sim.listening, ListeningPolicy).
+"""The listening policy and its table (kaiser_sim.strategy.listening, ListeningPolicy).
 
 The table's cells are checked against a direct computation in plain Python
 (one hand at a time: the policies' one-call form, the auction by hand, the
@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from kaiser_sim.auction import Bid, legal_calls, make_contract
 from kaiser_sim.cli import main
-from kaiser_sim.listening import build_tables, round_sums, solve, table_of, Seats
-from kaiser_sim.match import play_matches
-from kaiser_sim.policies import (ACTIONS, PASS, POLICIES, BidView, EVPolicy, ListeningPolicy, auction_limits,
+from kaiser_sim.strategy.listening import build_tables, round_sums, solve, table_of, Seats
+from kaiser_sim.strategy.match import play_matches
+from kaiser_sim.strategy.policies import (ACTIONS, PASS, POLICIES, BidView, EVPolicy, ListeningPolicy, auction_limits,
                                  hand_values, ladder_arrays, listen_features, listening_note, read_listening_tables)
 from kaiser_sim.rules import Rules
 from kaiser_sim.scoring import score_hand
@@ -251,7 +251,7 @@ def test_endgame_bids_as_score_aware():
     """From 7 below the target on (either side's score), its calls and
     trumps are score-aware's; below that it reads its table."""
     from kaiser_sim.deal import deal_batch
-    from kaiser_sim.policies import ScoreAwarePolicy
+    from kaiser_sim.strategy.policies import ScoreAwarePolicy
 
     n = 200
     hands = deal_batch(n, 21)[:, 2]

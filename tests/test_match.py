@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from kaiser_sim.auction import auction_result, check_auction, make_contract
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.make_model import RAW_VALUES, build_make_model, load_make_model
-from kaiser_sim.match import MatchError, play_matches, round_seed
-from kaiser_sim.policies import (PASS, POLICIES, BidView, EVPolicy, Policy, PolicyError, get_policy, ladder_arrays,
+from kaiser_sim.strategy.make_model import RAW_VALUES, build_make_model, load_make_model
+from kaiser_sim.strategy.match import MatchError, play_matches, round_seed
+from kaiser_sim.strategy.policies import (PASS, POLICIES, BidView, EVPolicy, Policy, PolicyError, get_policy, ladder_arrays,
                                  run_auction)
 from kaiser_sim.rules import Rules
 from kaiser_sim.scoring import score_hand
@@ -373,8 +373,8 @@ def test_engine_dd_is_the_old_engine(preset, play):
 
 
 def test_engine_table_draws_table_play_from_the_dd_points():
-    from kaiser_sim.match import table_uniform
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.match import table_uniform
+    from kaiser_sim.strategy.table_play import load_model
 
     t = play_matches("ev", "cautious", 6, seed=7)  # auto: table play holds for the standard game
     d = play_matches("ev", "cautious", 6, seed=7, engine="dd")
@@ -409,8 +409,8 @@ def test_engine_table_is_reproducible_and_batch_free():
 
 def test_table_points_follow_the_model():
     """Over many draws the table points have the model's mean given the DD points."""
-    from kaiser_sim.match import table_points, table_uniform
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.match import table_points, table_uniform
+    from kaiser_sim.strategy.table_play import load_model
 
     m = load_model()
     dd = np.full(4000, 8)
@@ -422,7 +422,7 @@ def test_table_points_follow_the_model():
 
 
 def test_engine_uses_the_rules_model_and_falls_back_only_for_a_model_of_other_rules():
-    from kaiser_sim.table_play import load_model
+    from kaiser_sim.strategy.table_play import load_model
 
     low = Rules.preset("low-nt")
     r = play_matches("ev", "cautious", 2, seed=3, rules=low, engine="table")

@@ -1,15 +1,16 @@
 """One answer to "table play or double dummy under these rules, and why"
-(kaiser_sim.table_play.measure_for), read alike by the advisor, the
+(kaiser_sim.strategy.measure.measure_for), read alike by the advisor, the
 policies, the match engine and the studies."""
 
 from __future__ import annotations
 
 import pytest
 
-from kaiser_sim import advisor, match, policies
+from kaiser_sim.strategy import advisor, match, policies
 from kaiser_sim.rules import PRESETS, Rules
 from kaiser_sim.studies import common
-from kaiser_sim.table_play import load_model, measure_for
+from kaiser_sim.strategy.measure import measure_for
+from kaiser_sim.strategy.table_play import load_model
 
 GAMES = [Rules.preset(p) for p in PRESETS] + [Rules.preset("standard").with_overrides(["cover3=true"]),
                                               Rules.preset("kitty-4").with_overrides(["cover3=true"])]

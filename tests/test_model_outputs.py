@@ -20,12 +20,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import kaiser_sim.make_model as make_model
+import kaiser_sim.strategy.make_model as make_model
 import kaiser_sim.runs.simulate as simulate_module
 from kaiser_sim.cli import main
-from kaiser_sim.make_model import read_make_model
+from kaiser_sim.strategy.make_model import read_make_model
 from kaiser_sim.runs.simulate import simulate
-from kaiser_sim.table_play import TablePlayError, TablePlayModel, check_build_paths, fit_model
+from kaiser_sim.strategy.table_play import TablePlayError, TablePlayModel
+from kaiser_sim.strategy.table_play_build import check_build_paths, fit_model
 
 TPM = ["table-play-model", "--deals", "100", "--holdout", "100", "-k", "1", "--sensitivity", "0", "-w", "1", "-q"]
 LONG = "x" * 305  # longer than any file name the file system takes

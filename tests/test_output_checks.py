@@ -112,19 +112,19 @@ def test_a_match_output_name_too_long(tmp_path, monkeypatch):
 
 
 def test_a_plot_name_too_long_is_refused_before_the_deals(tmp_path, monkeypatch):
-    import kaiser_sim.advisor
+    import kaiser_sim.strategy.advisor
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(kaiser_sim.advisor, "advise", _must_not_run)
+    monkeypatch.setattr(kaiser_sim.strategy.advisor, "advise", _must_not_run)
     refused(cli("hand", "AK93.5.AK.8", "-n", "20", "--plot", f"{LONG}.png"), "--plot", "File name too long")
     refused(cli("hand", "AK93.5.AK.8", "-n", "20", "--plot", f"d/{LONG}/x.png"), "File name too long")
     assert listing(tmp_path) == []
 
 
 def test_a_plot_is_never_written_over_a_device(tmp_path, monkeypatch, device):
-    import kaiser_sim.advisor
+    import kaiser_sim.strategy.advisor
 
-    monkeypatch.setattr(kaiser_sim.advisor, "advise", _must_not_run)
+    monkeypatch.setattr(kaiser_sim.strategy.advisor, "advise", _must_not_run)
     os.rename(device, tmp_path / "nulldev.png")
     refused(cli("hand", "AK93.5.AK.8", "-n", "20", "--plot", tmp_path / "nulldev.png"), "not a regular file")
     assert stat.S_ISCHR(os.stat(tmp_path / "nulldev.png").st_mode)

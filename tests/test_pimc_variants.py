@@ -223,7 +223,7 @@ def test_table_play_model_command_builds_a_variant_model(tmp_path):
     from click.testing import CliRunner
 
     from kaiser_sim.cli import main
-    from kaiser_sim.table_play import TablePlayModel, play_key
+    from kaiser_sim.strategy.table_play import TablePlayModel, play_key
 
     out = tmp_path / "m.json"
     args = ["table-play-model", "--rules", "low-nt", "--deals", "100", "--holdout", "100", "-k", "1", "-q"]

@@ -18,18 +18,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kaiser_sim import policies as policies_module
-from kaiser_sim import table_play
+from kaiser_sim.strategy import policies as policies_module
+from kaiser_sim.strategy import table_play
 from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.make_model import RAW_VALUES, heuristic_value, load_make_model
-from kaiser_sim.match import MatchError, play_matches
-from kaiser_sim.policies import (PASS, BidView, EVPolicy, HeuristicPolicy, PolicyError, ScoreAwarePolicy, choose,
+from kaiser_sim.strategy.make_model import RAW_VALUES, heuristic_value, load_make_model
+from kaiser_sim.strategy.match import MatchError, play_matches
+from kaiser_sim.strategy.policies import (PASS, BidView, EVPolicy, HeuristicPolicy, PolicyError, ScoreAwarePolicy, choose,
                                  contracts_of, get_policy, hand_values, ladder_arrays, play_note, play_used,
                                  run_auction)
 from kaiser_sim.rules import Rules
-from kaiser_sim.policies import PILOT_DEALS, PILOT_SEED, win_table
+from kaiser_sim.strategy.policies import PILOT_DEALS, PILOT_SEED, win_table
 
 STANDARD = Rules.preset("standard")
 KITTY = Rules.preset("kitty-4")

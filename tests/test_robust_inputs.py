@@ -338,7 +338,7 @@ def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch)
 
 
 def test_full_disk_during_match_out_leaves_nothing(tmp_path, monkeypatch):
-    from kaiser_sim.match import MatchResults
+    from kaiser_sim.strategy.match import MatchResults
 
     def write(self, out):
         (Path(out) / "summary.csv").write_text("partial")

@@ -17,7 +17,7 @@ from kaiser_sim.auction import ladder
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import cluster_mean_ci, t_quantile, wilson_interval
-from kaiser_sim.table_play import load_model
+from kaiser_sim.strategy.table_play import load_model
 from kaiser_sim.studies import bid_odds, bidding_chart, lead, trump_and_nt
 from kaiser_sim.studies.common import (declarer_frame, hand_score, points_array, results_frame, share_row,
                                        trump_by_rule)

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 import kaiser_sim
-from kaiser_sim import table_play
+from kaiser_sim.strategy import table_play, table_play_build
 from kaiser_sim.dd.pimc import play_deals
 from kaiser_sim.rules import get_preset
 from kaiser_sim.runs.simulate import SimulateError, simulate
 from kaiser_sim.runs.spec import play_contracts
-from kaiser_sim.table_play import POINTS, TablePlayError, fit_kind, fit_model, load_model
+from kaiser_sim.strategy.table_play import POINTS, TablePlayError, fit_kind, load_model
+from kaiser_sim.strategy.table_play_build import fit_model
 
 K = 3  # layouts a turn: enough to exercise the players, cheap enough for the suite
 
@@ -127,7 +128,7 @@ def test_validation_table_recomputed(played):
     df = kaiser_sim.load_results(played)
     nt = df["play_strain"].to_numpy() == 4
     m = fit_model(df["play_dd"], df["play_pts"], nt, {"rules": {}}, min_rows=5)
-    v = table_play.validation_tables(m, df["play_dd"], df["play_pts"], nt, np.full(len(df), 6.0), [6, 8])
+    v = table_play_build.validation_tables(m, df["play_dd"], df["play_pts"], nt, np.full(len(df), 6.0), [6, 8])
     row = next(r for r in v["heldout"] if r["kind"] == "all" and r["bid"] == 8)
     assert row["observed"] == pytest.approx((df["play_pts"] >= 8).mean())
     assert row["predicted"] == pytest.approx(m.make_prob(df["play_dd"], nt, [8])[:, 0].mean())
@@ -271,7 +272,7 @@ def test_joint_counts_refit_the_same_model():
 
 
 def test_restrict_moves_the_mass_outside_the_bounds_to_them():
-    from kaiser_sim.table_play import restrict
+    from kaiser_sim.strategy.table_play import restrict
 
     d = np.full((3, len(POINTS)), 1.0 / len(POINTS))
     lo, hi = np.array([-2, 4, 10]), np.array([12, 8, 10])
@@ -324,7 +325,7 @@ def test_each_variant_model_its_provenance_and_held_out_check(name):
         assert d["restriction_loss"]["mean"] <= d["mean_loss"]
     # the first fitting deals, played again, are among the model's fitting counts
     k = 2 if rules.kitty != "none" else 4
-    s = table_play.play_sample(rules, k, p["seed"], p["samples"])
+    s = table_play_build.play_sample(rules, k, p["seed"], p["samples"])
     for dd, t, nt in zip(s["dd"], s["played"], s["strain"] >= 4):
         assert m.joint[int(nt), dd - POINTS[0], t - POINTS[0]] > 0
 

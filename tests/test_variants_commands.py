@@ -15,11 +15,11 @@ from click.testing import CliRunner
 
 import kaiser_sim
 from kaiser_sim.runs import results as res
-from kaiser_sim.advisor import advise, advisor_deals
+from kaiser_sim.strategy.advisor import advise, advisor_deals
 from kaiser_sim.cards import parse_hand, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.match import MatchError, play_matches, round_seed
+from kaiser_sim.strategy.match import MatchError, play_matches, round_seed
 from kaiser_sim.rules import PRESETS, Rules
 from kaiser_sim.runs.simulate import RunSpec, SimulateError, simulate
 from kaiser_sim.dd.rule_variants import (
@@ -86,7 +86,7 @@ def test_hand_kitty_values_are_the_declarers_best_discard():
 def test_hand_kitty_default_deals_and_refused_hand_size():
     r = hand_cli(HAND, "--rules", "kitty-4")
     assert r.exit_code == 2 and "a Kaiser hand has 7" in r.stderr
-    from kaiser_sim.advisor import DEFAULT_DEALS, KITTY_DEALS
+    from kaiser_sim.strategy.advisor import DEFAULT_DEALS, KITTY_DEALS
 
     assert (DEFAULT_DEALS, KITTY_DEALS) == (2000, 500)
 
@@ -199,7 +199,7 @@ def test_match_kitty_defenders_take_what_is_left_in_play():
 
 
 def test_match_weak_redeal_means_no_weak_hand_is_bid():
-    from kaiser_sim.policies import Policy
+    from kaiser_sim.strategy.policies import Policy
 
     class Recorder(Policy):
         name = "recorder"

@@ -1,4 +1,4 @@
-"""The hand advisor: ``kaiser-sim hand`` (library: ``kaiser_sim.advisor``)."""
+"""The hand advisor: ``kaiser-sim hand`` (library: ``kaiser_sim.strategy.advisor``)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         kaiser-sim hand AK93.5.AK.- --rules kitty-4
         kaiser-sim hand 98.5.T9.987 --rules low-nt
     """
-    from ..advisor import AdvisorInputError, advise, plot_format
+    from ..strategy.advisor import AdvisorInputError, advise, plot_format
 
     not_empty(plot=plot)
     if auction is not None and not auction.strip():
@@ -133,7 +133,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         def draw(tmp):  # the format comes from --plot, not from the temporary name
             import matplotlib.pyplot as plt
 
-            from ..advisor import plot_make_probability
+            from ..strategy.advisor import plot_make_probability
             from ..studies.common import save_figure
 
             fig = plot_make_probability(advice)

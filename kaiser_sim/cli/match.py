@@ -1,5 +1,5 @@
 """Bidding policies played against each other: ``kaiser-sim match``
-(library: ``kaiser_sim.match``, ``kaiser_sim.policies``)."""
+(library: ``kaiser_sim.strategy.match``, ``kaiser_sim.strategy.policies``)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
         kaiser-sim match -a ev -b rank-squared --rule target=32 --rule bid_out=25 --format json
         kaiser-sim match -a ev -b cautious --rules low-nt --matches 200
     """
-    from ..match import MatchError, play_matches
+    from ..strategy.match import MatchError, play_matches
     from ..runs.progress import make_progress
 
     not_empty(out=out)

@@ -1,7 +1,7 @@
 """Rebuilding the shipped models: ``kaiser-sim table-play-model`` (library:
-``kaiser_sim.table_play``), ``kaiser-sim make-model`` (library:
-``kaiser_sim.make_model``) and ``kaiser-sim listening-table`` (library:
-``kaiser_sim.listening``)."""
+``kaiser_sim.strategy.table_play_build``), ``kaiser-sim make-model`` (library:
+``kaiser_sim.strategy.make_model``) and ``kaiser-sim listening-table`` (library:
+``kaiser_sim.strategy.listening``)."""
 
 from __future__ import annotations
 
@@ -57,10 +57,11 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     """
     from ..runs.progress import make_progress
     from ..runs.simulate import SimulateError
-    from ..table_play import TablePlayError, build_model
+    from ..strategy.table_play import TablePlayError
+    from ..strategy.table_play_build import build_model
 
     from ..rules import Rules
-    from ..table_play import play_key
+    from ..strategy.table_play import play_key
 
     variant = play_key(rules) != play_key(Rules.preset("standard"))
     if variant and runs is not None:
@@ -113,7 +114,7 @@ def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipp
     """
     import os
 
-    from ..make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
+    from ..strategy.make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
     from ..runs.results import ResultsError
 
     not_empty(out=out_dir, csv=csv_path, json=json_path)
@@ -170,7 +171,7 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     Example:
         kaiser-sim listening-table --deals 2000 --out runs/listening_table.npz
     """
-    from ..listening import ListeningError, build_tables, check_rules, rounds_text, save_tables
+    from ..strategy.listening import ListeningError, build_tables, check_rules, rounds_text, save_tables
 
     not_empty(out=out)
     try:

@@ -198,7 +198,7 @@ def joined(param_type: click.ParamType):
 
 
 class PolicyType(click.Choice):
-    """A bidding policy's name (``kaiser_sim.policies.POLICIES``), read when a
+    """A bidding policy's name (``kaiser_sim.strategy.policies.POLICIES``), read when a
     value is checked or completed, not for ``--help`` (the policies import
     numba)."""
 
@@ -207,7 +207,7 @@ class PolicyType(click.Choice):
 
     @property
     def choices(self):
-        from ..policies import POLICIES
+        from ..strategy.policies import POLICIES
 
         return tuple(POLICIES)
 

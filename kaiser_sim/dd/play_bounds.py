@@ -1,6 +1,6 @@
 """Bounds on what a deal lets the declaring side take, whoever plays it.
 
-Table play (:mod:`kaiser_sim.table_play`) spreads each deal's double-dummy
+Table play (:mod:`kaiser_sim.strategy.table_play`) spreads each deal's double-dummy
 (DD) value into a distribution of the points players who see only their own
 hand take.  Some of that spread is impossible for the deal in front of them:
 a declarer holding eight top winners in no trump takes every trick however

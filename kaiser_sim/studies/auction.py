@@ -4,7 +4,7 @@ call says about the caller's hand.
 Every deal of the run is bid once around by a named bidding model (a match
 policy, ``bidders``; default as in the hand advisor,
 :data:`kaiser_sim.config.AUCTION_BIDDERS`), every seat with its own hand and
-the calls before it (:func:`kaiser_sim.policies.run_auction`; the scores
+the calls before it (:func:`kaiser_sim.strategy.policies.run_auction`; the scores
 0-0, the rules' target).  Each deal is dealt by the run's dealer of that
 deal (its ``dealer`` column: deal ``i`` by seat ``i % 4``), so each seat
 deals a quarter of the deals.  No solving: the study reads only the
@@ -99,7 +99,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
         min_cell: int = 30) -> dict[str, pd.DataFrame]:
     from ..cards import FIVE_HEARTS, THREE_SPADES
     from ..hands import has_card, strength, suit_lengths
-    from ..policies import PASS, POLICIES, get_policy, ladder_arrays, run_auction
+    from ..strategy.policies import PASS, POLICIES, get_policy, ladder_arrays, run_auction
 
     if str(bidders) not in POLICIES:
         raise AuctionStudyError(f"unknown bidders '{bidders}'; models: {', '.join(POLICIES)}")
@@ -191,9 +191,9 @@ CHART_SITUATIONS = ("opens", "after partner's bid", "after an opponent's bid", "
 def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) -> pd.DataFrame:
     """The bidding chart by what was heard: for each situation
     (:data:`CHART_SITUATIONS`) and Kaiser-count band, the net value of each
-    action of :data:`kaiser_sim.call_worth.ACTIONS` (the caller's side's hand
+    action of :data:`kaiser_sim.strategy.call_worth.ACTIONS` (the caller's side's hand
     score minus the opponents', the rest of the auction played out by the
-    model: :func:`kaiser_sim.call_worth.playout_net`, table play where the
+    model: :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
     model holds, else double dummy), from the results' double-dummy values
     of every leader and strain (no solving).  The best action is chosen on
     the even deals and reported on the odd ones (the winner's curse): its
@@ -201,7 +201,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     ``settled`` when that difference's 95% interval lies above 0.  Only
     actions legal on every hand of a cell are compared; a cell needs
     ``min_cell`` hands on each half."""
-    from ..call_worth import ACTIONS, playout_net, position_calls
+    from ..strategy.call_worth import ACTIONS, playout_net, position_calls
     from .common import STRENGTH_BUCKETS, bucket, points_array, table_play_model
 
     cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",

@@ -64,7 +64,7 @@ def table_play_rows(model, dd, nt: bool, levels, cluster, **labels) -> list[dict
     hand's DD points, with its 95% interval clustered by deal and widened by
     the model's own error (:func:`~kaiser_sim.studies.common.with_model_error`;
     ``k``: NaN, no count of makes)."""
-    from ..table_play import POINTS, model_se
+    from ..strategy.table_play import POINTS, model_se
 
     dd = np.asarray(dd)
     probs = model.make_prob(dd, nt, levels)

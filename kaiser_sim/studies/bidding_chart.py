@@ -107,8 +107,8 @@ def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
 def _bid_tables(rules, model) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, makes)``, each (DD values, bids): the table-play expected
     hand score and P(make) of every bid for each double-dummy points value
-    (:data:`kaiser_sim.table_play.POINTS`) of its strain."""
-    from ..table_play import POINTS
+    (:data:`kaiser_sim.strategy.table_play.POINTS`) of its strain."""
+    from ..strategy.table_play import POINTS
 
     bids = _bids(rules)
     sc, made = np.empty((POINTS.size, len(bids))), np.empty((POINTS.size, len(bids)))
@@ -121,8 +121,8 @@ def _bid_tables(rules, model) -> tuple[np.ndarray, np.ndarray]:
 
 def dd_keys(d: pd.DataFrame, rules) -> np.ndarray:
     """(rows, bids) int8: each hand's double-dummy points in each bid's strain,
-    as an index into :data:`kaiser_sim.table_play.POINTS`."""
-    from ..table_play import POINTS
+    as an index into :data:`kaiser_sim.strategy.table_play.POINTS`."""
+    from ..strategy.table_play import POINTS
 
     trump = (d["trump_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
     nt = (d["nt_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
@@ -132,7 +132,7 @@ def dd_keys(d: pd.DataFrame, rules) -> np.ndarray:
 def table_play_scores(d: pd.DataFrame, rules, model) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, make probabilities)``, each (rows, bids): the table-play
     expected hand score and P(make) of every bid for every hand, from its DD
-    points through the table-play model (:mod:`kaiser_sim.table_play`)."""
+    points through the table-play model (:mod:`kaiser_sim.strategy.table_play`)."""
     keys = dd_keys(d, rules).astype(np.int64)
     sc, made = _bid_tables(rules, model)
     cols = np.arange(keys.shape[1])[None, :]

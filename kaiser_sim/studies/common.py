@@ -217,10 +217,10 @@ def hand_score(rules, level: int, nt: bool, raw) -> np.ndarray:
 
 def table_play_model(rules):
     """``(model, None)``: the table-play model shipped for ``rules``
-    (:func:`kaiser_sim.table_play.load_model`: the one built for their game,
+    (:func:`kaiser_sim.strategy.table_play.load_model`: the one built for their game,
     a kitty, low no trump or cover 3 included), else ``(None, why)`` (the
     model file cannot be read)."""
-    from ..table_play import measure_for
+    from ..strategy.measure import measure_for
 
     measure = measure_for(rules)
     if not measure.table:
@@ -232,7 +232,7 @@ def with_model_error(row: dict, se_model: float, cluster) -> dict:
     """``row`` (:func:`mean_row`'s, clustered by ``cluster``) with the
     table-play model's own standard error ``se_model`` added to the deals'
     in quadrature: ``se = sqrt(se_deals^2 + se_model^2)``, the same t
-    quantile (:func:`kaiser_sim.table_play.model_se`)."""
+    quantile (:func:`kaiser_sim.strategy.table_play.model_se`)."""
     from ..stats import Z95, t_quantile
 
     if not np.isfinite(row.get("mean", np.nan)) or not np.isfinite(se_model):

@@ -2,9 +2,9 @@
 95% intervals, and where it wins and loses (by seat, by score).
 
 Like the match study this one plays matches
-(:func:`kaiser_sim.match.play_matches`) instead of reading a results
+(:func:`kaiser_sim.strategy.match.play_matches`) instead of reading a results
 dataset: ``matches`` matches of ``policy`` (default ``listening``,
-:class:`kaiser_sim.policies.ListeningPolicy`) against each of ``opponents``,
+:class:`kaiser_sim.strategy.policies.ListeningPolicy`) against each of ``opponents``,
 in pairs on the same cards (each policy holds each card set once), the
 same card sets for every opponent (one seed).
 
@@ -34,7 +34,7 @@ Tables:
   the hand (bands): the same net per hand, and the share of those hands
   whose match it went on to win;
 - ``rounds``: the rounds of the table's iteration
-  (:mod:`kaiser_sim.listening`), each round's share of passes, plain bids
+  (:mod:`kaiser_sim.strategy.listening`), each round's share of passes, plain bids
   and NT bids by position and its largest change.
 
 A hand's net is ``(ours after - ours before) - (theirs after - theirs
@@ -106,9 +106,9 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
         play: str = "table", engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the matches and build the tables (module doc).  ``results`` is
     not used (this study plays matches)."""
-    from ..match import play_matches
+    from ..strategy.match import play_matches
     from .match import check_play_and_engine
-    from ..policies import POLICIES, ListeningPolicy, get_policy, listening_note, play_used
+    from ..strategy.policies import POLICIES, ListeningPolicy, get_policy, listening_note, play_used
     from . import StudyError
 
     opponents = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -183,7 +183,7 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
 def _rounds(policy, rules) -> pd.DataFrame:
     """The rounds of the table ``policy`` reads (empty for another policy,
     or where no table applies)."""
-    from ..policies import ListeningPolicy
+    from ..strategy.policies import ListeningPolicy
 
     cols = ["round", "others", "change"] + [f"pos {k + 1} {c}" for k in range(4) for c in ("pass", "bid", "NT")]
     table = policy.table_for(rules) if isinstance(policy, ListeningPolicy) else None

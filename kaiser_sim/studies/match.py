@@ -1,8 +1,8 @@
 """Study 8, the match: how the score should change the bid.
 
 Unlike the other studies this one plays whole matches
-(:func:`kaiser_sim.match.play_matches`: double-dummy play of each contract,
-the policies of :mod:`kaiser_sim.policies` bidding from their own hand and
+(:func:`kaiser_sim.strategy.match.play_matches`: double-dummy play of each contract,
+the policies of :mod:`kaiser_sim.strategy.policies` bidding from their own hand and
 the score) instead of reading a results dataset; its n is the number of
 matches (per pair of policies) and its seed the seed of the matches.
 
@@ -17,7 +17,7 @@ Tables:
   (our, their) scores in buckets, over every hand of the round robin from
   both sides' point of view (Wilson 95% clustered by card set, below),
   next to the win probability of the score-aware policy's model
-  (:func:`kaiser_sim.policies.win_table`);
+  (:func:`kaiser_sim.strategy.policies.win_table`);
 - ``bid_vs_state``: for ``hands`` random hands of the first speaker, the
   highest bid the score-aware policy would make (the match-win
   maximising bid under its model) against the highest bid with a positive
@@ -35,7 +35,7 @@ same cards (sides swapped), and every pair of policies plays the same card
 sets (one seed), so card set ``k`` (``cards``, the match number // 2 within
 its pair of policies) is the independent unit.  The round-robin and
 ``rules_effect`` intervals are clustered by pair of matches
-(:meth:`kaiser_sim.match.MatchResults.summary`), ``standings`` (a policy's
+(:meth:`kaiser_sim.strategy.match.MatchResults.summary`), ``standings`` (a policy's
 matches against every opponent, on the same card sets) and
 ``win_by_state`` (every hand of every match, both sides) by card set, so
 the hands of one match, the two matches of a pair and the matches of
@@ -47,9 +47,9 @@ What the bidders expect (parameter ``play``): by default (``"table"``) the
 policies' make-probabilities, the score-aware policy's win-probability
 model and the ``model`` column of ``win_by_state`` are those of table play
 (the shipped make model, double dummy, composed with the table-play model:
-:mod:`kaiser_sim.policies`); ``play="dd"`` gives the double-dummy ones.
+:mod:`kaiser_sim.strategy.policies`); ``play="dd"`` gives the double-dummy ones.
 Every rules set reads the table-play model shipped for its game (a kitty,
-low no trump, cover 3: :func:`kaiser_sim.table_play.load_model`); only a
+low no trump, cover 3: :func:`kaiser_sim.strategy.table_play.load_model`); only a
 model that cannot be read makes the policies fall back to DD (the tables'
 ``run`` attributes record the play used and why).
 
@@ -57,14 +57,14 @@ How the contracts are scored (parameter ``engine``): ``"auto"`` (default)
 draws the declaring side's points from the table-play model given the
 contract's double-dummy points where the model holds for the rules
 (``"table"``), else plays them double dummy (``"dd"``), as
-:func:`kaiser_sim.match.play_matches`; the tables' notes and footers say
+:func:`kaiser_sim.strategy.match.play_matches`; the tables' notes and footers say
 which was used.  Bidders that expect table play then meet table-play
 outcomes; with ``engine="dd"`` they meet double-dummy ones (about a bid more
 than they expect).
 
-Caveats: the make-probabilities are the shipped models' (:mod:`kaiser_sim.make_model`,
-:mod:`kaiser_sim.table_play`); the score-aware policy's model of a hand's
-outcome is approximate (see :func:`kaiser_sim.policies.win_table`).
+Caveats: the make-probabilities are the shipped models' (:mod:`kaiser_sim.strategy.make_model`,
+:mod:`kaiser_sim.strategy.table_play`); the score-aware policy's model of a hand's
+outcome is approximate (see :func:`kaiser_sim.strategy.policies.win_table`).
 """
 
 from __future__ import annotations
@@ -105,12 +105,12 @@ def limits(policy, hands, ours, theirs, rules) -> tuple[np.ndarray, np.ndarray]:
     """``(level, bids)`` for the first speaker: the level of the highest bid
     ``policy`` would still make if the auction stood just below it (0 if
     none), and whether it would open at all, at score (ours, theirs)."""
-    from ..policies import ScoreAwarePolicy, hand_values, ladder_arrays
+    from ..strategy.policies import ScoreAwarePolicy, hand_values, ladder_arrays
 
     lad = ladder_arrays(rules)
     n = len(hands)
     if isinstance(policy, ScoreAwarePolicy):
-        from ..policies import BidView
+        from ..strategy.policies import BidView
 
         view = BidView(hands, np.zeros((n, 0), dtype=np.int16), np.zeros(n, dtype=np.int64), np.full(n, 3),
                        np.tile([ours, theirs], (n, 1)), np.full(n, rules.target), rules)
@@ -135,7 +135,7 @@ def _short(rules):
 def bid_grid(rules, hands, step: int = 5, play: str = "table") -> pd.DataFrame:
     """``bid_vs_state`` rows over the (ours, theirs) grid 0, step, .. < target
     (the policies expecting ``play``)."""
-    from ..policies import get_policy
+    from ..strategy.policies import get_policy
 
     sa, ev = get_policy("score-aware", play), get_policy("ev", play)
     ev_level, ev_bids = limits(ev, hands, 0, 0, rules)  # the hand EV does not depend on the score
@@ -156,7 +156,7 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
     """``win_by_state`` rows; the intervals are clustered by the card set of
     each hand's match (``matches["cards"]``; without that column by match):
     module doc."""
-    from ..policies import win_table
+    from ..strategy.policies import win_table
 
     w = win_table(rules, play=play)
     by_match = matches.set_index("match")
@@ -182,8 +182,8 @@ def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
     """A match-playing study's ``play`` and ``engine`` parameters checked
     against ``rules`` (:class:`StudyError` naming the parameter):
     ``(play, engine used, its note)``."""
-    from ..match import ENGINES, MatchError, check_rules, engine_for
-    from ..policies import PLAYS
+    from ..strategy.match import ENGINES, MatchError, check_rules, engine_for
+    from ..strategy.policies import PLAYS
     from . import StudyError
 
     if not isinstance(play, str) or play.strip().lower() not in PLAYS:
@@ -206,8 +206,8 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     make-probabilities expect, ``"table"`` or ``"dd"``; ``engine``: how the
     contracts are scored, ``"auto"``, ``"table"`` or ``"dd"``."""
     from ..deal import deal_batch
-    from ..match import play_matches
-    from ..policies import POLICIES, play_note, play_used
+    from ..strategy.match import play_matches
+    from ..strategy.policies import POLICIES, play_note, play_used
     from . import StudyError
 
     policies = [policies] if isinstance(policies, str) else list(policies)

@@ -214,7 +214,7 @@ def _param_choices() -> dict:
     from .common import TRUMP_RULES
     from .specials import DEFAULT_RECEIVERS
 
-    from ..policies import POLICIES
+    from ..strategy.policies import POLICIES
 
     return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES),
             "bidders": tuple(POLICIES)}

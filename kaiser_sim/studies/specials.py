@@ -60,7 +60,7 @@ import pandas as pd
 
 from .. import dd
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
-from ..table_play import POINTS as DD_POINTS  # the DD points values the table-play model maps
+from ..strategy.table_play import POINTS as DD_POINTS  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
@@ -183,7 +183,7 @@ def side_points(deals, pts, seat, total: int, trump_rule: str) -> dict[str, np.n
 
 def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarray:
     """Your side's expected table-play points from its DD points
-    ``side_dd``: the table-play model (:mod:`kaiser_sim.table_play`) is for
+    ``side_dd``: the table-play model (:mod:`kaiser_sim.strategy.table_play`) is for
     the declaring side, so a defending side gets ``total`` minus the
     declaring side's expectation."""
     x = np.asarray(side_dd, dtype=np.int64)
@@ -240,7 +240,7 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
             return tp["with_card"] - tp["without_card"]
 
         rec["tp_worth"] = tp_worth(model)
-        # the same under the model's bootstrap replicates: its own error (kaiser_sim.table_play.model_se),
+        # the same under the model's bootstrap replicates: its own error (kaiser_sim.strategy.table_play.model_se),
         # held as tables over (NT, declaring, DD points): a record's worth is its table value with the card
         # minus without, so a group's mean under each replicate is a difference of histograms times the
         # table (no array per record and replicate)

@@ -60,7 +60,7 @@ def _value_scores(rules, level: int, values, nt: bool, model) -> np.ndarray:
     """The table-play expected hand score of a bid of ``level`` (NT or not)
     for each double-dummy value of ``values`` (``model``: the table-play
     model or one of its replicates)."""
-    from ..table_play import POINTS
+    from ..strategy.table_play import POINTS
 
     return model.dist(values, nt) @ hand_score(rules, level, nt, POINTS).astype(np.float64)
 

@@ -33,7 +33,7 @@ is not table play; the bins pool hands of similar predicted strength.
 
 Example
 -------
->>> from kaiser_sim.make_model import load_make_model
+>>> from kaiser_sim.strategy.make_model import load_make_model
 >>> m = load_make_model()
 >>> from kaiser_sim.cards import parse_hand
 >>> d = m.dist([int(parse_hand("AKQJ.5.A.A"))], trump=0)   # spades trump
@@ -52,12 +52,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import KaiserSimError
-from . import __version__
+from ..errors import KaiserSimError
+from .. import __version__
 
 #: the values a side's raw points can take, in the columns of a distribution
 RAW_VALUES = np.arange(-2, 13)
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 MODEL_CSV = DATA_DIR / "make_model.csv"
 MODEL_JSON = DATA_DIR / "make_model.json"
 KINDS = ("trump", "nt")
@@ -93,7 +93,7 @@ class MakeModel:
 
     def predict(self, hands, trump, kind: str = "trump") -> np.ndarray:
         """The linear count: predicted mean points of each hand's side."""
-        from .hands import features
+        from ..hands import features
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         trump = np.broadcast_to(np.asarray(trump, dtype=np.int64), hands.shape)
@@ -110,7 +110,7 @@ class MakeModel:
     def bin_index(self, hands, trump=None, kind: str | None = None) -> np.ndarray:
         """``(n,)`` the prediction bin of each hand (the row of ``probs[kind]``
         that :meth:`dist` returns; arguments as there)."""
-        from .hands import trump_by_rule
+        from ..hands import trump_by_rule
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         kind = kind or ("nt" if trump is None else "trump")
@@ -120,7 +120,7 @@ class MakeModel:
 
 
 def _heuristic_values(hands, trump):
-    from .hands import heuristic, rank_squared
+    from ..hands import heuristic, rank_squared
 
     return {"rank-squared": rank_squared(hands), "trump-heuristic": heuristic(hands, trump)}
 
@@ -134,8 +134,8 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
     """Fit the model on a results frame (``kaiser_sim.load_results``,
     points mode, standard deck): every seat of every deal as declarer, in
     each of the four suits (kind ``trump``) and in no trump (kind ``nt``)."""
-    from .hands import features, trump_by_rule
-    from .runs.results import dd_array, hands_array
+    from ..hands import features, trump_by_rule
+    from ..runs.results import dd_array, hands_array
 
     bins = dict(DEFAULT_BINS, **(bins or {}))
     if len(results) < 100:
@@ -185,7 +185,7 @@ def check_outputs(csv_path=MODEL_CSV, json_path=MODEL_JSON, labels=OUTPUT_LABELS
     or a directory; not inside a results dataset) and they are two
     different files.  Leaves nothing behind.  ``labels`` name the two files
     in the messages (the command line's option names)."""
-    from .runs.results import check_output
+    from ..runs.results import check_output
 
     for label, path in zip(labels, (csv_path, json_path)):
         if not str(path).strip():
@@ -207,8 +207,8 @@ def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) 
     refused, never replaced); the two must differ.  A failure raises
     :class:`~kaiser_sim.output_dir.OutputError` and leaves no new file (nor
     a directory made for one) behind."""
-    from .hands import FEATURES
-    from .output_dir import OutputError, removed_on_failure, write_files_atomic
+    from ..hands import FEATURES
+    from ..output_dir import OutputError, removed_on_failure, write_files_atomic
 
     counts = model.meta["counts"]
     rows = []
@@ -244,7 +244,7 @@ def read_make_model(csv_path=MODEL_CSV, json_path=MODEL_JSON) -> MakeModel:
         table = pd.read_csv(csv_path)
     except (OSError, ValueError) as e:
         raise MakeModelError(f"cannot read the make model ({csv_path}, {json_path}): {e}") from None
-    from .hands import FEATURES
+    from ..hands import FEATURES
 
     if doc.get("features") != list(FEATURES):
         raise MakeModelError(f"{json_path} was fitted on other hand features than kaiser_sim.hands'; "
@@ -273,7 +273,7 @@ def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -
     with ``--replace-shipped``); the line ``kaiser-sim make-model``
     prints.  The outputs are checked first (:func:`check_outputs`, its
     messages naming them by ``labels``)."""
-    from .runs.results import load_results
+    from ..runs.results import load_results
 
     csv_path = MODEL_CSV if csv_path is None else csv_path
     json_path = MODEL_JSON if json_path is None else json_path

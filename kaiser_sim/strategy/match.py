@@ -3,7 +3,7 @@
 :func:`play_matches` plays ``n`` matches of policy A against policy B under
 a rules set, all of them in lockstep: every unfinished match plays its next
 hand in the same round, so a round is one deal call, four vectorised
-bidding steps (:func:`kaiser_sim.policies.run_auction`), one double-dummy
+bidding steps (:func:`kaiser_sim.strategy.policies.run_auction`), one double-dummy
 solver call for all the contracts (:func:`kaiser_sim.dd.dd_contracts`,
 the declarer on lead, in the contract's strain: the declaring side's raw
 points) and one scoring call (:func:`kaiser_sim.scoring.score_hands`).
@@ -27,12 +27,12 @@ the declaring side with ``kitty_discard_points = declarer``); low no trump
 is solved on rank-reversed deals; cover 3 scores each side from a second
 solve in tricks (approximate: the two solves may follow different lines).
 The table engine draws the declaring side's points from the model of the
-rules' game (:func:`kaiser_sim.table_play.load_model` with the rules);
+rules' game (:func:`kaiser_sim.strategy.table_play.load_model` with the rules);
 with a kitty or cover 3 the defenders then take their double-dummy points
 plus what the declaring side lost to table play.
 The policies' make-probabilities are the standard game's; what they do not
 know of the rules is said in ``play["rules_note"]``
-(:func:`kaiser_sim.policies.rules_note`; under the solo Kaiser no policy
+(:func:`kaiser_sim.strategy.policies.rules_note`; under the solo Kaiser no policy
 bids 12NT).  Not modelled: passing cards (``pass_cards``: no policy passes
 cards; refused with :class:`MatchError`).
 
@@ -48,7 +48,7 @@ Design of the runs (fair and reproducible):
 The engine (``engine``): ``"dd"`` scores each contract with its
 double-dummy points (the declarer on lead, in the contract's strain);
 ``"table"`` draws the declaring side's points from the table-play model
-given those DD points (:meth:`kaiser_sim.table_play.TablePlayModel.dist`),
+given those DD points (:meth:`kaiser_sim.strategy.table_play.TablePlayModel.dist`),
 the defenders taking the rest, so bidders who expect table play are judged
 by table play.  The draw of hand ``h`` of the pair of matches ``k`` is the
 inverse CDF of that distribution at a uniform number fixed by (seed, k, h)
@@ -56,14 +56,14 @@ inverse CDF of that distribution at a uniform number fixed by (seed, k, h)
 same number for both matches of a pair (common random numbers, as the
 cards are).  ``"auto"`` (the default): table where the model holds for the
 rules, else dd with ``engine_note`` saying why.  Every rules set has its
-model (:func:`kaiser_sim.table_play.load_model` with the rules: the
+model (:func:`kaiser_sim.strategy.table_play.load_model` with the rules: the
 kitties, low NT and cover 3 their own), so ``auto`` is table unless the
 model cannot be read or one given was fitted on other rules.
 
 What the bidders expect is a separate option (``play``): the policies'
 make-probabilities model table play by default (``play="table"``: the
 double-dummy make model composed with the table-play model,
-:mod:`kaiser_sim.policies`; ``play="dd"``: double dummy).  The results
+:mod:`kaiser_sim.strategy.policies`; ``play="dd"``: double dummy).  The results
 record both (``play_a``, ``play_b``, ``engine``; ``play_note`` and
 ``engine_note`` say why table play fell back to DD).
 """
@@ -76,12 +76,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .errors import KaiserSimError
-from . import __version__
-from . import config
-from .config import MATCH_MAX_HANDS as MAX_HANDS
-from .rules import Rules
-from .stats import cluster_mean_ci, cluster_proportion_ci
+from ..errors import KaiserSimError
+from .. import __version__
+from .. import config
+from ..config import MATCH_MAX_HANDS as MAX_HANDS
+from ..rules import Rules
+from ..stats import cluster_mean_ci, cluster_proportion_ci
+from .measure import MEASURES
 
 OUTCOMES = ("bidding", "defending", "kaiser", "lose_at", "unfinished")
 
@@ -90,8 +91,8 @@ class MatchError(KaiserSimError):
     """Rules the match engine does not model, or a bad number of matches."""
 
 
-#: how a contract is scored (module doc); "auto": table where the table-play model holds
-ENGINES = ("auto", "table", "dd")
+#: how a contract is scored (module doc): one of the measures, or "auto": table where the table-play model holds
+ENGINES = ("auto", *MEASURES)
 
 
 def check_rules(rules: Rules) -> None:
@@ -112,7 +113,7 @@ def engine_for(engine: str, rules: Rules, model=None):
         raise MatchError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
     if key == "dd":
         return "dd", "", None
-    from .table_play import measure_for
+    from .measure import measure_for
 
     measure = measure_for(rules, "table", model)
     if not measure.table:
@@ -176,7 +177,7 @@ class MatchResults:
         table play fell back to DD; "" if it did not); ``"engine"`` (how the
         contracts were scored: "table" or "dd"), ``"engine_requested"``,
         ``"engine_note"`` (why not table) and ``"rules_note"`` (what the
-        policies do not know of the rules, :func:`kaiser_sim.policies.rules_note`).
+        policies do not know of the rules, :func:`kaiser_sim.strategy.policies.rules_note`).
     """
 
     policy_a: str
@@ -280,7 +281,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
                  engine: str = "auto", threads=None, progress=None, max_hands: int = MAX_HANDS,
                  table_model=None) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or
-    :class:`~kaiser_sim.policies.Policy`), module doc.  ``play``: what the
+    :class:`~kaiser_sim.strategy.policies.Policy`), module doc.  ``play``: what the
     make-probabilities of policies given by name model, ``"table"`` (table
     play, the default) or ``"dd"`` (double dummy); a Policy keeps its own.
     ``engine``: how the contracts are scored, ``"auto"`` (table play where
@@ -293,9 +294,9 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
 
     from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
         rules_note, run_auction
-    from .runs.progress import Progress
-    from .scoring import score_hands
-    from .dd.rule_variants import LOW_NT, contract_values, deal_for_rules
+    from ..runs.progress import Progress
+    from ..scoring import score_hands
+    from ..dd.rule_variants import LOW_NT, contract_values, deal_for_rules
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)

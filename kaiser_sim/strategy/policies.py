@@ -13,7 +13,7 @@ convenience form.
 Policies (:data:`POLICIES`, :func:`get_policy`):
 
 - ``ev``: the bid with the highest expected hand score (from the hand's
-  make-probabilities, :mod:`kaiser_sim.make_model`; made: the raw points,
+  make-probabilities, :mod:`kaiser_sim.strategy.make_model`; made: the raw points,
   NT doubled per the rules; failed: minus the bid) among the legal ones;
   pass if none is positive.  A made bid scores its raw points whatever its
   level, so ``ev`` bids the lowest legal bid while that is worth it:
@@ -40,7 +40,7 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
   mean net value (its side's hand score minus the opponents', at 0-0)
   given what was heard: its position, who holds the highest bid and its
   rank, and its hand's feature (:func:`listen_features`), read from a
-  :class:`ListeningTable` built by simulation (:mod:`kaiser_sim.listening`,
+  :class:`ListeningTable` built by simulation (:mod:`kaiser_sim.strategy.listening`,
   shipped as package data); ``ev``'s call where the table is thin or its
   best action does not beat ``ev``'s call by a standard error, and
   ``score-aware``'s from 7 points below the target on (the 45 rule).
@@ -50,11 +50,11 @@ being played.
 
 Table play or double dummy (``play``)
 -------------------------------------
-The make model (:mod:`kaiser_sim.make_model`) gives the side's
+The make model (:mod:`kaiser_sim.strategy.make_model`) gives the side's
 *double-dummy* points, about one bid too optimistic for a real table.  By
 default (``play="table"``) every policy expects table play instead: each
 double-dummy distribution ``d`` (over -2..12) is composed with the
-table-play model (:mod:`kaiser_sim.table_play`), ``d @ M`` with ``M`` the
+table-play model (:mod:`kaiser_sim.strategy.table_play`), ``d @ M`` with ``M`` the
 matrix of the strain kind (trump / NT), and the expected scores, the
 score-aware policy's win-probability model (the win-probability model at the end of this module) and
 the heuristics' expected points (their straight line read as a DD value,
@@ -62,13 +62,13 @@ mapped through the expected table points of each DD value, interpolated)
 all use that distribution.  ``play="dd"`` keeps the double-dummy
 distributions (the behaviour before the table-play model).  Every rules
 set reads the model shipped for its game (a kitty, low no trump, cover 3:
-:func:`kaiser_sim.table_play.load_model` with the rules); only a model
+:func:`kaiser_sim.strategy.table_play.load_model` with the rules); only a model
 that cannot be read, or one fitted on other rules, makes the policies
 fall back to double dummy: :func:`play_used` says which was used and
 :func:`play_note` why.
 
 This is only what a bidder *expects*; how the match engine scores the
-contracts is its own option (:mod:`kaiser_sim.match`, ``engine``).
+contracts is its own option (:mod:`kaiser_sim.strategy.match`, ``engine``).
 
 Rules beyond the make model's game (:func:`rules_note`): with a kitty the
 bidders value the cards they hold (the kitty is unseen, as at the table)
@@ -84,10 +84,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import KaiserSimError
-from .auction import Bid, as_call, ladder
-from .rules import Rules
-from .scoring import declarer_gain, score_hands
+from ..errors import KaiserSimError
+from ..auction import Bid, as_call, ladder
+from ..rules import Rules
+from ..scoring import declarer_gain, score_hands
+from .measure import MEASURES
 
 #: the code of a pass in call arrays
 PASS = -1
@@ -95,7 +96,7 @@ PASS = -1
 CAUTIOUS_MARGIN = 2.0
 AGGRESSIVE_MARGIN = -2.0
 #: what the policies' make-probabilities model (module doc): table play, or double dummy
-PLAYS = ("table", "dd")
+PLAYS = MEASURES
 DEFAULT_PLAY = "table"
 
 
@@ -249,10 +250,10 @@ def check_play(play) -> str:
 
 def _table_matrices(rules: Rules):
     """``((M_trump, M_nt) or None, note)``: the table-play matrices of the
-    model shipped for ``rules`` (:func:`kaiser_sim.table_play.load_model`),
+    model shipped for ``rules`` (:func:`kaiser_sim.strategy.table_play.load_model`),
     or None and the reason the policies fall back to DD (the model cannot
     be read, or is not one for these rules)."""
-    from .table_play import measure_for
+    from .measure import measure_for
 
     measure = measure_for(rules)
     if not measure.table:
@@ -307,7 +308,7 @@ class Policy:
     def trump(self, view: BidView, rank: np.ndarray) -> np.ndarray:
         """(n,) trump suit 0..3 for the plain contract ``rank`` (default: by
         rule, the longest suit, ties by strength)."""
-        from .hands import trump_by_rule
+        from ..hands import trump_by_rule
 
         return trump_by_rule(view.hands, "longest-strength")
 
@@ -320,7 +321,7 @@ class Policy:
              target: int | None = None) -> Bid | None:
         """One call for one hand: ``hand`` a bitboard or notation, ``calls``
         the calls so far (strings, Bids or None), ``scores`` (ours, theirs)."""
-        from .cards import parse_hand
+        from ..cards import parse_hand
 
         rules = rules or Rules()
         lad = ladder_arrays(rules)
@@ -416,7 +417,7 @@ def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np
     reversed hand), an approximation otherwise (the 5H and 3S reverse with
     the rest and become their suits' top cards).  Composed like the others
     (:func:`compose_play`; table play never applies to low NT)."""
-    from .cards import reverse_ranks
+    from ..cards import reverse_ranks
     from .make_model import load_make_model
 
     model = model or load_make_model()
@@ -490,7 +491,7 @@ class HeuristicPolicy(Policy):
         DD value and mapped to the expected table points, linearly
         interpolated between whole DD values (module doc)."""
         from .make_model import RAW_VALUES, heuristic_value, load_make_model
-        from .hands import trump_by_rule
+        from ..hands import trump_by_rule
 
         model = self.model or load_make_model()
         slope, intercept = model.lines[self.name]
@@ -551,7 +552,7 @@ class ScoreAwarePolicy(Policy):
 
 
 # --- the listening policy: a call's net value given what was heard ---------------------------------
-# The table it reads is built by simulation (kaiser_sim.listening, which imports this module) and
+# The table it reads is built by simulation (kaiser_sim.strategy.listening, which imports this module) and
 # ships as package data; here only reading it and looking it up.
 
 #: the listening policy's hand feature: the hand's expected points in its best trump (the make
@@ -612,7 +613,7 @@ def auction_context(calls: np.ndarray):
 
 @dataclass(frozen=True, eq=False)
 class ListeningTable:
-    """The listening policy's table (:mod:`kaiser_sim.listening` builds it).
+    """The listening policy's table (:mod:`kaiser_sim.strategy.listening` builds it).
 
     mean, n : ``(4, 3, L + 1, LISTEN_BINS, len(ACTIONS))``: the mean net
         value (the caller's side's hand score minus the opponents', at 0-0)
@@ -627,7 +628,7 @@ class ListeningTable:
         cell's actions need for the policy to read it (else it bids as ev);
         margin : how many standard errors the best action's mean must beat
         ``ev``'s call by for the policy to leave ``ev``'s call.
-    info : provenance and the rounds of the iteration (:mod:`kaiser_sim.listening`).
+    info : provenance and the rounds of the iteration (:mod:`kaiser_sim.strategy.listening`).
     """
 
     mean: np.ndarray
@@ -684,7 +685,7 @@ LISTEN_FILE = "listening_table.npz"
 def listening_table_path():
     from pathlib import Path
 
-    return Path(__file__).resolve().parent / "data" / LISTEN_FILE
+    return Path(__file__).resolve().parents[1] / "data" / LISTEN_FILE
 
 
 def read_listening_tables(path=None) -> dict:
@@ -871,12 +872,12 @@ def contracts_of(calls: np.ndarray, dealers: np.ndarray):
 # - a hand is an *event*: a contract (a bid of the ladder) and the declaring
 #   side's raw points.  Their distribution is estimated once per rules set:
 #   ``PILOT_DEALS`` random deals (seed ``PILOT_SEED``, no solving) are bid by
-#   the ``ev`` policy on both sides (:func:`kaiser_sim.policies.run_auction`),
+#   the ``ev`` policy on both sides (:func:`kaiser_sim.strategy.policies.run_auction`),
 #   and each contract contributes its declarer's distribution of raw points:
-#   the make model's (:mod:`kaiser_sim.make_model`, double dummy) composed
+#   the make model's (:mod:`kaiser_sim.strategy.make_model`, double dummy) composed
 #   with the table-play model under ``play="table"`` (the default), as is
 #   under ``play="dd"`` -- the same distribution the policies bid on
-#   (:func:`kaiser_sim.policies.hand_values`);
+#   (:func:`kaiser_sim.strategy.policies.hand_values`);
 # - either side declares with probability 1/2, whatever the score, and the
 #   events do not depend on the score (the policies in a real match do);
 # - the score after a hand follows :func:`kaiser_sim.scoring.score_hands`
@@ -933,7 +934,7 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     given that there is a contract, ``(L, 15)``, and the share of hands
     thrown in, from ``ev`` bidding on random deals (the model at the end of this module;
     ``play``: the policies' ``"table"`` or ``"dd"``)."""
-    from .dd.rule_variants import deal_for_rules
+    from ..dd.rule_variants import deal_for_rules
 
     d = deal_for_rules(deals, seed, rules)[0]  # the rules' hand size and deck (the 8-card game: deal_batch)
     dealers = np.arange(deals) % 4

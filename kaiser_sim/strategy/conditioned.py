@@ -14,7 +14,7 @@ Method: rejection from the seeded deal stream
   ``kaiser-sim hand`` and ``kaiser-sim simulate --fix SEAT=HAND`` with that
   seed; other hands that are weak under the weak-hand redeal are redealt).
 - Each speaking seat, in turn from the dealer's left, is asked for its call
-  by the *bidding model* (a match policy, :mod:`kaiser_sim.policies`),
+  by the *bidding model* (a match policy, :mod:`kaiser_sim.strategy.policies`),
   seeing only its own hand, the calls before it, its seat, the dealer, the
   scores (its side's first) and the target.  A candidate is kept when every
   seat's call is the one heard.  The calls are asked in blocks of
@@ -45,11 +45,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import KaiserSimError
-from . import config
-from .auction import AuctionError, Bid, bidder, call_text, check_auction
-from .cards import Seat
-from .rules import Rules
+from ..errors import KaiserSimError
+from .. import config
+from ..auction import AuctionError, Bid, bidder, call_text, check_auction
+from ..cards import Seat
+from ..rules import Rules
 
 
 class AuctionInputError(KaiserSimError):
@@ -216,11 +216,11 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     """``n`` deals in which ``seat`` holds ``hand`` and every seat that spoke
     before it would have made its call (``calls``, from the dealer's left)
     under the bidding model ``bidders`` (a policy name or a
-    :class:`~kaiser_sim.policies.Policy`; its make-probabilities model
+    :class:`~kaiser_sim.strategy.policies.Policy`; its make-probabilities model
     ``play``), with ``scores`` (ours, theirs) before the hand: see the module
     doc.  :class:`AuctionInputError` for illegal calls,
     :class:`AuctionTooRare` when too few deals are kept."""
-    from .dd.rule_variants import deal_for_rules
+    from ..dd.rule_variants import deal_for_rules
     from .policies import PASS, get_policy, ladder_arrays
 
     dealer, calls = heard_auction(rules, seat, calls)
@@ -326,9 +326,9 @@ def what_the_calls_told(cd: ConditionedDeals, rules: Rules) -> dict:
     the count with the trump the rule names from its hand) and where the 5H and 3S lie, on the kept deals and on the
     first deals of the unconditioned stream (as many), for the one-line
     summary of what the calls told."""
-    from .cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
-    from .dd.rule_variants import deal_for_rules
-    from .hands import strength
+    from ..cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
+    from ..dd.rule_variants import deal_for_rules
+    from ..hands import strength
 
     base, _ = deal_for_rules(cd.kept, cd.seed, rules, fixed={cd.seat: int(cd.deals[0, cd.seat])}, redeal_weak=True,
                              seats=[s for s in range(4) if s != cd.seat]) if cd.kept else (cd.deals, None)

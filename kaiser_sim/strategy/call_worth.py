@@ -6,11 +6,11 @@ bid") leaves out what the opponents score, so it values passing at 0 and
 cannot say when to compete, when to let partner play, or when a high bid
 only pushes the opponents out.  Here a call is valued on a set of deals
 (the advisor's, consistent with the calls heard when there are any:
-:mod:`kaiser_sim.conditioned`), deal by deal:
+:mod:`kaiser_sim.strategy.conditioned`), deal by deal:
 
 1. the call is added to the calls before it; every later seat, up to the
    dealer, calls with its own hand under the bidding model (a match policy,
-   :mod:`kaiser_sim.policies`; the same model the deals were conditioned on);
+   :mod:`kaiser_sim.strategy.policies`; the same model the deals were conditioned on);
 2. the highest bid takes the contract (the dealer's match takes it at the
    same level); its bidder declares and leads.  A plain contract is played
    in the declarer's trump: the advised hand's own trump (the advisor's
@@ -29,7 +29,7 @@ only pushes the opponents out.  Here a call is valued on a set of deals
    is thrown in (net 0), unless the rules force the dealer to bid;
 5. with the match score given, also the call's **chance of winning the
    match**: 1 or 0 where the hand ends the match, else the win-probability
-   model's chance from the new score (:func:`kaiser_sim.policies.win_table`,
+   model's chance from the new score (:func:`kaiser_sim.strategy.policies.win_table`,
    the score-aware policy's model, with the rules' target).
 
 A call's value is the mean over the deals, with its 95% interval; each deal
@@ -43,11 +43,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .auction import Bid, bidder, call_text, legal_calls
+from ..auction import Bid, bidder, call_text, legal_calls
 # the actions a study compares in each auction position live with the policies (the listening
 # policy chooses among them); this module re-exports them
 from .policies import ACTIONS, position_calls
-from .rules import Rules
+from ..rules import Rules
 
 #: the two things a call can be chosen on
 BASES = ("net", "win")
@@ -99,7 +99,7 @@ def _before(scores, seat: int) -> np.ndarray:
 def _outcome(rules: Rules, level, nt, declarer, decl_raw, def_raw, before, side: int, table=None):
     """(net, win or None) per row from both sides' raw points: the advised
     ``side``'s hand score minus the other's, and P(win) from ``table``."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
 
     res = score_hands(rules, level, nt, declarer, decl_raw, before, defender_raw=def_raw)
     net = (res.delta[:, side] - res.delta[:, 1 - side]).astype(np.float64)
@@ -125,7 +125,7 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         winning the match (the win-probability model of ``policy``'s play).
     """
     from .conditioned import ask_calls
-    from .dd.rule_variants import LOW_NT, contract_values
+    from ..dd.rule_variants import LOW_NT, contract_values
     from .policies import PASS, BidView, contracts_of, ladder_arrays, win_table
 
     deals = np.asarray(deals, dtype=np.uint64)
@@ -248,7 +248,7 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
     bidder in the strain ``policy`` names for it (NT for an NT bid), and its
     value is read from ``points`` ``(m, 4, 5)`` (every leader and strain,
     double dummy: a results dataset's), under table play when ``model``
-    (a :class:`~kaiser_sim.table_play.TablePlayModel`) is given.  A hand all
+    (a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`) is given.  A hand all
     pass is thrown in (0); the scores are 0-0.  Returns ``(net (m,),
     declarer (m,), -1 thrown in)``.  The standard deck without low NT:
     ``points`` has no low-NT column."""
@@ -294,7 +294,7 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
 
 def _side_net(rules: Rules, level, nt, declarer, decl_raw, side) -> np.ndarray:
     """Per row: ``side``'s hand score minus the other side's (scores 0-0)."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
 
     res = score_hands(rules, level, nt, declarer, decl_raw, (0, 0))
     rows = np.arange(res.delta.shape[0])

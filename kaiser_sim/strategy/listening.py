@@ -1,16 +1,16 @@
 """The listening policy's table: the net value of each call given what was
 heard, by simulation, iterated until the bidders' calls stop moving.
 
-The ``listening`` bidding policy (:class:`kaiser_sim.policies.ListeningPolicy`)
+The ``listening`` bidding policy (:class:`kaiser_sim.strategy.policies.ListeningPolicy`)
 makes, in each auction position, the call of
-:data:`kaiser_sim.policies.ACTIONS` (pass, the cheapest plain or NT bid, one
+:data:`kaiser_sim.strategy.policies.ACTIONS` (pass, the cheapest plain or NT bid, one
 step above each, the dealer's match) with the highest mean **net value**:
 the caller's side's hand score minus the opponents', at 0-0, the rest of
 the auction bid by the other players and the contract played.  The means
-are read from a table (:class:`kaiser_sim.policies.ListeningTable`) indexed
+are read from a table (:class:`kaiser_sim.strategy.policies.ListeningTable`) indexed
 by what the caller knows: its position (1st .. the dealer), who holds the
 highest bid (nobody, partner, an opponent) and its rank, and a feature of
-its hand (:func:`kaiser_sim.policies.listen_features`: its expected points
+its hand (:func:`kaiser_sim.strategy.policies.listen_features`: its expected points
 in its best trump and in NT, from the make model).  So its odds are
 *conditioned* on the calls heard: a cell averages over the deals on which
 those calls were made, by bidders with their own hands.
@@ -28,7 +28,7 @@ Building the table (:func:`build_tables`):
    its bidder names trump as ``ev`` does (NT for an NT bid) and declares on
    lead, and the contract is scored: double dummy under ``play="dd"``, or
    (``play="table"``) the expectation over the table-play model's
-   distribution given the DD points (:mod:`kaiser_sim.table_play`); its
+   distribution given the DD points (:mod:`kaiser_sim.strategy.table_play`); its
    net value at 0-0 (:func:`kaiser_sim.scoring.score_hands`) goes into the
    cell of the caller's position, what it heard and its hand's feature;
 3. round ``r``'s policy reads round ``r``'s table (``ev`` in cells with
@@ -59,11 +59,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import Strain
-from .errors import KaiserSimError
+from ..cards import Strain
+from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
-from .rules import Rules
+from .measure import MEASURES
+from ..rules import Rules
 
 #: the shipped table: this many random deals of this seed
 LISTEN_DEALS = 16000
@@ -145,7 +146,7 @@ def bid_around(table, seats: Seats, rows: np.ndarray, dealers: np.ndarray, calls
 def net_table(rules: Rules) -> np.ndarray:
     """``(L, 15)``: the declaring side's hand score minus the defenders' at
     0-0 for each bid of the ladder and declaring side's raw points -2..12."""
-    from .scoring import score_hands
+    from ..scoring import score_hands
     from .table_play import POINTS
 
     lad = ladder_arrays(rules)
@@ -302,21 +303,21 @@ def _read_share(table, seats, dealers, rules) -> float:
 
 def solve(deals_n: int, seed: int, threads=None):
     """``(deals (n, 4), points (n, 4, 5))``: the table's deals and their DD points."""
-    from .dd import dd_table
-    from .deal import deal_batch
+    from ..dd import dd_table
+    from ..deal import deal_batch
 
     deals = deal_batch(deals_n, seed)
     return deals, np.asarray(dd_table(deals, threads=threads), dtype=np.int64)
 
 
 def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
-                 plays=("table", "dd"), tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
+                 plays=MEASURES, tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
                  min_cell: int = MIN_CELL, margin: float = MARGIN, points=None, threads=None, log=None) -> dict:
     """``{play: ListeningTable}`` built as the module doc says, each with its
     provenance and rounds in ``info``.  ``points``: the deals' DD points if
     already solved (``(deals, 4, 5)``, from :func:`solve` with these deals
     and seed)."""
-    from . import __version__
+    from .. import __version__
     from .table_play import TablePlayError, load_model
 
     rules = rules or Rules.preset("standard")
@@ -329,7 +330,7 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
         log(f"solving {deals:,} deals (seed {seed}) double dummy, every seat and strain ...")
         dl, points = solve(deals, seed, threads)
     else:
-        from .deal import deal_batch
+        from ..deal import deal_batch
 
         dl = deal_batch(deals, seed)
         points = np.asarray(points, dtype=np.int64)

@@ -1,0 +1,983 @@
+"""The hand advisor's analysis: from the hand's deals to the advice (:func:`advise`): the make and
+points tables, the trump choice, each bid's and each legal call's worth, the recommended call, the
+dealer's match advice, the 5H and 3S, the notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ... import config
+from ...auction import Bid, bid_rank, ladder, strain_choices
+from ...cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT, Seat, Strain
+from ...dd import dd_contracts
+from ...rules import MAX_BID, Rules, get_preset
+from ...scoring import score_hands
+from ...stats import MeanCI, mean_ci, wilson_interval
+from .inputs import (
+    advisor_deals, AdvisorInputError, ALL_STRAIN_KEYS, auction_context, AuctionContext, AuctionInfo, check_rules,
+    DEFAULT_DEALS, heard_context, HOLDERS, keys_of, KITTY_DEALS, LOW, PLAY_CHOICES, read_hand, rules_notes,
+    STRAIN_NAMES,
+)
+from .measures import (
+    is_table, p_interval, play_name, played_check, PlayInfo, point_values, solve_strains, table_play_for,
+)
+from .results import (
+    bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, Recommendation, signed, Specials,
+    TrumpChoice, value_text, value_words,
+)
+
+
+# --- the analysis --------------------------------------------------------------------------
+
+
+def _score(rules: Rules, bid: Bid, seat: int, raw: np.ndarray) -> np.ndarray:
+    """(n,) hand scores of the declaring side for ``bid`` given its raw points."""
+    res = score_hands(rules, bid.level, bid.nt, seat, raw, (0, 0))
+    return res.delta[:, seat & 1]
+
+
+def _strain_key(strain: int) -> str:
+    return ALL_STRAIN_KEYS[int(strain)]
+
+
+def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
+    """One row per (strain, level): deals where the declaring side takes at
+    least ``level`` points DD (k, n, p) with the Wilson 95% interval; with a
+    table-play ``model`` also ``table_p``, the mean over deals of
+    ``model.make_prob(v, nt, [level])``, and its iid 95% interval
+    (``table_lo``, ``table_hi``; NaN without a model)."""
+    v = np.asarray(values, dtype=np.int64)
+    n = v.shape[0]
+    lv = np.asarray(list(levels), dtype=np.int64)
+    k = (v[:, :, None] >= lv[None, None, :]).sum(axis=0)  # (5, levels)
+    lo, hi = wilson_interval(k, n)
+    tp = np.full((3, v.shape[1], len(lv)), np.nan)
+    if is_table(model):
+        from ..table_play import hand_play
+
+        hp = hand_play(model, v)
+        for s in range(v.shape[1]):
+            tp[:, s] = p_interval(hp.make_prob(s, lv))
+    rows = []
+    for s, key in enumerate(keys_of(v)):
+        for j, level in enumerate(lv):
+            rows.append((key, int(level), int(k[s, j]), n, k[s, j] / n, float(lo[s, j]), float(hi[s, j]),
+                         *(float(x) for x in tp[:, s, j])))
+    return pd.DataFrame(rows, columns=["strain", "bid", "k", "n", "p", "lo", "hi", "table_p", "table_lo",
+                                       "table_hi"])
+
+
+def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
+    """One row per strain: mean DD points of the declaring side with its 95%
+    interval, the standard deviation, the least and the most; with a
+    table-play ``model`` the mean table points (mean over deals of the
+    expected table points given the DD value, iid 95% interval) and their
+    standard deviation over deals and play (NaN without a model)."""
+    v = np.asarray(values, dtype=np.int64)
+    m = mean_ci(v, axis=0)
+    out = pd.DataFrame(
+        {"mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd, "min": v.min(axis=0), "max": v.max(axis=0)},
+        index=pd.Index(keys_of(v), name="strain"),
+    )
+    t = np.full((4, v.shape[1]), np.nan)
+    if is_table(model):
+        from ..table_play import POINTS, hand_play
+
+        e = point_values(v, model)
+        tm = mean_ci(e, axis=0)
+        hp = hand_play(model, v)
+        sq = np.stack([hp.expected_score(s, POINTS.astype(np.float64) ** 2) for s in range(v.shape[1])], axis=1)
+        sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
+        t = np.stack([tm.mean, tm.lo, tm.hi, sd])
+    for i, col in enumerate(("table_mean", "table_lo", "table_hi", "table_sd")):
+        out[col] = t[i]
+    return out
+
+
+def selection_rows(n: int) -> np.ndarray:
+    """The selection deals: rows 0, 2, 4, ... (the choices are made on them)."""
+    return np.arange(0, int(n), 2)
+
+
+def report_rows(n: int, clear: bool) -> tuple[str, np.ndarray]:
+    """``("all", every row)`` when the choices are clear, else ``("odd",
+    rows 1, 3, 5, ...)``: the deals the selection did not see."""
+    return ("all", np.arange(int(n))) if clear else ("odd", np.arange(1, int(n), 2))
+
+
+def _rows(rows, n: int) -> np.ndarray:
+    return np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
+
+
+def trump_candidates(rules: Rules) -> list[int]:
+    """The strains a plain bid may be played in (S H D C; N too with
+    ``plain_bid_nt``), in order."""
+    plain = next(b for b in ladder(rules) if not b.nt)
+    return [s for s, low in strain_choices(rules, plain) if not low]
+
+
+def _key(strain) -> int:
+    return ALL_STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
+
+
+def choose_nt(values: np.ndarray, rules: Rules, rows=None, model=None) -> int:
+    """The column NT bids are played in: N, or with ``low_nt="choice"`` N or
+    L (low), whichever has the higher mean points on ``rows`` (the
+    selection deals; ties: N).  Low NT bids (``low_nt="bid"``) are always L."""
+    if rules.low_nt != "choice" or np.asarray(values).shape[1] <= LOW:
+        return int(Strain.N)
+    pts = point_values(values, model)
+    rows = _rows(rows, pts.shape[0])
+    return LOW if pts[rows, LOW].mean() > pts[rows, int(Strain.N)].mean() else int(Strain.N)
+
+
+def choose_trump(values: np.ndarray, rules: Rules, rows=None, model=None) -> TrumpChoice:
+    """The trump with the highest mean points on ``rows`` (default all;
+    :func:`advise` passes :func:`selection_rows`), the runner-up, their paired
+    difference there and whether it is clear (its 95% interval above 0).
+    The points are DD, or with a table-play ``model`` each deal's expected
+    table points (:func:`point_values`).  The reporting fields are filled
+    by :func:`report_trump`."""
+    pts = point_values(values, model)
+    rows = _rows(rows, pts.shape[0])
+    cands = trump_candidates(rules)
+    means = pts[rows][:, cands].mean(axis=0)
+    order = sorted(range(len(cands)), key=lambda i: -means[i])  # stable: exact ties keep S H D C N order
+    best = cands[order[0]]
+    play = play_name(model)
+    if len(cands) < 2:
+        return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True, play=play)
+    second = cands[order[1]]
+    d = mean_ci(pts[rows, best] - pts[rows, second])
+    return TrumpChoice(_strain_key(best), _strain_key(second), CHOSEN_ON, len(rows), d, bool(d.lo > 0),
+                       play=play)
+
+
+def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, model=None) -> TrumpChoice:
+    """``choice`` with the paired difference trump - runner-up on the
+    reporting ``rows`` (in ``choice.play``'s points: pass the same ``model``
+    as to :func:`choose_trump`; and DD), and the tie flag."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if choice.runner_up is None:
+        return replace(choice, reported_on=reported_on, n_report=len(rows))
+    if choice.play != play_name(model):
+        raise ValueError(f"report_trump: the trump was chosen on {choice.play}, not {play_name(model)}")
+    a, b = _key(choice.strain), _key(choice.runner_up)
+    v = np.asarray(values, dtype=np.int64)
+    d_dd = mean_ci(v[rows, a] - v[rows, b])
+    d = d_dd
+    if is_table(model):
+        from ..table_play import hand_play
+
+        hp = hand_play(model, v)
+        d = mean_ci(hp.expected(a, rows) - hp.expected(b, rows))
+    return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
+                   difference_dd=d_dd)
+
+
+class DealScores(dict):
+    """``{bid text: (n,) per-deal hand scores}`` of the strain each bid is
+    played in, in the measure the choices use (``play``: ``"table"``, each
+    deal's expected table-play score, or ``"dd"``); ``dd`` holds the DD
+    scores (itself when ``play`` is ``"dd"``)."""
+
+    def __init__(self, play: str = "dd"):
+        super().__init__()
+        self.play = play
+        self.dd = self if play == "dd" else {}
+
+
+def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
+              rows=None, model=None, nt_strain=None) -> tuple[pd.DataFrame, DealScores]:
+    """Expected hand score of every bid of the ladder, and the per-deal
+    scores (:class:`DealScores`) of the strain each bid is played in.
+
+    trump : the hand's trump (a strain key or index), in which every plain
+        bid is played; default :func:`choose_trump` on all the rows (with
+        ``model``).  NT bids are played in no trump.
+    rows : the rows the table is computed on (default all; :func:`advise`
+        passes the reporting deals).  ``per_deal`` always has every row.
+    model : a table-play model: adds the ``table_`` columns (a deal's make
+        probability ``model.make_prob(v, nt, [bid])``, its expected score
+        ``model.expected_score(v, nt, score of the bid)``; means over the
+        rows with iid 95% intervals) and the per-deal scores are table play.
+        Without it the ``table_`` columns are NaN and the scores DD.
+    nt_strain : the column NT bids are played in (:func:`choose_nt`; default
+        N); low NT bids are played in L.  Under the solo Kaiser 12NT is left
+        out (the solver does not play one against three).
+    """
+    v = np.asarray(values, dtype=np.int64)
+    n = v.shape[0]
+    rows = _rows(rows, n)
+    nr = len(rows)
+    table = is_table(model)
+    trump = _key(choose_trump(v, rules, model=model).strain if trump is None else trump)
+    nt_played = int(Strain.N) if nt_strain is None else _key(nt_strain)
+    keys = keys_of(v)
+    rows_out, per_deal = [], DealScores(play_name(model))
+    if table:
+        from ..table_play import POINTS, hand_play
+
+        hp = hand_play(model, v)
+    nan = np.nan
+    for bid in ladder(rules):
+        if bid.is_kaiser and rules.kaiser_outright == "solo":
+            continue
+        choices = [LOW if low else s for s, low in strain_choices(rules, bid) if not low or v.shape[1] > LOW]
+        played = LOW if bid.low else (nt_played if bid.nt else trump)
+        if played not in choices:
+            raise AdvisorInputError(f"{bid} cannot be played in {STRAIN_NAMES[_strain_key(played)]} "
+                                    "under these rules")
+        means = {s: float(_score(rules, bid, seat, v[rows, s]).mean()) if nr else nan for s in choices}
+        sc = _score(rules, bid, seat, v[:, played])
+        per_deal.dd[str(bid)] = sc
+        if nr:
+            m = mean_ci(sc[rows])
+            k = int((v[rows, played] >= bid.level).sum())
+            plo, phi = wilson_interval(k, nr)
+            mean, lo, hi, p = m.mean, m.lo, m.hi, k / nr
+        else:
+            mean = lo = hi = p = plo = phi = nan
+        row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(played),
+               "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi}
+        for s in range(len(keys)):
+            row[f"exp_{keys[s]}"] = means.get(s, nan)
+        t = dict.fromkeys(("table_p", "table_p_lo", "table_p_hi", "table_expected", "table_lo", "table_hi"), nan)
+        t_means = {}
+        if table:
+            score = _score(rules, bid, seat, POINTS).astype(np.float64)  # the bid's score of each raw total
+            tsc = hp.expected_score(played, score)
+            per_deal[str(bid)] = tsc
+            if nr:
+                tm = mean_ci(tsc[rows])
+                tp = p_interval(hp.make_prob(played, [bid.level], rows)[:, 0])
+                t.update(table_p=float(tp[0]), table_p_lo=float(tp[1]), table_p_hi=float(tp[2]),
+                         table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi)
+                t_means = {s: float(hp.expected_score(s, score, rows).mean()) for s in choices}
+        row.update(t)
+        for s in range(len(keys)):
+            row[f"table_exp_{keys[s]}"] = t_means.get(s, nan)
+        rows_out.append(row)
+    return pd.DataFrame(rows_out), per_deal
+
+
+def _call_options(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext) -> list[tuple]:
+    """``(call, strain, (n,) scores)`` of every legal call, pass (0) first."""
+    n = len(next(iter(per_deal.values())))
+    options = [("pass", None, np.zeros(n))] if not ctx.forced else []
+    options += [(r.bid, r.strain, per_deal[r.bid]) for r in bids[bids["legal"]].itertuples()]
+    if not options:  # nothing legal but pass is impossible; legal always holds pass or a bid
+        raise AdvisorInputError("no legal call")
+    return options
+
+
+def choose_call(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rows=None):
+    """The best legal call by mean hand score on ``rows`` (default all) and
+    its runner-up: ``(options, best index, runner-up index or None, clear)``.
+
+    The runner-up is the best call of another kind (another strain, or
+    pass): with raw scoring a higher bid in the same strain never scores
+    more, so the next bid on the ladder would say nothing.  ``clear``: the
+    paired difference best - runner-up on ``rows`` has its 95% interval
+    above 0, or there is no runner-up."""
+    options = _call_options(bids, per_deal, ctx)
+    rows = _rows(rows, len(options[0][2]))
+    means = [o[2][rows].mean() for o in options]
+    order = sorted(range(len(options)), key=lambda i: -means[i])  # stable: ties keep ladder order
+    best = order[0]
+    others = [i for i in order[1:] if options[i][1] != options[best][1]]
+    if not others:
+        return options, best, None, True
+    other = others[0]
+    d = mean_ci(options[best][2][rows] - options[other][2][rows])
+    return options, best, other, bool(d.lo > 0)
+
+
+def _play_words(play: str) -> str:
+    return " in table play" if play == "table" else ""
+
+
+def _dd_aside(play: str, m: MeanCI | None) -> str:
+    """``"; double dummy +4.00 (+3.60 to +4.40)"`` beside a table-play number."""
+    return "" if play != "table" or m is None else f"; double dummy {ci_text(m)}"
+
+
+def recommend(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules, select=None,
+              report=None) -> Recommendation:
+    """The best legal call by expected hand score, passing counted 0: chosen
+    on the ``select`` rows, its expected score and its difference from the
+    runner-up measured on the ``report`` rows (both default all rows;
+    :func:`advise` passes the selection and reporting deals).  The measure
+    is ``per_deal``'s (:class:`DealScores`: table play or DD; a plain dict
+    is DD); the DD numbers come along (``expected_dd``, ``difference_dd``).
+    ``bids`` is the table on the reporting rows (the legal bids)."""
+    options, b, o, clear = choose_call(bids, per_deal, ctx, select)
+    play = getattr(per_deal, "play", "dd")
+    dd = getattr(per_deal, "dd", per_deal)
+    n = len(options[0][2])
+    report = _rows(report, n)
+    best = options[b]
+    legal = [bid for bid in bids.loc[bids["legal"], "bid"]]
+    positive = [bid for bid in legal if per_deal[bid][report].mean() > 0]
+    limit = positive[-1] if positive else None
+    limit_strain = None if limit is None else bids.loc[bids["bid"] == limit, "strain"].iloc[0]
+
+    def dd_of(call):
+        return np.zeros(n) if call == "pass" else dd[call]
+
+    versus, diff, diff_dd = None, None, None
+    if o is not None:
+        other = options[o]
+        versus = bid_label(other[0], other[1]) if other[0] != "pass" else "pass"
+        diff = mean_ci(best[2][report] - other[2][report])
+        diff_dd = mean_ci(dd_of(best[0])[report] - dd_of(other[0])[report])
+    expected = mean_ci(best[2][report]) if best[0] != "pass" else None
+    expected_dd = mean_ci(dd[best[0]][report]) if best[0] != "pass" else None
+    tie = diff is not None and not diff.lo > 0
+    words = _play_words(play)
+
+    if best[0] == "pass":
+        if ctx.current is not None:
+            reason = f"no legal bid over {ctx.current} has a positive expected score{words}"
+        else:
+            reason = f"no bid has a positive expected score{words}"
+    else:
+        reason = (f"the best expected hand score{words} of the legal calls: {ci_text(expected)}"
+                  + _dd_aside(play, expected_dd))
+        if ctx.forced:
+            reason = (f"{Seat(ctx.seat).name} deals and the others passed: a bid of at least "
+                      f"{rules.min_bid} is forced; " + reason)
+        elif expected.lo <= 0 and versus != "pass":
+            reason += "; not clearly better than passing (the interval reaches 0)"
+    if diff is not None:
+        if not tie:
+            reason += f"; better than {versus} by {ci_text(diff)}"
+        else:
+            reason += f"; a tie with {versus}: not clearly better (difference {ci_text(diff)})"
+    return Recommendation(
+        call=best[0],
+        strain=best[1],
+        expected=expected,
+        forced=ctx.forced,
+        limit=limit,
+        limit_strain=limit_strain,
+        versus=versus,
+        difference=diff,
+        reason=reason,
+        clear=clear,
+        tie=tie,
+        expected_dd=expected_dd,
+        difference_dd=diff_dd,
+        play=play,
+    )
+
+
+def match_advice(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
+                 rec: Recommendation, rows=None) -> MatchAdvice | None:
+    """For a dealer facing a bid: match it or pass (None otherwise); ``rec``
+    (:func:`recommend`) tells whether an overbid scores more.  Measured on
+    ``rows`` (default all; :func:`advise` passes the reporting deals), in
+    ``per_deal``'s measure (:class:`DealScores`), DD beside it."""
+    if not ctx.is_dealer or ctx.current is None:
+        return None
+    bid = str(ctx.current)
+    play = getattr(per_deal, "play", "dd")
+    if not rules.dealer_match:
+        return MatchAdvice(bid, False, None, None, None, "pass",
+                           "the rules do not let the dealer match (dealer_match=false): overbid or pass", play=play)
+    row = bids[bids["bid"] == bid].iloc[0]
+    rows = _rows(rows, len(per_deal[bid]))
+    m = mean_ci(per_deal[bid][rows])
+    m_dd = mean_ci(getattr(per_deal, "dd", per_deal)[bid][rows])
+    p_dd = (row["p"], row["p_lo"], row["p_hi"])
+    p_make = (row["table_p"], row["table_p_lo"], row["table_p_hi"]) if play == "table" else p_dd
+    take = m.mean > 0
+    how = "" if (m.lo > 0 or m.hi < 0) else ", but the interval reaches 0: a close call"
+    what = bid_label(bid, row["strain"])
+    if rec.call not in ("pass", bid) and rec.expected.mean > m.mean:
+        how += f"; overbidding with {bid_label(rec.call, rec.strain)} scores more ({ci_text(rec.expected)})"
+    words = _play_words(play)
+    if take:
+        reason = f"matching ({what}) scores {ci_text(m)}{words} on average{_dd_aside(play, m_dd)}{how}"
+    else:
+        reason = f"matching ({what}) scores {ci_text(m)}{words} on average{_dd_aside(play, m_dd)}: pass{how}"
+    return MatchAdvice(bid, True, row["strain"], m, p_make, "match" if take else "pass", reason,
+                       expected_dd=m_dd, p_make_dd=p_dd, play=play)
+
+
+# --- a call's worth, net of the opponents (kaiser_sim.strategy.call_worth) -------------------------------------
+
+
+def _call_strain(call: str, trump: str, nt: int) -> str | None:
+    """The strain key the advised hand plays ``call`` in (None for a pass)."""
+    if call == "pass":
+        return None
+    bid = Bid.parse(call)
+    if bid.low:
+        return _strain_key(LOW)
+    return _strain_key(nt) if bid.nt else trump
+
+
+def call_table(cv, rows, trump: str, nt: int, seat: int) -> pd.DataFrame:
+    """One row per legal call (:class:`kaiser_sim.strategy.call_worth.CallValues`) on
+    ``rows``: the strain the hand plays it in, its net value (``net``,
+    ``net_lo``, ``net_hi``, in ``cv.play``'s measure; ``net_dd_*`` double
+    dummy), the chance of winning the match (``win_*``, NaN without a
+    score), and who ends up declaring (shares of the deals: ``you``,
+    ``partner``, ``opponents``, ``thrown_in``)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    out = []
+    for i, call in enumerate(cv.calls):
+        row = {"call": call, "strain": _call_strain(call, trump, nt)}
+        for name, dd in (("net", False), ("net_dd", True), ("win", False), ("win_dd", True)):
+            basis = "win" if name.startswith("win") else "net"
+            if basis == "win" and cv.win is None:
+                row.update({name: np.nan, f"{name}_lo": np.nan, f"{name}_hi": np.nan})
+                continue
+            m = mean_ci(cv.values(basis, dd)[i, rows])
+            row.update({name: m.mean, f"{name}_lo": m.lo, f"{name}_hi": m.hi})
+        who = cv.declarer[i, rows]
+        row.update(you=float((who == seat).mean()), partner=float((who == (seat + 2) % 4).mean()),
+                   opponents=float(((who >= 0) & ((who & 1) != (seat & 1))).mean()),
+                   thrown_in=float((who < 0).mean()))
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
+    """``(best, runner-up or None, clear)``: the call with the highest mean
+    value on ``rows`` (ties: the first in the ladder's order, pass first),
+    the next best call, and whether the paired difference best - runner-up
+    has its 95% interval above 0 there (or there is no other call).  Pass is
+    the default: when no bid is clearly worth more than passing (the paired
+    difference's interval reaches 0), the choice is pass, the best bid its
+    runner-up, and the choice is not clear."""
+    v = cv.values(basis)[:, np.asarray(rows, dtype=np.int64)]
+    means = v.mean(axis=1)
+    order = sorted(range(len(cv.calls)), key=lambda i: -means[i])
+    # a call worth exactly the same on every deal (9NT and 10NT when both always make and keep the
+    # opponents out) is the same choice, not a rival: the runner-up is the best call that differs
+    others = [i for i in order[1:] if not np.array_equal(v[i], v[order[0]])]
+    if not others:
+        return order[0], None, True
+    pass_i = cv.index("pass") if "pass" in cv.calls else None
+    if pass_i is not None and pass_i in others and not mean_ci(v[order[0]] - v[pass_i]).lo > 0:
+        # no bid is clearly worth more than passing: pass, the call that risks nothing; the best bid
+        # is then the runner-up (and the choice is not clear)
+        return pass_i, order[0], False
+    d = mean_ci(v[order[0]] - v[others[0]])
+    return order[0], others[0], bool(d.lo > 0)
+
+
+def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
+                   trump: str, nt: int, select, report) -> Recommendation:
+    """The legal call with the highest value on ``basis`` (``"net"``: the
+    side's score minus the opponents', the rest of the auction played out;
+    ``"win"``: the chance of winning the match), chosen on the ``select``
+    rows; its value, its difference from the runner-up (the next best call)
+    and the bid's own expected hand score on the ``report`` rows."""
+    b, o, clear = choose_on_values(cv, basis, select)
+    report = np.asarray(report, dtype=np.int64)
+    play = cv.play
+    vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
+    call = cv.calls[b]
+    strain = _call_strain(call, trump, nt)
+    value, value_dd = mean_ci(vals[b, report]), mean_ci(vals_dd[b, report])
+    expected = expected_dd = None
+    if call != "pass":
+        expected = mean_ci(per_deal[call][report])
+        expected_dd = mean_ci(getattr(per_deal, "dd", per_deal)[call][report])
+    versus = diff = diff_dd = None
+    if o is not None:
+        versus_call = cv.calls[o]
+        versus = bid_label(versus_call, _call_strain(versus_call, trump, nt))
+        diff = mean_ci(vals[b, report] - vals[o, report])
+        diff_dd = mean_ci(vals_dd[b, report] - vals_dd[o, report])
+    tie = diff is not None and not diff.lo > 0
+    means = vals[:, report].mean(axis=1)
+    same = [i for i in range(len(cv.calls)) if i != b and np.array_equal(vals[i, report], vals[b, report])]
+    ties = tuple(bid_label(c, _call_strain(c, trump, nt))
+                 for i, c in sorted(enumerate(cv.calls), key=lambda x: -means[x[0]])
+                 if i != b and i not in same and not mean_ci(vals[b, report] - vals[i, report]).lo > 0)
+    equivalent = tuple(bid_label(cv.calls[i], _call_strain(cv.calls[i], trump, nt)) for i in same)
+    # how far to compete: the highest legal bid worth at least passing (at least the call made)
+    limit = limit_strain = None
+    if call != "pass":
+        floor = vals[cv.index("pass"), report].mean() if "pass" in cv.calls else -np.inf
+        rank = bid_rank(rules, Bid.parse(call))
+        ok = [c for i, c in enumerate(cv.calls) if c != "pass" and bid_rank(rules, Bid.parse(c)) >= rank
+              and vals[i, report].mean() >= floor]
+        limit = ok[-1] if ok else call
+        limit_strain = _call_strain(limit, trump, nt)
+    words = value_words(basis, play)
+    reason = f"the highest {words} of the legal calls: {value_text(value, basis)}"
+    if play == "table":
+        reason += f"; double dummy {value_text(value_dd, basis)}"
+    if ctx.forced:
+        reason = (f"{Seat(ctx.seat).name} deals and the others passed: a bid of at least {rules.min_bid} is "
+                  "forced; " + reason)
+    if diff is not None:
+        dtext = value_text(diff, basis) if basis == "net" else f"{signed(100 * diff.mean, 1)} points of % " \
+            f"({signed(100 * diff.lo, 1)} to {signed(100 * diff.hi, 1)})"
+        if not tie:
+            reason += f"; better than {versus} by {dtext}"
+        elif call == "pass" and diff.mean < 0:
+            reason += (f"; no bid is clearly worth more than passing, so pass: the best bid, {versus}, differs "
+                       f"from passing by {dtext} (passing minus the bid)")
+        else:
+            reason += f"; a tie with {versus}: not clearly better (difference {dtext})"
+    return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
+                          limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=clear,
+                          tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
+                          value=value, value_dd=value_dd, ties=ties, equivalent=equivalent)
+
+
+def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,
+                   rec: Recommendation, report) -> MatchAdvice | None:
+    """For a dealer facing a bid: matching against passing, on the same
+    values as the recommendation (so it never contradicts it): the decision
+    is the recommendation's (``"match"``, ``"pass"``, or ``"overcall"``
+    when a higher bid is recommended).  None for any other seat."""
+    if not ctx.is_dealer or ctx.current is None:
+        return None
+    bid = str(ctx.current)
+    play = cv.play
+    decision = "match" if rec.call == bid else ("pass" if rec.call == "pass" else "overcall")
+    if not rules.dealer_match:
+        return MatchAdvice(bid, False, None, None, None, decision,
+                           "the rules do not let the dealer match (dealer_match=false)", play=play)
+    report = np.asarray(report, dtype=np.int64)
+    row = bids[bids["bid"] == bid].iloc[0]
+    i = cv.index(bid)
+    vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
+    m, m_dd = mean_ci(vals[i, report]), mean_ci(vals_dd[i, report])
+    p_dd = (row["p"], row["p_lo"], row["p_hi"])
+    p_make = (row["table_p"], row["table_p_lo"], row["table_p_hi"]) if play == "table" else p_dd
+    what = bid_label(bid, row["strain"])
+    reason = f"matching ({what}): {value_words(basis, play)} {value_text(m, basis)}"
+    if "pass" in cv.calls:
+        reason += f", passing {value_text(mean_ci(vals[cv.index('pass'), report]), basis)}"
+    if decision == "overcall":
+        reason += f"; {bid_label(rec.call, rec.strain)} is worth more"
+    elif decision == "pass" and "pass" in cv.calls and m.mean > mean_ci(vals[cv.index("pass"), report]).mean:
+        reason += "; no bid is clearly worth more than passing, so pass"
+    return MatchAdvice(bid, True, row["strain"], m, p_make, decision, reason, expected_dd=m_dd, p_make_dd=p_dd,
+                       play=play)
+
+
+def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | None) -> str:
+    """The advice in one line, before the tables: the call, what it is
+    worth, and the calls it heard."""
+    if rec.call == "pass":
+        holder = None
+        if ctx.current is not None:
+            i = max(i for i, c in enumerate(ctx.calls) if c == ctx.current)
+            holder = (ctx.dealer + 1 + i) % 4
+        if holder is None:
+            action = "pass"
+        elif holder == (ctx.seat + 2) % 4:
+            action = f"pass: partner's {ctx.current} stands"
+        else:
+            action = f"pass: let {Seat(holder).name} play {ctx.current}"
+    else:
+        verb = "match" if (ctx.is_dealer and ctx.current is not None and rec.call == str(ctx.current)) else "bid"
+        action = f"{verb} {bid_label(rec.call, rec.strain)}"
+    if rec.value is not None:
+        m = rec.value
+        if rec.basis == "win":
+            worth = f"P(win) {pct(m.mean)}%"
+            spread = f"{pct(m.lo)} to {pct(m.hi)}%"
+        else:
+            worth = f"net {signed(m.mean)} points a hand"
+            spread = f"{signed(m.lo)} to {signed(m.hi)}"
+        action += f" ({worth}" + (" on every deal" if m.lo == m.hi == m.mean else f", {spread}")
+        if rec.equivalent:
+            action += f"; {' and '.join(rec.equivalent)} the same on every deal"
+        if (rec.call == "pass" and rec.tie and rec.difference is not None and rec.basis == "net"
+                and rec.difference.mean < 0):
+            # pass by default: say by how little the best bid might beat it
+            d = rec.difference
+            gain = d._replace(mean=-d.mean, lo=-d.hi, hi=-d.lo)
+            action += f"; no bid is clearly worth more: the best, {rec.versus}, by {ci_text(gain)})"
+        elif rec.ties:
+            many = list(rec.ties)
+            action += "; a tie with " + (", ".join(many[:-1]) + " and " + many[-1] if len(many) > 1 else many[0]) + ")"
+        else:
+            action += f"; next best {rec.versus})" if rec.versus else ")"
+    after = ""
+    if heard is not None and heard.heard and ctx.calls:
+        after = f", having heard {heard_text(ctx)}"
+    return f"Verdict: {action}{after}."
+
+
+def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None,
+                   rules: Rules | None = None) -> Specials:
+    """Where the 5H and 3S are dealt (all deals), and their DD worth in
+    ``strain`` on ``rows`` (default all; two extra single-strain solves of
+    each of those deals; see the module doc).  ``strain`` :data:`LOW` (low
+    no trump) is solved on the rank-reversed deals (``rules`` gives
+    ``low_specials_lowest``)."""
+    n = deals.shape[0]
+    partner = (seat + 2) % 4
+    dealt = {}
+    for name, bit in (("5H", FIVE_HEARTS_BIT), ("3S", THREE_SPADES_BIT)):
+        mine = (deals[:, seat] & bit) != 0
+        part = (deals[:, partner] & bit) != 0
+        counts = {"declarer": int(mine.sum()), "partner": int(part.sum())}
+        counts["opponents"] = n - counts["declarer"] - counts["partner"]
+        lo, hi = wilson_interval(np.array(list(counts.values())), n)
+        # whether the advised hand holds it is no estimate: certain, so no interval around it
+        lo[0] = hi[0] = float(mine.all())
+        if mine.all():
+            lo[1:] = hi[1:] = 0.0
+        dealt[name] = {h: (counts[h], counts[h] / n, float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
+    rows = _rows(rows, n)
+    sub = np.ascontiguousarray(deals[rows])
+    v = np.asarray(values[rows, strain], dtype=np.int64)
+    # only the one strain is needed: one solve a deal for each special
+    leaders = np.full(len(rows), seat, dtype=np.int64)
+    five, three = FIVE_HEARTS_BIT, THREE_SPADES_BIT
+    if int(strain) == LOW:
+        from ...dd.rule_variants import play_view
+
+        sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
+    strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
+    no5 = dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
+    no3 = dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
+    return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
+
+
+def _selection_note(trump: TrumpChoice, n: int) -> str:
+    """The trump rule and the deals this report used, in one note."""
+    pts = "expected table-play points" if trump.play == "table" else "DD points"
+    if trump.chosen_on == "all":
+        head = (f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
+                f"all {n:,} deals (the means of the per-strain table, so the trump never trails the figures printed "
+                "beside it), every NT bid in no trump; a trump is a tie when the 95% interval of its paired "
+                "difference from the next suit reaches 0.  The call is chosen on the "
+                f"{len(range(0, n, 2)):,} even deals (rows 0, 2, 4, ...) and is clear when the 95% interval of its "
+                "paired difference from the next best call lies above 0 there; ")
+        used = (f"it was clear, so the estimates use all {n:,} deals" if trump.reported_on == "all"
+                else f"it was not clear, so every estimate that depends on it (the bid table, the call's worth, "
+                     f"the recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
+                     "which played no part in the choice")
+        return head + used + ".  A call whose difference from the next best on the reporting deals has an " \
+            "interval reaching 0 is reported as a tie."
+    used = (f"both were clear there, so the estimates use all {n:,} deals" if trump.reported_on == "all"
+            else f"not both were clear there, so every estimate that depends on a choice (the bid table, the "
+                 f"recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
+                 "which played no part in the choices")
+    return (
+        f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
+        f"the {trump.n_select:,} even deals (rows 0, 2, 4, ...), every NT bid in no trump; the call is chosen "
+        "on those deals too (on the same measure).  A choice is clear when the 95% interval of its paired "
+        "difference from the runner-up (the next suit; the best call in another strain or pass) lies above 0 on them; "
+        f"{used}.  The per-strain table uses all deals (no choice in it).  A trump or call whose difference "
+        "from the runner-up on the reporting deals has an interval reaching 0 is reported as a tie."
+    )
+
+
+def table_play_note(model_description: str) -> str:
+    """The paragraph that says what the table-play numbers are (printed
+    with them)."""
+    return (
+        "Table play (the numbers the advice is chosen on; double dummy beside them): the points the declaring "
+        "side takes when every player sees only their own hand and the cards played, from the table-play "
+        "model.  For each deal it turns the DD value into a distribution of table points, fitted on deals "
+        "played out by PIMC players: at each turn a player deals the unseen cards K times consistently with "
+        "what it knows (the cards played, the suits shown out of), scores each of its legal cards double "
+        "dummy on every layout and plays the one that does best on average.  PIMC players cannot signal, do "
+        "not plan to gather information nor read anything into how the others play, and once a layout is "
+        "drawn they play as if they saw it (strategy fusion): a model of competent play without conventions, "
+        "not of people; a signalling partnership may take more, a weaker table less.  The same model for "
+        "every hand: it knows the deal only through its DD value and the strain kind; so each deal's "
+        "distribution is kept within what its cards allow (its sure tricks, the most the side can take), and "
+        "the strains the provenance names are corrected for this hand by PIMC play of some of its own deals "
+        "(a control variate: the model's mean plus the mean of played - model on the played deals).  "
+        f"Provenance: {model_description}."
+    )
+
+
+def _deals_note(rules: Rules, ctx: AuctionContext, heard: AuctionInfo | None) -> str:
+    """How the other cards were dealt: at random, or consistent with the calls heard."""
+    others = 4 * rules.hand_size + rules.kitty_size - rules.hand_size
+    kit = " (the other hands and the kitty)" if rules.kitty != "none" else ""
+    if heard is not None and heard.heard:
+        short = (f"  Only {heard.kept:,} of the {heard.requested:,} deals asked for were found before the "
+                 f"candidates ran out (--max-candidates): the intervals are wider for it.") if heard.short else ""
+        return (f"The other {others} cards{kit} are dealt consistently with the calls heard ({heard_text(ctx)}): "
+                f"of the seeded deal stream, the first {heard.kept:,} deals in which every seat that spoke "
+                f"would have made its call under the {heard.bidders} bidding model (a match policy: its own hand, "
+                f"the calls before it, the scores); {heard.kept:,} of {heard.candidates:,} candidates "
+                f"({100 * heard.acceptance:.3g}%) were kept.  Every number below assumes the others bid like that "
+                f"model." + short)
+    if ctx.current is not None:
+        return (f"The other {others} cards{kit} are dealt uniformly at random: the deals are not conditioned on "
+                f"the current bid (--current-bid; give --auction for that).  The calls before you are taken as "
+                f"{heard_text(ctx)} for the rest of the auction.")
+    if ctx.calls:
+        return (f"The other {others} cards{kit} are dealt uniformly at random: the calls before you are taken as "
+                f"{heard_text(ctx)}, and the deals are not conditioned on them (give --auction for that).")
+    return f"The other {others} cards{kit} are dealt uniformly at random: you speak first, no call is heard."
+
+
+def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice | None = None,
+           n: int = 0, play: PlayInfo | None = None, heard: AuctionInfo | None = None) -> tuple[str, ...]:
+    side = "N-S" if ctx.seat % 2 == 0 else "E-W"
+    table = play is not None and play.table
+    notes = []
+    if table:
+        notes.append(table_play_note(play.model))
+    elif play is not None and play.requested == "table":
+        notes.append(f"Table play is not available, so every number is double dummy and the choices are made "
+                     f"on it: {play.reason}.")
+    bidders = heard.bidders if heard is not None else config.AUCTION_BIDDERS
+    notes += [
+        _deals_note(rules, ctx, heard),
+        f"Values are double dummy (all hands visible, best play by both sides) with {Seat(ctx.seat).name} "
+        f"on lead, i.e. declaring"
+        + (", and table play is estimated from them" if table else "")
+        + f"; 'points' are {side}'s raw points (tricks, +5 for the 5H, -3 for the 3S).",
+        "A plain bid's trump is chosen once for this hand, not bid by bid nor deal by deal."
+        if trump is None else _selection_note(trump, n),
+        "Expected hand score: made = the raw points (NT: "
+        + {"double": "doubled; failed NT loses twice the bid",
+           "double-made": "doubled; failed NT loses the bid once",
+           "single": "not doubled"}[rules.nt_scoring]
+        + ("" if rules.made_scores == "raw" else "; a made bid scores exactly the bid")
+        + "), failed = minus the bid: the bid table's numbers, if the bid becomes the contract.",
+        f"A call's worth: each legal call, pass included, is played out on every deal: the later seats call with "
+        f"their own hands under the {bidders} bidding model, the highest bid (the dealer's match takes it) is "
+        "played by its bidder (your trump when you declare, the model's otherwise), and the call is worth your "
+        "side's hand score minus the opponents' "
+        + ("(table play: expected over the table-play model's points; double dummy beside)" if play is not None
+           and play.table else "(double dummy)")
+        + "; a hand all pass is thrown in (0)."
+        + ("  With the match score, the call is chosen on the chance of winning the match after the hand (the "
+           "score-aware policy's win-probability model)." if heard is not None and heard.scores is not None
+           else "  The recommended call has the highest worth.")
+        + ("  Pass is the default: when no bid is clearly worth more than passing (the 95% interval of the "
+           "difference reaches 0), the advice is to pass." if not ctx.forced else ""),
+        "Intervals are 95%: Wilson for probabilities, mean +- 1.96 standard errors for means."
+        + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
+            "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
+            "standard errors over deals: the model's own estimation error is not included, except in the strains "
+            "corrected by the hand's own play, whose intervals hold the play's error.") if table else ""),
+    ]
+    if specials:
+        notes.append(
+            "5H/3S: 'dealt' is where the card starts, not who captures it (the solver returns values, "
+            "not the play).  'Of the 5H's +5, kept' = DD points minus DD points with the 5H counting 0 "
+            "(0..5; 5 = the declaring side takes it against any defence); 'of the 3S's -3, taken' = DD points "
+            "with the 3S counting 0 minus DD points (0..3; 3 = it cannot be avoided).  These say who ends up "
+            "with the card's own points, not what holding it is worth (see the five-hearts and three-spades "
+            "studies: holding the 3S is an asset to its side)."
+        )
+    return tuple(notes)
+
+
+def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
+           current_bid=None, specials: bool = True, play: str = "table", model=None, check: int | None = None,
+           *, auction=None, bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
+    """Analyse one hand: see the module doc.
+
+    Parameters
+    ----------
+    hand : notation (``AKQ9.5.AK.7``, ``AS KS 5H ...``) or a bitboard.
+    seat : the hand's seat (N E S W, default N); it leads, i.e. declares.
+    dealer : the dealer's seat; default the seat on ``seat``'s right (this
+        seat speaks first), or with ``auction`` the seat the calls imply
+        (another is refused).
+    n : deals of the other cards (kept deals with ``auction``; at least 2:
+        the even ones choose the call, the odd ones report when a choice is
+        not clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
+        rules with a kitty (each value a search over the discards).
+    seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``
+        (with ``auction``, the first ``n`` of that stream consistent with the calls).
+    rules : the rules (default ``standard``).  Every option is handled
+        (:func:`rules_notes`): a kitty (``hand`` is the hand as dealt, the
+        kitty is dealt at random with the other hands and taken up by this
+        seat, discarding best), low no trump (its own column L and bids),
+        cover 3 (approximate, see the note), the weak-hand redeal (the other
+        hands are never weak), the solo Kaiser (12NT left out), passing
+        cards (not modelled: a note).
+    current_bid : the highest bid so far (``"8"``, ``"8NT"``), or None: a
+        stand-in auction (the bid, then passes), the deals not conditioned
+        on it.  Not with ``auction``.
+    auction : the calls heard before this seat, from the dealer's left
+        (``"6 pass 7"``, ``"none"``, or a sequence of calls): the deals are
+        consistent with them under the ``bidders`` model
+        (:mod:`kaiser_sim.strategy.conditioned`).
+    bidders : the bidding model of the other players, a match policy name
+        (default :data:`kaiser_sim.config.AUCTION_BIDDERS`): it conditions
+        the deals and plays the rest of the auction out for each call's
+        worth (:mod:`kaiser_sim.strategy.call_worth`).
+    scores : (ours, theirs) before the hand: the calls are then chosen on
+        the chance of winning the match (and scored from that score).
+    max_candidates : the most candidate deals tried with ``auction``.
+    specials : also measure the 5H and 3S (two more solves of each reporting deal).
+    play : ``"table"`` (default): the choices on table play (the table-play
+        model, DD beside it); ``"dd"``: everything double dummy.  Table play
+        falls back to DD, with the reason in ``HandAdvice.play`` and the
+        notes, only when a model given does not hold for the rules or cannot
+        be read.
+    model : the table-play model (default the one shipped for ``rules``,
+        :func:`kaiser_sim.strategy.table_play.model_for`).
+    check : deals of this hand's own that PIMC players play out, in the
+        chosen trump and in no trump, to correct the table-play model for
+        this hand (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+        0: the model alone; :func:`played_check`).
+
+    Raises
+    ------
+    AdvisorInputError for a bad hand, seat, bid, auction, score or unsupported
+    rules (all input is checked before anything is dealt or solved), and
+    when the calls heard are too rare under the model to deal enough deals.
+    """
+    from ..conditioned import AuctionTooRare, conditioned_deals, what_the_calls_told
+    from ..policies import POLICIES, PolicyError, get_policy
+
+    rules = get_preset("standard") if rules is None else rules
+    check_rules(rules)
+    if n is None:
+        n = KITTY_DEALS if rules.kitty != "none" else DEFAULT_DEALS
+    if play not in PLAY_CHOICES:
+        raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
+    mask = read_hand(hand, rules)
+    if int(n) < config.HAND_MIN_DEALS:
+        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (half of them choose the call, "
+                                "the other half report when the choice is not clear)")
+    if int(seed) < 0:
+        raise AdvisorInputError("the seed must be >= 0")
+    try:
+        policy = get_policy(config.AUCTION_BIDDERS if bidders is None else bidders)
+    except PolicyError:
+        raise AdvisorInputError(f"unknown bidding model '{bidders}'; models: {', '.join(POLICIES)}") from None
+    if scores is not None:
+        scores = check_scores(scores, rules)
+    if auction is not None and current_bid is not None:
+        raise AdvisorInputError("give the calls heard (--auction) or the current bid (--current-bid), not both: "
+                                "--auction already says which bid stands")
+    if auction is not None:
+        ctx = heard_context(rules, seat, auction, dealer)
+    else:
+        ctx = auction_context(rules, seat, dealer, current_bid)
+    if max_candidates is not None and int(max_candidates) < 1:
+        raise AdvisorInputError("--max-candidates must be at least 1")
+    if auction is not None and ctx.calls:
+        try:
+            cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
+                                   scores or (0, 0), max_candidates=max_candidates)
+        except AuctionTooRare as e:
+            raise AdvisorInputError(str(e)) from None
+        deals, kitties = cd.deals, cd.kitties
+        heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
+                            int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),
+                            scores)
+        n = cd.kept
+    else:
+        deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
+        heard = AuctionInfo(False, () if current_bid is None else (str(ctx.current),), policy.name, int(n), int(n),
+                            int(n), scores=scores)
+    values = advisor_values(deals, kitties, ctx.seat, rules)
+    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model, kitties=kitties,
+                    policy=policy, heard=heard, check=check)
+
+
+def check_scores(scores, rules: Rules) -> tuple[int, int]:
+    """``(ours, theirs)`` from a pair or ``"US-THEM"`` text (``"30-12"``,
+    negative scores too: ``"-8-20"``); each below the rules' target and not
+    below minus the target."""
+    import re
+
+    if isinstance(scores, str):
+        m = re.fullmatch(r"\s*(-?\d{1,4})\s*[-:/,]\s*(-?\d{1,4})\s*", scores)
+        if not m:
+            raise AdvisorInputError(f"cannot read the score '{scores}' (write US-THEM, e.g. 30-12)")
+        scores = (int(m.group(1)), int(m.group(2)))
+    try:
+        us, them = (int(x) for x in scores)
+    except (TypeError, ValueError):
+        raise AdvisorInputError(f"cannot read the score {scores!r} (two whole numbers: ours, theirs)") from None
+    t = rules.target
+    for what, x in (("your", us), ("the opponents'", them)):
+        if not -t <= x < t:
+            raise AdvisorInputError(f"{what} score {x} is outside {-t}..{t - 1}: at {t} the match is over "
+                                    f"(target {t} under these rules)")
+    return us, them
+
+
+def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
+    """``(n, k)`` int8: the declaring side's DD points in every strain with
+    ``seat`` on lead, under ``rules`` (k = 5, or 6 with low no trump):
+    :func:`solve_strains` in the standard game; with a kitty the declarer's
+    best discard, low NT on reversed ranks
+    (:func:`kaiser_sim.dd.rule_variants.strain_values`); with cover 3 scored by
+    :func:`kaiser_sim.dd.rule_variants.cover3_points` from a second solve in tricks."""
+    from ...dd.rule_variants import cover3_points, strain_values
+
+    if rules.kitty == "none" and rules.low_nt == "off":
+        values = solve_strains(deals, seat, "points")
+    else:
+        values = strain_values(deals, kitties, seat, rules, "points")
+    if rules.cover3:
+        tricks = strain_values(deals, kitties, seat, rules, "tricks")
+        values = cover3_points(values, tricks).astype(np.int8)
+    return values
+
+
+def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
+             rules: Rules, specials: bool, play: str, model, *, kitties=None, policy=None,
+             heard: AuctionInfo | None = None, check: int | None = None) -> HandAdvice:
+    """Everything :func:`advise` does once the deals are solved (the
+    benchmark times it on its own)."""
+    from ..call_worth import call_values
+    from ..policies import get_policy
+
+    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat, kitties)  # tp: the model, or None for DD
+    levels = range(rules.min_bid, MAX_BID + 1)
+    policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
+    kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties
+    every = np.arange(n)
+    # the trump and the NT column on every deal, the numbers the per-strain table prints
+    trump = replace(choose_trump(values, rules, None, model=tp), chosen_on="all")
+    nt = choose_nt(values, rules, None, model=tp)
+    # the hand's own PIMC play in that trump and in NT corrects the model (table play only)
+    info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
+    trump = report_trump(trump, values, "all", every, model=tp)
+    # each call's worth, the rest of the auction played out; chosen on the selection deals
+    scores = heard.scores if heard is not None else None
+    basis = "net" if scores is None else "win"
+    cv = call_values(deals, kitties, ctx.seat, ctx.dealer, ctx.calls, rules, policy, trump=_key(trump.strain),
+                     nt_strain=nt, values=values, model=tp, scores=scores or (0, 0), win=scores is not None)
+    select = selection_rows(n)
+    call_clear = choose_on_values(cv, basis, select)[2]
+    reported_on, report = report_rows(n, call_clear)
+    trump = replace(trump, reported_on=reported_on, n_report=len(report))
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp, nt_strain=nt)
+    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, select, report)
+    calls = call_table(cv, report, trump.strain, nt, ctx.seat)
+    pts = points_table(values, model=tp)
+    spec = None
+    notes = list(_notes(rules, ctx, specials, trump, int(n), info, heard))
+    if specials and rules.kitty != "none":
+        notes.append("The 5H/3S worth is not measured with a kitty (each special card's count changes the "
+                     "declarer's best discard: two more searches over the discards a deal); where they are dealt "
+                     "is not shown either.")
+    elif specials:
+        strain = _key(rec.strain if rec.strain is not None else trump.strain)
+        spec = specials_table(deals, values, ctx.seat, strain, report, rules)
+    extra = rules_notes(rules, mask, n)
+    weak = [t for t in extra if t.startswith("This hand may demand a redeal")]
+    notes = notes[:1] + weak + notes[1:] + [t for t in extra if t not in weak]  # a weak hand: said early
+    return HandAdvice(
+        hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
+        values=values, points=pts, make=make_table(values, levels, model=tp), bids=bids, recommendation=rec,
+        match=match_on_calls(cv, basis, bids, ctx, rules, rec, report), specials=spec,
+        notes=tuple(notes), trump=trump, play=info, heard=heard, calls=calls,
+        verdict=verdict_text(rec, ctx, heard),
+    )

@@ -1,0 +1,136 @@
+"""The hand advisor's two measures: the solver call (double dummy, :func:`solve_strains`) and table
+play (:func:`table_play_for`, :class:`PlayInfo`: the table-play model on the hand's deals, bounded and
+corrected by the hand's own played deals), and the points each deal is worth under them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ... import config
+from ...dd import dd_strains
+from ...rules import Rules
+from ...stats import mean_ci
+from .inputs import STRAIN_KEYS
+
+
+# --- the solver call ---------------------------------------------------------------------
+
+
+def solve_strains(deals, leader: int, mode: str = "points", **special_bits) -> np.ndarray:
+    """``(n, 5)`` int8: the five strains S H D C N with ``leader`` on lead
+    (``dd.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
+    (``five=``, ``three=``) are passed through."""
+    return np.asarray(dd_strains(deals, leader, mode, **special_bits))
+
+
+# --- the two measures ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayInfo:
+    """Which measure the advice is made on.
+
+    requested : ``"table"`` or ``"dd"`` (the ``play`` argument).
+    used : the measure every choice is made on; ``"dd"`` when table play
+        was requested but is not available.
+    reason : why table play is not available (None when it is, or was not
+        requested).
+    model : :meth:`~kaiser_sim.strategy.table_play.TablePlayModel.describe` of the
+        model used, else None; provenance : its provenance, else None.
+    check : the PIMC play of a subsample of the deals that corrects the
+        model for this hand (:meth:`~kaiser_sim.strategy.table_play.HandTablePlay.with_play`),
+        else None.
+    """
+
+    requested: str
+    used: str
+    reason: str | None = None
+    model: str | None = None
+    provenance: dict | None = None
+    #: the hand's own PIMC play that corrects the model (deals, samples, seed, strains), else None
+    check: dict | None = None
+
+    @property
+    def table(self) -> bool:
+        return self.used == "table"
+
+
+def is_table(model) -> bool:
+    return model is not None
+
+
+def play_name(model) -> str:
+    return "table" if is_table(model) else "dd"
+
+
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None,
+                   kitties=None):
+    """``(PlayInfo, model or None)``: the table-play model to use, or None
+    (DD) with the reason.  ``model``: a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`
+    (default the one shipped for ``rules``, :func:`~kaiser_sim.strategy.table_play.model_for`).
+    With the ``deals`` behind ``values`` (and their ``kitties``) and the
+    declarer's ``seat``, the model comes as the hand's
+    :class:`~kaiser_sim.strategy.table_play.HandTablePlay` (its own play under
+    ``rules``), each deal's distribution kept within its bounds
+    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`) in the standard count
+    without a kitty (the bounds know neither the kitty nor cover 3).
+    Falls back to DD, never raises, when a model given cannot be read or
+    does not hold for ``rules``."""
+    if play == "dd":
+        return PlayInfo("dd", "dd"), None
+    from ..measure import measure_for
+
+    measure = measure_for(rules, "table", model)
+    if not measure.table:
+        return PlayInfo("table", "dd", reason=measure.reason), None
+    m, note = measure.model, measure.note
+    if deals is not None and values is not None:
+        from ..table_play import HandTablePlay
+
+        v = np.asarray(values)
+        if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
+            from ...dd.play_bounds import strain_bounds
+
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules)
+        else:
+            m = HandTablePlay(m, values, rules=rules, kitties=kitties)
+    text = m.describe() + (f" ({note})" if note else "")
+    return PlayInfo("table", "table", None, text, dict(m.provenance)), m
+
+
+def played_check(info: PlayInfo, tp, deals, seat: int, strains, seed: int, check: int | None = None):
+    """``(info, tp)`` with the hand's table play corrected by PIMC play of
+    ``check`` of its deals (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
+    0: none) in the strain columns ``strains``
+    (:meth:`~kaiser_sim.strategy.table_play.HandTablePlay.with_play`, seeded by ``seed``).
+    Unchanged without table play."""
+    from ..table_play import HandTablePlay
+
+    check = config.TABLE_PLAY_CHECK_DEALS if check is None else int(check)
+    if not isinstance(tp, HandTablePlay) or check <= 0:
+        return info, tp
+    tp = tp.with_play(deals, seat, strains, check, config.TABLE_PLAY_CHECK_SAMPLES, seed)
+    return replace(info, model=tp.describe(), check=tp.check), tp
+
+
+def point_values(values: np.ndarray, model=None) -> np.ndarray:
+    """``(n, 5)`` float: each deal's points in each strain, in one measure:
+    DD (``model`` None: the values) or table play (the model's expected
+    table points given the DD value; column N is no trump)."""
+    v = np.asarray(values, dtype=np.int64)
+    if not is_table(model):
+        return v.astype(np.float64)
+    from ..table_play import hand_play
+
+    hp = hand_play(model, v)
+    return np.stack([hp.expected(s) for s in range(v.shape[1])], axis=1)
+
+
+def p_interval(per_deal: np.ndarray) -> tuple:
+    """(p, lo, hi) of a table-play probability: the mean of the per-deal
+    probabilities with its iid 95% interval, clipped to 0..1."""
+    m = mean_ci(per_deal, axis=0)  # (a corrected per-deal value may leave 0..1: its mean is clipped too)
+    return np.clip(m.mean, 0.0, 1.0), np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
