@@ -14,7 +14,7 @@ from kaiser_sim.cli import main
 from kaiser_sim.runs.simulate import simulate
 
 MAKEFILE = Path(__file__).resolve().parents[1] / "Makefile"
-STUDIES = "bid-odds,bidding-chart,auction,five-hearts"
+STUDIES = "bid-odds,bidding-chart,auction,five-hearts,listening"
 
 
 def _tree(root: Path) -> dict[str, bytes]:

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
+from ..output_dir import source_date_epoch
 from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
 
 KEY = "listening"
@@ -126,7 +127,9 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
         wr.append({"opponent": opp, "matches": s["matches"], "wins": s["a_wins"], "p": s["a_win_rate"],
                    "lo": s["a_win_lo"], "hi": s["a_win_hi"], "edge": s["a_win_rate"] - 0.5,
                    "margin": s["margin_mean"], "margin_lo": s["margin_lo"], "margin_hi": s["margin_hi"],
-                   "hands": s["hands_mean"], "seconds": s["seconds"]})
+                   "hands": s["hands_mean"],
+                   # the wall-clock time, unless the outputs are to be reproducible (SOURCE_DATE_EPOCH)
+                   **({"seconds": s["seconds"]} if source_date_epoch() is None else {})})
         rows = _hand_rows(r).assign(opponent=opp)
         pooled.append(rows)
         for si, sname in enumerate(SEATS):
