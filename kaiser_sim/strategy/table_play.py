@@ -154,6 +154,21 @@ from .. import config
 
 #: the declaring side's raw points (standard game): the values of the model's axes
 POINTS = np.arange(-2, 13)
+
+
+def point_index(dd) -> np.ndarray:
+    """Each DD value's position in :data:`POINTS`; a value beyond -2..12 (a
+    cover-3 side with the 3S and under 3 tricks: -3) reads as the nearest end."""
+    return np.clip(np.asarray(dd, dtype=np.int64), POINTS[0], POINTS[-1]) - POINTS[0]
+
+
+def point_shares(dd) -> np.ndarray:
+    """``(15,)``: the share of the DD values ``dd`` at each value of
+    :data:`POINTS` (read as :func:`point_index` reads them).  A group's mean
+    of any per-hand function of the DD points is these shares times the
+    function's table over :data:`POINTS` (no pass over the hands)."""
+    index = point_index(dd).ravel()
+    return np.bincount(index, minlength=POINTS.size) / max(index.size, 1)
 KINDS = ("trump", "NT")
 #: fewest contracts behind one DD value's distribution before neighbours are pooled
 MIN_ROWS = 150
@@ -265,11 +280,14 @@ class TablePlayModel:
         return cache[key]
 
     # --- applying it ---------------------------------------------------------------------
+    @staticmethod
+    def _keys(dd, nt) -> tuple[np.ndarray, np.ndarray]:
+        """``(kind, column)`` of each DD value: its row's keys into the model's tables."""
+        column = point_index(dd)
+        return np.broadcast_to(np.asarray(nt, dtype=bool), column.shape).astype(np.int64), column
+
     def _rows(self, dd, nt) -> np.ndarray:
-        # a value beyond -2..12 (a cover-3 side with the 3S and under 3 tricks: -3) reads as the nearest end
-        dd = np.clip(np.asarray(dd, dtype=np.int64), POINTS[0], POINTS[-1])
-        kind = np.broadcast_to(np.asarray(nt, dtype=bool), dd.shape).astype(np.int64)
-        return self.prob[kind, dd - POINTS[0]]
+        return self.prob[self._keys(dd, nt)]
 
     def dist(self, dd, nt) -> np.ndarray:
         """``(..., 15)`` distribution of the table points for each DD value
@@ -282,9 +300,7 @@ class TablePlayModel:
         # the (2 kinds, 15 DD values, bids) table first, then one lookup per hand: the same sums as per
         # hand, without a (hands, bids, 15) array (4 million hands in the edition)
         table = (self.prob[:, :, None, :] * (POINTS[None, None, None, :] >= lv[None, None, :, None])).sum(axis=-1)
-        dd = np.clip(np.asarray(dd, dtype=np.int64), POINTS[0], POINTS[-1])
-        kind = np.broadcast_to(np.asarray(nt, dtype=bool), dd.shape).astype(np.int64)
-        return table[kind, dd - POINTS[0]]
+        return table[self._keys(dd, nt)]
 
     def expected(self, dd, nt) -> np.ndarray:
         """Expected table points for each DD value."""

@@ -64,16 +64,14 @@ def table_play_rows(model, dd, nt: bool, levels, cluster, **labels) -> list[dict
     hand's DD points, with its 95% interval clustered by deal and widened by
     the model's own error (:func:`~kaiser_sim.studies.common.with_model_error`;
     ``k``: NaN, no count of makes)."""
-    from ..strategy.table_play import POINTS, model_se
+    from ..strategy.table_play import POINTS, model_se, point_shares
 
     dd = np.asarray(dd)
     probs = model.make_prob(dd, nt, levels)
-    # a hand's value depends only on its DD points: each replicate's mean is the hands' histogram over
+    # a hand's value depends only on its DD points: each replicate's mean is the hands' shares over
     # POINTS times the replicate's table (not a pass over every hand per replicate)
-    values = POINTS
-    share = np.bincount(np.clip(dd.astype(np.int64), values[0], values[-1]) - values[0],
-                        minlength=values.size) / max(len(dd), 1)
-    se_model = model_se(model, lambda m: share @ m.make_prob(values, nt, levels)) if len(dd) else []
+    share = point_shares(dd)
+    se_model = model_se(model, lambda m: share @ m.make_prob(POINTS, nt, levels)) if len(dd) else []
     rows = []
     for j, b in enumerate(levels):
         m = with_model_error(mean_row(probs[:, j], cluster), se_model[j], cluster)

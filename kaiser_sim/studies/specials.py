@@ -60,7 +60,7 @@ import pandas as pd
 
 from .. import dd
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
-from ..strategy.table_play import POINTS as DD_POINTS  # the DD points values the table-play model maps
+from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
@@ -312,12 +312,6 @@ class _RecordReplicates:
         return self.tabs @ h / max(rows.size, 1)
 
 
-def _shares(values) -> np.ndarray:
-    """The share of ``values`` (a side's DD points) at each value of :data:`DD_POINTS`."""
-    v = np.asarray(values, dtype=np.int64) - DD_POINTS[0]
-    return np.bincount(v, minlength=DD_POINTS.size) / max(v.size, 1)
-
-
 def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
              trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFrame:
     """View (b): on every deal of ``results`` (no re-solve), for each seat
@@ -364,7 +358,7 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
                 t = diff_row(xt, where == 0, other, c) if xt is not None else {"diff": np.nan, "lo": np.nan,
                                                                                "hi": np.nan}
                 if rep_tabs is not None and other.any() and (where == 0).any():
-                    se_m = float(np.std(rep_tabs @ (_shares(x[where == 0]) - _shares(x[other])), ddof=1))
+                    se_m = float(np.std(rep_tabs @ (point_shares(x[where == 0]) - point_shares(x[other])), ddof=1))
                     wide = with_model_error({"n": d["n_a"] + d["n_b"], "mean": t["diff"], "lo": t["lo"],
                                              "hi": t["hi"]}, se_m, c)
                     t = {**t, "lo": wide["lo"], "hi": wide["hi"]}
