@@ -352,3 +352,34 @@ def test_the_model_is_chosen_by_the_rules():
     # a cover-3 value below -2 (the 3S and under 3 tricks) reads as -2
     m = load_model(rules=_variant_rules("table_play_model_cover3.json"))
     assert np.array_equal(m.dist(-3, False), m.dist(-2, False))
+
+
+def test_add_pools_an_earlier_models_contracts(tmp_path):
+    """``--add``: a model built on seed 13 plus an earlier one of seed 11 is
+    the fit of both sets of played contracts (its joint counts are the sum),
+    checked on seed 14's held-out deals; a model that cannot be pooled is
+    refused before any deal is played."""
+    kw = dict(deals=100, holdout=100, samples=K, sensitivity=0, workers=1)
+    a = table_play_build.build_model(tmp_path / "a.json", seed=11, runs=tmp_path / "runs11", **kw)
+    c = table_play_build.build_model(tmp_path / "c.json", seed=13, runs=tmp_path / "runs13", **kw)
+    b = table_play_build.build_model(tmp_path / "b.json", seed=13, runs=tmp_path / "runs13", add=tmp_path / "a.json",
+                                     **kw)
+    assert (b.joint == a.joint + c.joint).all() and (b.counts == a.counts + c.counts).all()
+    for kind in (0, 1):
+        assert np.array_equal(b.prob[kind], table_play.fit_counts(a.joint[kind] + c.joint[kind])[0])
+    p = load_model(tmp_path / "b.json").provenance
+    assert p["deals"] == 200 and p["fit_seeds"] == [11, 13] and p["holdout"]["seed"] == 14
+    assert [q["seed"] for q in p["parts"]] == [11, 13]
+    assert table_play.seeds_text(p) == "seeds 11 and 13" and "seeds 11 and 13" in load_model(tmp_path / "b.json").describe()
+    assert b.validation["heldout"]  # checked on this run's held-out deals
+    # refused, with nothing played or written
+    for seed, samples, words in ((11, K, "seed 11 too"), (10, K, "held-out"), (15, K + 1, "K")):
+        with pytest.raises(TablePlayError, match=words):
+            table_play_build.build_model(tmp_path / "x.json", seed=seed, add=tmp_path / "a.json",
+                                         **{**kw, "samples": samples})
+    with pytest.raises(TablePlayError, match="standard game only"):
+        table_play_build.build_model(tmp_path / "x.json", seed=15, add=tmp_path / "a.json",
+                                     rules=get_preset("low-nt"), **kw)
+    with pytest.raises(TablePlayError, match="cannot read"):
+        table_play_build.build_model(tmp_path / "x.json", seed=15, add=tmp_path / "nothing.json", **kw)
+    assert not (tmp_path / "x.json").exists()

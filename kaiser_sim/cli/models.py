@@ -27,10 +27,14 @@ from .rules_options import rules_options
               help="Model file to write (JSON); the shipped one is kaiser_sim/data/table_play_model.json.")
 @click.option("--runs", type=click.Path(file_okay=False),
               help="Keep the two play runs here (fit/, holdout/; resumed if present). Default: a temporary directory.")
+@click.option("--add", "add", type=click.Path(dir_okay=False),
+              help="An earlier model file of the standard game (same K, fitted on another seed) whose played "
+                   "contracts are pooled with this run's: the model is fitted on both, checked on this run's "
+                   "held-out deals, which neither saw.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes.  [default: all cores]")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
-def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, workers, quiet, rules):
+def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add, workers, quiet, rules):
     """Build the table-play model: what double-dummy points become at a table.
 
     Plays --deals deals out with four PIMC players (simulate --play), fits
@@ -40,6 +44,9 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     The defaults take about 8 minutes on 2 quiet cores.  The shipped model
     used --deals 40000 --holdout 10000 (about 40 minutes);
     `make table-play-model` rebuilds it (--out kaiser_sim/data/table_play_model.json).
+    --add pools the played contracts of an earlier model with this run's
+    (another seed): a model fitted on 40,000 deals of seed 101 plus 40,000
+    of seed 103 is the model fitted on all 80,000 at once.
 
     --rules / --rule that change the play (a kitty, low no trump, cover 3)
     build that game's model: the deals dealt and played under the rules (a
@@ -58,7 +65,7 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
     from ..runs.progress import make_progress
     from ..runs.simulate import SimulateError
     from ..strategy.table_play import TablePlayError
-    from ..strategy.table_play_build import build_model
+    from ..strategy.table_play_build import build_model, check_added_model
 
     from ..rules import Rules
     from ..strategy.table_play import play_key
@@ -69,15 +76,20 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, work
                          "deals are played in this process: leave --runs out")
     if sensitivity > holdout and not variant:
         raise InputError("--sensitivity deals are taken from the held-out deals: at most --holdout")
-    not_empty(out=out, runs=runs)
+    if variant and add is not None:
+        raise InputError("--add pools played contracts of the standard game only: leave --add out, or the "
+                         "--rules / --rule")
+    not_empty(out=out, runs=runs, add=add)
     # the outputs, named by their options, before any deal is played (build_model checks them again,
     # and the runs already in --runs)
     output_file(out, f"--out {out}")
     if runs is not None:
         output_dir(runs, f"--runs {runs}")  # may hold the runs fit/ and holdout/, not be inside one
     try:
+        if add is not None:
+            check_added_model(add, seed, samples)  # before any deal is played (build_model checks it again)
         model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet),
-                            rules=rules if variant else None)
+                            rules=rules if variant else None, add=add)
     except (TablePlayError, SimulateError) as e:
         raise InputError(str(e)) from None
     # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written

@@ -349,7 +349,7 @@ class TablePlayModel:
     def describe(self) -> str:
         p = self.provenance
         return (f"table-play model: {p.get('deals', '?'):,} deals played by PIMC players (K = {p.get('samples')}), "
-                f"seed {p.get('seed')}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}")
+                f"{seeds_text(p)}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}")
 
     # --- files ------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -661,6 +661,20 @@ def play_key(rules) -> tuple:
     return (rules.kitty, rules.low_nt != "off", bool(rules.cover3))
 
 
+def fit_seeds(provenance: dict) -> list[int]:
+    """The seeds of the deals a model was fitted on (one, or several for a
+    model built with ``kaiser-sim table-play-model --add``)."""
+    return [int(s) for s in provenance.get("fit_seeds", [provenance.get("seed")]) if s is not None]
+
+
+def seeds_text(provenance: dict) -> str:
+    """``seed 101`` or ``seeds 101 and 103``: the fitting deals' seeds in words."""
+    seeds = fit_seeds(provenance) or ["?"]
+    if len(seeds) == 1:
+        return f"seed {seeds[0]}"
+    return "seeds " + ", ".join(map(str, seeds[:-1])) + f" and {seeds[-1]}"
+
+
 def forget_loaded() -> None:
     """Forget the models :func:`load_model` has read (after a model file is rewritten)."""
     _load_cached.cache_clear()
@@ -677,4 +691,4 @@ def rules_args(rules) -> str:
 
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
            "restrict", "NOT_PLAYED", "fit_kind", "fit_counts", "joint_counts", "model_se", "load_model", "play_key",
-           "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "rules_args", "PLAY_RULES"]
+           "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "fit_seeds", "seeds_text", "rules_args", "PLAY_RULES"]

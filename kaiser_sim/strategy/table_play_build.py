@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import __version__, config
 from ..runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
-from .table_play import (MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError, TablePlayModel, fit_kind,
-                         forget_loaded, joint_counts, play_key, rules_args)
+from .table_play import (MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError, TablePlayModel, fit_counts,
+                         fit_seeds, forget_loaded, joint_counts, play_key, rules_args)
 
 
 def _rule_value(rules, key):
@@ -28,21 +28,58 @@ def _rule_value(rules, key):
     return v if isinstance(v, (bool, int, str)) else str(v)
 
 
-def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS) -> TablePlayModel:
+def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS, added=None) -> TablePlayModel:
     """Fit both kinds from played contracts: ``dd``, ``table`` (the declaring
-    side's DD and played points) and ``nt`` (no trump) per contract."""
+    side's DD and played points) and ``nt`` (no trump) per contract.
+    ``added``: (2, 15, 15) joint counts of further played contracts (an
+    earlier model's :attr:`~TablePlayModel.joint`) fitted together with
+    them; the fit depends only on the counts, so a model fitted on two sets
+    of deals this way is the model fitted on all of them at once."""
     nt = np.asarray(nt, dtype=bool)
     dd, table = np.asarray(dd), np.asarray(table)
-    probs, counts, joints = [], [], []
-    for kind in (False, True):
-        sel = nt == kind
-        if not sel.any():
+    joint = np.stack([joint_counts(dd[nt == kind], table[nt == kind]) for kind in (False, True)])
+    if added is not None:
+        joint = joint + np.asarray(added, dtype=np.int64)
+    probs, counts = [], []
+    for kind in range(2):
+        if not joint[kind].any():
             raise TablePlayError(f"no {'NT' if kind else 'trump'} contracts to fit")
-        p, c = fit_kind(dd[sel], table[sel], min_rows)
+        p, c = fit_counts(joint[kind], min_rows)
         probs.append(p)
         counts.append(c)
-        joints.append(joint_counts(dd[sel], table[sel]))
-    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance), joint=np.stack(joints))
+    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance), joint=joint)
+
+
+def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
+    """The earlier model ``path`` whose played contracts :func:`build_model`
+    adds to its own (``--add``), refused (:class:`TablePlayError`) unless it
+    can be pooled with a run of ``seed`` at K = ``samples``: a standard-game
+    model with its joint counts, fitted by the same players, contract design,
+    K and smallest row; none of its fitting deals among this run's (its
+    fitting seeds differ from ``seed``), and this run's held-out deals
+    (``seed + 1``) among none of the fitting deals."""
+    from ..rules import Rules
+
+    part = TablePlayModel.load(path)
+    p = part.provenance
+    if part.joint is None:
+        raise TablePlayError(f"--add {path}: the model keeps no joint counts of its played contracts; "
+                             "rebuild it with this version")
+    if part.play_key() != play_key(Rules.preset("standard")):
+        raise TablePlayError(f"--add {path}: the model was fitted on {p.get('rules_label', 'other')} rules; "
+                             "only models of the standard game can be added")
+    clashes = [f"{what} {have!r} (this run: {want!r})" for what, have, want in
+               (("players", p.get("players"), "pimc"), ("contracts", p.get("contracts"), CONTRACTS),
+                ("K", p.get("samples"), samples), ("min_rows", p.get("min_rows"), MIN_ROWS)) if have != want]
+    if clashes:
+        raise TablePlayError(f"--add {path}: fitted differently: {'; '.join(clashes)}")
+    seeds = fit_seeds(p)
+    if seed in seeds:
+        raise TablePlayError(f"--add {path}: it was fitted on seed {seed} too; give another --seed")
+    if seed + 1 in seeds:
+        raise TablePlayError(f"--add {path}: it was fitted on seed {seed + 1}, this run's held-out deals; "
+                             "give another --seed")
+    return part
 
 
 # --- validation (run when the model is built; stored with it) -----------------------------------
@@ -217,9 +254,11 @@ def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> N
 
 def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
                 samples: int = config.PIMC_SAMPLES, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
-                progress=None, rules=None) -> TablePlayModel:
+                progress=None, rules=None, add=None) -> TablePlayModel:
     """Play ``deals`` deals of ``seed`` (``simulate --play samples``) and fit
-    the model on them; play ``holdout`` deals of ``seed + 1`` and check it
+    the model on them (with ``add``, the path of an earlier model of the
+    standard game, on its played contracts too: :func:`check_added_model`,
+    :func:`fit_model`); play ``holdout`` deals of ``seed + 1`` and check it
     on them (:func:`validation_tables`); replay the first ``sensitivity``
     held-out deals with other K and players (:func:`sensitivity_table`);
     write it all to ``out``.  ``runs``: keep the two play runs in this
@@ -236,6 +275,8 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     from ..runs.simulate import simulate
 
     if rules is not None and play_key(rules) != play_key(Rules.preset("standard")):
+        if add is not None:
+            raise TablePlayError("--add pools played contracts of the standard game only")
         return build_variant_model(rules, out, deals, holdout, seed, samples, progress)
 
     for name, v, least in (("deals", deals, 100), ("holdout", holdout, 100), ("seed", seed, 0),
@@ -246,6 +287,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
         raise TablePlayError("sensitivity deals are taken from the held-out deals: at most --holdout")
     rules = Rules.preset("standard")
     check_build_paths(out, runs, deals, holdout, seed, samples, rules)
+    part = check_added_model(add, seed, samples) if add is not None else None
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kaiser-sim-table-play-") as tmp:
         base = Path(runs) if runs is not None else Path(tmp)
@@ -262,7 +304,15 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
                       "holdout": {"seed": int(seed) + 1, "deals": int(holdout)},
                       "rebuild": f"kaiser-sim table-play-model --deals {deals} --holdout {holdout} --seed {seed} "
                                  f"--samples {samples}"}
-        model = fit_model(df["play_dd"].to_numpy(), df["play_pts"].to_numpy(), strain == 4, provenance)
+        if part is not None:
+            pp = part.provenance
+            provenance.update(
+                deals=int(deals) + int(pp.get("deals", 0)), fit_seeds=fit_seeds(pp) + [int(seed)],
+                parts=pp.get("parts", [{"seed": int(pp.get("seed")), "deals": int(pp.get("deals", 0))}])
+                + [{"seed": int(seed), "deals": int(deals)}],
+                rebuild=f"{pp.get('rebuild')} --out PART.json, then {provenance['rebuild']} --add PART.json")
+        model = fit_model(df["play_dd"].to_numpy(), df["play_pts"].to_numpy(), strain == 4, provenance,
+                          added=None if part is None else part.joint)
         ho, h_hands, h_dec, h_strain, h_strength = _played(paths["holdout"])
         levels = list(range(rules.min_bid, 13))
         model.validation = validation_tables(model, ho["play_dd"].to_numpy(), ho["play_pts"].to_numpy(),
