@@ -109,6 +109,26 @@ def test_printable_count_of_a_seed1_run_is_scored_on_independent_deals(seed1):
     assert "in sample" in s0["scored_on"]
 
 
+def test_a_run_beyond_the_fit_is_scored_on_its_own_deals_past_it(seed1):
+    """A seed-1 run that reaches past the count's 100,000 fitting deals is
+    scored on its own held-out deals beyond them (when there are at least
+    ``holdout_deals``), and calibrated on all its deals beyond them."""
+    far = seed1.assign(deal=seed1["deal"] + 99_985)  # deals 99,985 .. 100,014: 15 of them past the fit
+    t = hand_eval.run(far, RULES, n_boot=0, holdout_deals=3)
+    c = t["comparison"]
+    past = sorted(d for d in far["deal"] if d >= 100_000 and d % 5 == 0)  # 100,000 100,005 100,010
+    for name in hand_eval.DEFINITIONS:
+        assert c.attrs["scored_deals"][name] == {"seed": 1, "first": past[0], "last": past[-1], "n": len(past)}
+    assert c["scored_on"].str.contains("beyond the count's fitting deals").all()
+    assert (c["n_test"] == 4 * len(past)).all()
+    cal = t["count_calibration"]
+    assert cal.set_index("count_band").loc["all", "deals"] == 15 and cal["scored_on"].str.contains("100,000-100,014").all()
+    assert "scored on this run's deals 100,000-100,014" in c.attrs["footer"]
+    # fewer past the fit than holdout_deals: independent deals, as for a run inside the fit
+    t4 = hand_eval.run(far, RULES, n_boot=0, holdout_deals=4)
+    assert t4["comparison"].attrs["scored_deals"]["printable Kaiser count"]["seed"] == 2
+
+
 def test_a_run_disjoint_from_the_fit_is_scored_on_its_own_held_out_deals(seed11):
     t = hand_eval.run(seed11, RULES, n_boot=0)
     c = t["comparison"]

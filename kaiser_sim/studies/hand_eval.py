@@ -26,9 +26,12 @@ The printable count was fitted on deals 0..99,999 of seed 1 (standard
 dealing; ``common.KAISER_COUNT_FIT``): on a run of those deals (the
 report's default seed) the held-out deals are deals it was fitted on, and
 its score there is in sample.  So the study checks (:func:`fit_overlap`):
-when some deal of the run is one of the count's fitting deals,
-*every* measure is scored instead on ``holdout_deals`` deals of the
-study's own (so the measures stay compared on the same deals), dealt with
+when some deal of the run is one of the count's fitting deals, *every*
+measure (so the measures stay compared on the same deals) is scored
+instead on the run's held-out deals beyond the count's fitting deals when
+there are at least ``holdout_deals`` of them (a run of more than 100,000
+deals of seed 1: the calibration then uses all the run's deals beyond the
+fit), else on ``holdout_deals`` deals of the study's own, dealt with
 ``holdout_seed`` (default: the fitting seed + 1, deals
 0..holdout_deals-1) and solved double dummy (about 140 deals a second a
 core: the default 2,000 take about 7 seconds on 2 cores); the fits still
@@ -67,8 +70,9 @@ METHOD = (
     "points the count explains (1 = perfect, 0 = no better than the average); MAE is the average miss "
     "in points. The 'fitted Kaiser count' gives each card its own value by least squares. The printable "
     "Kaiser count was fitted on the first 100,000 deals of seed 1; when this report's deals are among them, "
-    "every count is scored instead on 2,000 further deals (seed 2) solved for the purpose, so no count is "
-    "tested on deals it was fitted on. The calibration table sets the Kaiser count against the points the "
+    "every count is scored instead on this report's held-out deals beyond those 100,000 (when fewer than "
+    "2,000 are, on 2,000 further deals, seed 2, solved for the purpose), so no count is tested on deals it "
+    "was fitted on. The calibration table sets the Kaiser count against the points the "
     "declaring side actually takes in the trump it names.")
 #: the default definition (deals, seed, rules, parameters): the same as analyses/hand-eval.toml,
 #: which a test keeps equal; ``kaiser-sim study NAME`` runs it
@@ -216,8 +220,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     """Tables ``comparison``, ``kaiser_count`` and ``count_calibration``
     (module doc).  ``seed`` seeds the bootstrap; ``holdout_deals`` /
     ``holdout_seed``: the deals every measure is scored on when the run's
-    held-out deals are ones the printable count was fitted on (0: none;
-    the printable count is then scored in sample and ``scored_on`` says so)."""
+    held-out deals are ones the printable count was fitted on and fewer than
+    ``holdout_deals`` of them lie beyond the fit (0: none; the printable
+    count is then scored in sample and ``scored_on`` says so)."""
     from . import StudyError
 
     if holdout_deals < 0:
@@ -237,9 +242,17 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     fit_text = f"seed {fit['seed']}, deals {fit['first']:,}-{fit['first'] + fit['deals'] - 1:,}"
     ev = d[test]
     label = {name: RUN_HELD_OUT for name in DEFINITIONS}
-    ev_seed, independent = run_seed, False
+    ev_seed, independent, beyond_text = run_seed, False, ""
+    beyond = test & ~in_fit  # held-out deals of the run that the printable count was not fitted on
     if not in_fit.any():
         cal = (d, f"all deals of this run (seed {run_seed}; disjoint from the count's fit, {fit_text})")
+    elif holdout_deals > 0 and np.unique(deal[beyond]).size >= holdout_deals:
+        ev = d[beyond]
+        first, last = int(deal[~in_fit].min()), int(deal[~in_fit].max())
+        label = {name: f"{RUN_HELD_OUT} beyond the count's fitting deals ({fit_text})" for name in DEFINITIONS}
+        cal = (d[~in_fit], f"the deals of this run beyond the count's fitting deals (seed {run_seed}, deals "
+                           f"{first:,}-{last:,}; the count was fitted on {fit_text})")
+        beyond_text = f"; scored on this run's deals {first:,}-{last:,} (not the count's fitting deals)"
     elif holdout_deals > 0:
         ev = declarer_frame(independent_deals(holdout_deals, holdout_seed), trump_rule)
         ev_seed, independent = holdout_seed, True
@@ -295,7 +308,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
                                  "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
                                  "count's fitting deals when avoidable)")
     tables = {"comparison": comparison, "kaiser_count": count, "count_calibration": calibration}
-    extra = f"trump rule {trump_rule}"
+    extra = f"trump rule {trump_rule}" + beyond_text
     if independent:
         extra += f"; scored on seed {ev_seed}, deals 0-{holdout_deals - 1:,} (not the count's fitting deals)"
     return tag(tables, run_info(results, rules), extra)
