@@ -219,6 +219,19 @@ def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(results, 
     want = with_model_error({"n": len(diff), "mean": mean, "lo": lo, "hi": hi}, float(np.std(means, ddof=1)), deal)
     r = c[(c["level"] == 6) & (c["aces"] == "all")].iloc[0]
     assert (r["lo"], r["hi"]) == pytest.approx((want["lo"], want["hi"]))
+    assert r["se_model"] == pytest.approx(float(np.std(means, ddof=1)))
+    assert np.isnan(t["nt_vs_trump"]["se_model"]).all()  # double dummy: no model
+
+
+def test_the_nt_lines_say_when_the_models_error_makes_them_wide():
+    """The cheat sheet's NT lines explain a wide interval (over ±0.1) only
+    when the table-play model's own error is at least half its variance."""
+    words = trump_and_nt.model_width_words
+    assert "78%" in words([(0.2, 0.09)]) and "±0.2 points" in words([(0.2, 0.09)])
+    assert "±0.2 to ±0.3" in words([(0.2, 0.09), (0.3, 0.14)])
+    assert words([(0.05, 0.02)]) == ""  # narrow: nothing to explain
+    assert words([(0.3, 0.05)]) == ""  # wide from too few deals, not the model: not said
+    assert words([(0.2, float("nan"))]) == ""  # double dummy
 
 
 # --- bidding chart: choose on one half, report from the other --------------------------------

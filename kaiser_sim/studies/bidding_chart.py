@@ -201,6 +201,9 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     return tables
 
 
+#: the edition's size (``make sample``): a smaller run's cheat sheet points to it for its unsettled cells
+EDITION_DEALS = 1_000_000
+
 #: a bid whose expected score is within this of 0 (points) sits on the boundary: no run settles it
 BOUNDARY = 0.05
 
@@ -539,7 +542,8 @@ def cheat_sheet(tables) -> list:
                   + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
                   "(- = no NT bid pays; · = too few hands). " + (nt_scoring_words(ch.attrs.get("scoring")) + " ")
                   + f"Settled: {settled}/{limits} limits ({share}). " + UNSETTLED_WORDS
-                  + " (the edition, reports/sample/, is made from a million deals: make sample). "
+                  + (" (the edition, reports/sample/, is made from a million deals: make sample). "
+                     if ch.attrs.get("run", {}).get("n", 0) < EDITION_DEALS else ". ")
                   "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
                   "counts (the defenders' is not subtracted): in a contested auction these are the "
                   "limits, not targets.")]

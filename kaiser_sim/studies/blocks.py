@@ -57,18 +57,27 @@ def ok(*xs) -> bool:
     return all(x is not None and not (isinstance(x, float) and math.isnan(x)) for x in xs)
 
 
+#: at most this many decimals more than asked for, to keep a narrow interval from reading "[0.4, 0.4]"
+EXTRA_DIGITS = 2
+
+
 def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
-    """``1.23 [1.10, 1.36]``: an estimate with its 95% interval."""
+    """``1.23 [1.10, 1.36]``: an estimate with its 95% interval, at
+    ``digits`` decimals, or at up to :data:`EXTRA_DIGITS` more where an
+    interval of some width would otherwise print its two ends alike
+    (``0.4 [0.4, 0.4]`` reads as a certainty: ``0.41 [0.38, 0.44]``)."""
     if not ok(x):
         return "-"
-    def f(v):
-        t = f"{scale * v:.{digits}f}"
+    def f(v, d):
+        t = f"{scale * v:.{d}f}"
         return t[1:] if t.startswith("-") and not t.strip("-0.") else t  # no "-0.0"
 
-    s = f(x)
-    if ok(lo, hi):
-        s += f" [{f(lo)}, {f(hi)}]"
-    return s
+    if not ok(lo, hi):
+        return f(x, digits)
+    d = digits
+    while d < digits + EXTRA_DIGITS and lo < hi and f(lo, d) == f(hi, d):
+        d += 1
+    return f"{f(x, d)} [{f(lo, d)}, {f(hi, d)}]"
 
 
 def signed_ci(x, lo, hi, digits: int = 2) -> str:

@@ -96,13 +96,16 @@ def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> p
                                    for c in counts] for r in reps]).reshape(len(reps), len(groups))
         for g, (label, sel) in enumerate(groups):
             diff = mean_row(s_nt[sel] - s_tr[sel], deal[sel])
+            se_model = float(np.std(rep_means[:, g], ddof=1)) if len(rep_means) > 1 else np.nan
             if len(rep_means) > 1:
-                diff = with_model_error(diff, float(np.std(rep_means[:, g], ddof=1)), deal[sel])
+                diff = with_model_error(diff, se_model, deal[sel])
             comp.append({"level": level, "aces": label, "n": int(sel.sum()), "expected_nt": s_nt[sel].mean(),
                          "expected_trump": s_tr[sel].mean(), "nt_minus_trump": diff["mean"], "lo": diff["lo"],
-                         "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0)})
+                         "hi": diff["hi"], "nt_better": bool(diff["lo"] > 0), "trump_better": bool(diff["hi"] < 0),
+                         "se_model": se_model})
+    # se_model: the table-play model's own standard error in the difference (NaN: double dummy, no model)
     return rows_frame(comp, ["level", "aces", "n", "expected_nt", "expected_trump", "nt_minus_trump", "lo", "hi",
-                             "nt_better", "trump_better"])
+                             "nt_better", "trump_better", "se_model"])
 
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
@@ -255,7 +258,7 @@ def cheat_sheet(tables) -> list:
     tt = tables
     tp = "nt_vs_trump_table_play" in tt
     c = tt["nt_vs_trump_table_play" if tp else "nt_vs_trump"]
-    lines = []
+    lines, halves = [], []
     for label, g in (c.groupby("aces", sort=False) if len(c) else []):
         nt = [int(lv) for lv, b in zip(g["level"], g["nt_better"]) if b]
         tr = [int(lv) for lv, b in zip(g["level"], g["trump_better"]) if b]
@@ -265,6 +268,7 @@ def cheat_sheet(tables) -> list:
         label = {"all": "All hands, on average", "1 aces": "1 ace"}.get(label, label)
         lines.append(f"{label}: {verdict or 'no clear difference'} (at {r8['level']}: NT minus plain "
                      f"{ci(r8['nt_minus_trump'], r8['lo'], r8['hi'], 1)} points)")
+        halves.append(((r8["hi"] - r8["lo"]) / 2, r8.get("se_model", np.nan)))
     measure = "table play" if tp else "double dummy"
     blocks = [Text(f"When to bid no trump rather than a plain bid ({measure})", "heading")]
     words = nt_scoring_words(c.attrs.get("scoring"))
@@ -284,5 +288,29 @@ def cheat_sheet(tables) -> list:
     blocks.append(Text("These lines average over every hand with that many aces, weak ones and strong ones: they say "
                        "which of the two bids scores more, not that either pays. Whether an NT bid pays for your hand "
                        "is the second number of the what-to-bid grid (by your count and trump length, in the same "
-                       "measure): where it shows '-', no NT bid pays, whatever these lines say." + beats, "note"))
+                       "measure): where it shows '-', no NT bid pays, whatever these lines say." + beats
+                       + (model_width_words(halves) if tp else ""), "note"))
     return blocks
+
+
+def model_width_words(halves) -> str:
+    """Why the table-play lines' intervals are wider than the page's other
+    figures, when they are (a half-width over 0.1 points) and the table-play
+    model's own error is most of the width (``halves``: each line's
+    ``(half-width, se_model)``; the width's square is the deals' part's plus
+    the model's, :func:`~kaiser_sim.studies.common.with_model_error`)."""
+    from ..stats import Z95
+
+    h = [(float(w), float(m)) for w, m in halves if np.isfinite(w) and np.isfinite(m)]
+    if not h or max(w for w, _ in h) <= 0.1:
+        return ""
+    # the model's share of each interval's variance (its t quantile is Z95's near enough at these sizes)
+    share = min(min(1.0, (Z95 * m / w) ** 2) if w > 0 else 0.0 for w, m in h)
+    if share < 0.5:
+        return ""
+    lo, hi = min(w for w, _ in h), max(w for w, _ in h)
+    span = f"±{lo:.1f}" + (f" to ±{hi:.1f}" if f"{hi:.1f}" != f"{lo:.1f}" else "")
+    return (f" The intervals of these lines ({span} points) are wider than the page's other figures: at least "
+            f"{100 * share:.0f}% of each one's variance is the table-play model's own error (the model was fitted "
+            "on far fewer played deals than this report has), which more deals here would not reduce; NT's doubled "
+            "score doubles it.")
