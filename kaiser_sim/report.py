@@ -273,6 +273,7 @@ def table_play_blocks(rules) -> list:
     """The appendix's account of the table-play model: what it is, where it
     comes from, its held-out check and its sensitivity (stored with the
     model when it was built)."""
+    from .strategy.table_play import seeds_text
     from .studies.common import table_play_model
 
     model, why = table_play_model(rules)
@@ -290,7 +291,7 @@ def table_play_blocks(rules) -> list:
         "layout and plays the best on average. The model gives, for trump and for no-trump contracts and each "
         "double-dummy value, the distribution of the played points; more double-dummy points never give fewer "
         "played points. It was fitted on "
-        f"{p.get('deals', 0):,} deals played out under {p.get('rules_label')} rules (seed {p.get('seed')}; "
+        f"{p.get('deals', 0):,} deals played out under {p.get('rules_label')} rules ({seeds_text(p)}; "
         f"{p.get('contracts')}"
         + ("; the declarer takes up the kitty and, seeing only its own cards, discards the cards with the best "
            f"mean double-dummy value over {p.get('discard_samples')} sampled layouts of the other hands"

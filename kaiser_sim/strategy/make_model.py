@@ -169,7 +169,7 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
     meta = dict(results.attrs.get("kaiser_sim", {}) or {})
     prov = {"source": source, "seed": meta.get("seed"), "deals": int(len(results)),
             "rules": (meta.get("rules") or {}).get("label", "standard") if isinstance(meta.get("rules"), dict)
-            else "standard", "version": __version__, "built_by": "kaiser_sim.make_model.build_make_model",
+            else "standard", "version": __version__, "built_by": "kaiser_sim.strategy.make_model.build_make_model",
             "declarer_hands": int(hands.size), "bins": bins}
     return MakeModel(coef, edges, {k: v / v.sum(axis=1, keepdims=True) for k, v in probs.items()}, lines,
                      dict(prov, counts=probs))
@@ -219,7 +219,7 @@ def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) 
                          **{f"r{r}": int(x) for r, x in zip(RAW_VALUES, c)}})
     table = pd.DataFrame(rows)
     prov = {k: v for k, v in model.meta.items() if k != "counts"}
-    doc = {"what": "make-probability model of kaiser_sim.make_model (counts in make_model.csv)",
+    doc = {"what": "make-probability model of kaiser_sim.strategy.make_model (counts in make_model.csv)",
            "provenance": prov, "features": list(FEATURES),
            "coef": {k: [float(x) for x in model.coef[k]] for k in KINDS},
            "heuristic_lines": {k: list(v) for k, v in model.lines.items()}}

@@ -170,7 +170,7 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
                              "intervals clustered by card set")
     by_score.attrs["note"] = ("every hand by the listening side's score at its start: net per hand and the share of "
                               "those hands whose match it won; 95% intervals clustered by card set")
-    rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.listening): round r's others bid "
+    rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
                             "like round r-1's policy; shares of the calls in each position, self-play on the table's "
                             "deals; change = the largest move of a call's share from the round before")
     tables = {"win_rates": win_rates, "by_seat": by_seat, "by_score": by_score, "rounds": rounds}

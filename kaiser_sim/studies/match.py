@@ -270,7 +270,7 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
                                "set: its matches against every opponent are played on the same cards)")
     win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
                                   "the round robin from both sides; model = the score-aware policy's estimate "
-                                  "(kaiser_sim.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
+                                  "(kaiser_sim.strategy.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
                                   "a match, the two matches of a pair and other policies' matches on the same "
                                   "cards move together; clusters = independent card sets behind the cell)")
     grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
