@@ -80,6 +80,24 @@ def headlines(report_md: str) -> list[dict]:
     return rows
 
 
+#: the words a page uses to say why some of its intervals are wider than the bar
+_WIDER = "are wider than"
+
+
+def width_notes(report_md: str) -> dict[str, str]:
+    """``{section: sentence}``: the sentence of each section that says why
+    some of its intervals are wider than the rest ("... are wider than ...")."""
+    out, section = {}, ""
+    for line in report_md.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+            continue
+        said = [t for t in re.split(r"(?<=\.)\s+(?=[A-Z])", line.strip(" _")) if _WIDER in t]
+        if said and section not in out:
+            out[section] = said[0]
+    return out
+
+
 def markdown(report: Path) -> str:
     lines = [f"# The edition's bar: `{report}`", ""]
     cells = limits(report / "tables" / "cheat-what-to-bid.csv")
@@ -91,15 +109,18 @@ def markdown(report: Path) -> str:
         which = [f"{c[0]} with {c[1]} ({c[2]})" for c in cells if c[3] == mark]
         if which:
             lines.append(f"- `{mark}` {why}: {len(which)}: {', '.join(which)}")
-    rows = headlines((report / "report.md").read_text(encoding="utf-8"))
+    text = (report / "report.md").read_text(encoding="utf-8")
+    rows, notes = headlines(text), width_notes(text)
     over = [r for r in rows if r["over"]]
+    explained = [r for r in over if r["section"] in notes]
     lines += ["", "## Headline numbers", "",
               f"{len(rows)} intervals in the cheat sheet's lines and the sections' 'What the numbers mean'; "
-              f"{len(rows) - len(over)} within ±{POINTS_BAR} points or ±{PP_BAR} percentage point, {len(over)} over:", ""]
+              f"{len(rows) - len(over)} within ±{POINTS_BAR} points or ±{PP_BAR} percentage point, {len(over)} over, "
+              f"{len(explained)} of those with a note on their page saying why (the last column):", ""]
     if over:
-        lines += ["| section | estimate | half-width | sentence |", "|---|---|---|---|"]
+        lines += ["| section | estimate | half-width | sentence | why (the page's note) |", "|---|---|---|---|---|"]
         lines += [f"| {r['section']} | {r['value']:g} [{r['lo']:g}, {r['hi']:g}] | ±{r['half']:.2f} {r['unit']} | "
-                  f"{r['sentence'][:160]} |" for r in over]
+                  f"{r['sentence'][:160]} | {notes.get(r['section'], 'none')[:200]} |" for r in over]
     return "\n".join(lines) + "\n"
 
 

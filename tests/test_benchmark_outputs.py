@@ -44,3 +44,26 @@ def test_every_script_takes_its_options_from_common(script):
     assert "common.parser(" in text
     # no output option of its own that defaults to a file under results/
     assert not re.search(r"add_argument\([^)]*default=(common\.RESULTS|DEFAULT_\w*OUT)", text, re.S), script.name
+
+
+def test_edition_check_reads_widths_and_the_pages_notes_on_them(common):
+    """``benchmarks/edition_check.py``: each headline interval's half-width
+    against the bar, and the section's note saying why some are wider."""
+    import edition_check
+
+    md = "\n".join([
+        "## Cheat sheet: at the table", "",
+        "- 0 aces: a plain bid beats NT at 6–12 (at 6: NT minus plain -3.2 [-3.4, -3.0] points)",
+        "- The 5♥: +0.41 [0.38, 0.44] when you declare.", "",
+        "_These lines average over every hand. The intervals of these lines (±0.2 points) are wider than the "
+        "page's other figures: the model's error._", "",
+        "## Bid odds", "",
+        "What the numbers mean. Bid 8 makes 41.7 [40.7, 42.6]% of the time; 9 makes 30.1 [27.0, 33.2]%.",
+    ])
+    rows = edition_check.headlines(md)
+    assert [(r["half"], r["unit"], r["over"]) for r in rows] == [
+        (pytest.approx(0.2), "points", True), (pytest.approx(0.03), "points", False),
+        (pytest.approx(0.95), "pp", False), (pytest.approx(3.1), "pp", True)]
+    notes = edition_check.width_notes(md)
+    assert list(notes) == ["Cheat sheet: at the table"] and notes["Cheat sheet: at the table"].startswith(
+        "The intervals of these lines")
