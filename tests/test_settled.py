@@ -53,3 +53,14 @@ def test_marks_and_share():
     # a chart written before the reasons existed marks every unsettled limit '?'
     old = chart.drop(columns=["why", "nt_why"])
     assert [limit_mark(r, True) for _, r in old.iterrows()] == ["?", "?"]
+
+
+def test_the_grids_note_points_to_the_edition_only_from_a_smaller_run():
+    from kaiser_sim.studies.bidding_chart import EDITION_DEALS, cheat_sheet
+
+    chart = pd.DataFrame([{"strength": "8-8.5", "trump_len": "4", "bid_up_to": "7", "nt_up_to": "pass",
+                           "settled": False, "nt_settled": True, "why": "few hands", "nt_why": ""}])
+    for n, points in ((4_000, True), (EDITION_DEALS, False)):
+        chart.attrs = {"run": {"n": n}}
+        note = cheat_sheet({"chart": chart})[1].note
+        assert ("make sample" in note) == points and "Settled: 1/2 limits (50%)" in note

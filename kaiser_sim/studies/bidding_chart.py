@@ -544,6 +544,6 @@ def cheat_sheet(tables) -> list:
                   + f"Settled: {settled}/{limits} limits ({share}). " + UNSETTLED_WORDS
                   + (" (the edition, reports/sample/, is made from a million deals: make sample). "
                      if ch.attrs.get("run", {}).get("n", 0) < EDITION_DEALS else ". ")
-                  "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
+                  + "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
                   "counts (the defenders' is not subtracted): in a contested auction these are the "
                   "limits, not targets.")]
