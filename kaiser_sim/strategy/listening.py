@@ -59,7 +59,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import Strain
 from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
@@ -87,14 +86,11 @@ class ListeningError(KaiserSimError):
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse rules outside the table's domain (module doc)."""
-    bad = [name for name, on in (("a kitty", rules.kitty != "none"), (Strain.L.noun, rules.low_nt != "off"),
-                                 ("cover 3", bool(rules.cover3)), ("the 34-card deck or 7-card hands",
-                                                                    rules.deck34 or rules.hand_size != 8))
-           if on]
-    if bad:
-        raise ListeningError(f"the listening table is built only for the standard deck without a kitty, low no trump "
-                             f"or cover 3 (rules {rules.label}: {', '.join(bad)})")
+    """Refuse rules outside the table's domain (module doc; the capability
+    table, :mod:`kaiser_sim.strategy.capabilities`)."""
+    from .capabilities import check
+
+    check("listening-table", rules, ListeningError)
 
 
 @dataclass

@@ -97,11 +97,11 @@ ENGINES = ("auto", *MEASURES)
 
 def check_rules(rules: Rules) -> None:
     """Refuse rules whose play the engine cannot model (:class:`MatchError`
-    saying which and why): passing cards."""
-    if rules.pass_cards:
-        raise MatchError(f"the match engine does not model pass_cards={rules.pass_cards}: the partners' pass "
-                         "needs a strategy for choosing the cards, which no policy has, and the make model "
-                         "the policies bid on knows only dealt hands")
+    saying which and why): passing cards (the capability table,
+    :mod:`kaiser_sim.strategy.capabilities`)."""
+    from .capabilities import check
+
+    check("match", rules, MatchError)
 
 
 def engine_for(engine: str, rules: Rules, model=None):
