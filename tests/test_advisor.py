@@ -412,15 +412,15 @@ def test_table_play_on_synthetic_values():
     table-play number is the DD number of the shifted values."""
     v = synthetic()  # S 9, H 5, D 12/4, C 7, NT 9
     m = det_model(lambda x: x - 1, lambda x: x - 2)
-    mk = make_table(v, range(6, 13), model=m).set_index(["strain", "bid"])
+    mk = make_table(v, range(6, 13), table_model=m).set_index(["strain", "bid"])
     assert mk.loc[("S", 8), "table_p"] == 1.0 and mk.loc[("S", 9), "table_p"] == 0.0 and mk.loc[("S", 9), "p"] == 1
     assert mk.loc[("D", 11), "table_p"] == 0.5 and mk.loc[("N", 7), "table_p"] == 1 and mk.loc[("N", 8), "table_p"] == 0
     assert np.isnan(make_table(v, range(6, 13)).loc[0, "table_p"])  # no model, no table play
-    pts = points_table(v, model=m)
+    pts = points_table(v, table_model=m)
     assert pts.loc["S", "table_mean"] == 8 and pts.loc["N", "table_mean"] == 7 and pts.loc["S", "mean"] == 9
     assert pts.loc["D", "table_sd"] == pytest.approx(4.0) and pts.loc["S", "table_sd"] == 0
     legal = tuple([None] + ladder(STANDARD))
-    bids, per_deal = bid_table(v, STANDARD, 0, legal, trump="S", model=m)
+    bids, per_deal = bid_table(v, STANDARD, 0, legal, trump="S", table_model=m)
     b = bids.set_index("bid")
     assert (b.loc["6", "table_expected"], b.loc["6", "expected"]) == (8, 9)
     assert (b.loc["6NT", "table_expected"], b.loc["6NT", "expected"]) == (14, 18)
@@ -437,18 +437,18 @@ def test_choices_follow_the_measure():
     v[:, 0] = 7  # spades: 7 every time
     v[:, 2] = np.where(np.arange(n) % 2 == 0, 12, 4)  # diamonds: 12 or 4, mean 8
     cap = det_model(lambda x: min(x, 7))  # table play never takes more than 7: diamonds average 5.5
-    assert choose_trump(v, STANDARD).strain == "D" and choose_trump(v, STANDARD, model=cap).strain == "S"
+    assert choose_trump(v, STANDARD).strain == "D" and choose_trump(v, STANDARD, table_model=cap).strain == "S"
     assert point_values(v, cap)[0, 2] == 7 and point_values(v)[0, 2] == 12
-    rt = report_trump(choose_trump(v, STANDARD, model=cap), v, "all", np.arange(n), model=cap)
+    rt = report_trump(choose_trump(v, STANDARD, table_model=cap), v, "all", np.arange(n), table_model=cap)
     assert rt.difference.mean == 1.5 and rt.difference_dd.mean == -1 and rt.play == "table"
     with pytest.raises(ValueError, match="chosen on table"):
-        report_trump(choose_trump(v, STANDARD, model=cap), v, "all", np.arange(n))
+        report_trump(choose_trump(v, STANDARD, table_model=cap), v, "all", np.arange(n))
 
     s = synthetic()  # NT 9 every time: 6NT scores 18 double dummy
     ctx = auction_context(STANDARD, "N", dealer="N", current_bid="8")
     no_nt = det_model(lambda x: x, lambda x: -2)  # no trump never makes at the table
     dd = recommend(*bid_table(s, STANDARD, 0, ctx.legal), ctx, STANDARD)
-    bids, per = bid_table(s, STANDARD, 0, ctx.legal, model=no_nt)
+    bids, per = bid_table(s, STANDARD, 0, ctx.legal, table_model=no_nt)
     tp = recommend(bids, per, ctx, STANDARD)
     assert (dd.call, dd.limit, dd.play) == ("8NT", "9NT", "dd")
     # matching 8 in spades scores 9 like 9 in spades (exact ties keep the ladder order); 10 fails
@@ -523,10 +523,10 @@ def test_recommendation_is_on_table_play_by_default():
     trick in NT, so even that model reads 10 there; --play dd keeps 6NT and
     shows no table play."""
     no_nt = det_model(lambda x: x, lambda x: -2)
-    tp = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, check=0)
-    dd = advise(STRONG, n=40, seed=1, specials=False, model=no_nt, play="dd")
+    tp = advise(STRONG, n=40, seed=1, specials=False, table_model=no_nt, check=0)
+    dd = advise(STRONG, n=40, seed=1, specials=False, table_model=no_nt, play="dd")
     assert tp.play.used == "table" and tp.recommendation.strain == "N" and tp.points.loc["N", "table_mean"] == 10
-    nearly = advise("AKQJ.A.AK.7", n=40, seed=1, specials=False, model=no_nt, check=0)  # the 7 of clubs can lose
+    nearly = advise("AKQJ.A.AK.7", n=40, seed=1, specials=False, table_model=no_nt, check=0)  # the 7 of clubs can lose
     assert nearly.play.used == "table" and nearly.recommendation.strain == nearly.trump.strain != "N"
     assert tp.recommendation.expected_dd.mean == tp.bids.set_index("bid").loc[tp.recommendation.call, "expected"]
     # double dummy every NT bid makes 10: the call is an NT bid (a high one keeps the opponents out)
@@ -551,7 +551,7 @@ def test_model_for_other_rules_falls_back_to_dd():
     hold: double dummy, with the reason in the report and the JSON."""
     other = det_model(lambda x: x - 1, cover3=True)
     assert not other.applies_to(STANDARD)
-    a = advise(WEAK, seat="E", n=20, seed=2, specials=False, model=other)
+    a = advise(WEAK, seat="E", n=20, seed=2, specials=False, table_model=other)
     assert (a.play.requested, a.play.used) == ("table", "dd") and "cover3" in a.play.reason
     assert a.recommendation.play == a.trump.play == "dd" and a.bids["table_p"].isna().all()
     assert a.notes[0].startswith("Table play is not available") and "cover3" in a.notes[0]

@@ -193,7 +193,7 @@ def test_the_worth_of_a_call_worked_by_hand():
     calls = (Bid(6), None, Bid(7))
     values = np.asarray(dd_strains(deals, SOUTH, "points")).astype(int)
     cv = call_values(deals, np.zeros(6, np.uint64), SOUTH, SOUTH, calls, rules, Scripted({}), trump=0,
-                     nt_strain=4, values=values, model=None)
+                     nt_strain=4, values=values, table_model=None)
     assert cv.calls[0] == "pass" and cv.play == "dd"
     r = np.asarray(dd_contracts(deals, np.full(6, 1), np.full(6, 1), "points")).astype(int)  # E in hearts
     ew = np.where(r >= 7, r, -7)
@@ -212,7 +212,7 @@ def test_a_thrown_in_hand_is_worth_nothing():
     deals, _ = deal_for_rules(4, 2, rules)
     values = np.asarray(dd_strains(deals, SOUTH, "points")).astype(int)
     cv = call_values(deals, np.zeros(4, np.uint64), SOUTH, SOUTH, (None, None, None), rules, Scripted({}), trump=0,
-                     nt_strain=4, values=values, model=None, scores=(10, 20), win=True)
+                     nt_strain=4, values=values, table_model=None, scores=(10, 20), win=True)
     i = cv.index("pass")
     assert (cv.net[i] == 0).all() and (cv.declarer[i] == -1).all()
     from kaiser_sim.strategy.policies import win_table

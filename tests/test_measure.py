@@ -19,7 +19,7 @@ GAMES = [Rules.preset(p) for p in PRESETS] + [Rules.preset("standard").with_over
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.label)
 def test_every_caller_reads_the_same_measure(rules):
     m = measure_for(rules)
-    assert m.requested == "table" and m.used == "table" and m.model is not None and not m.reason
+    assert m.requested == "table" and m.used == "table" and m.table_model is not None and not m.reason
     assert policies.play_used(rules) == m.used
     assert policies.play_note(rules) == m.note
     assert match.engine_for("table", rules)[0] == m.used
@@ -29,7 +29,7 @@ def test_every_caller_reads_the_same_measure(rules):
 
 def test_double_dummy_when_asked():
     m = measure_for(Rules(), "dd")
-    assert (m.used, m.model, m.reason) == ("dd", None, "")
+    assert (m.used, m.table_model, m.reason) == ("dd", None, "")
     assert advisor.table_play_for("dd", Rules())[0].used == "dd"
     assert match.engine_for("dd", Rules())[0] == "dd"
 
@@ -38,8 +38,8 @@ def test_a_model_of_another_game_falls_back_with_its_reason():
     standard = load_model(rules=Rules())
     kitty = Rules.preset("kitty-4")
     m = measure_for(kitty, "table", standard)
-    assert m.used == "dd" and m.model is None and m.reason
-    info, model = advisor.table_play_for("table", kitty, model=standard)
+    assert m.used == "dd" and m.table_model is None and m.reason
+    info, model = advisor.table_play_for("table", kitty, table_model=standard)
     assert info.used == "dd" and model is None and info.reason == m.reason
     used, note, _ = match.engine_for("table", kitty, standard)
     assert used == "dd" and m.reason in note

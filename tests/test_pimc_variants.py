@@ -200,7 +200,7 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
 
     rules = VARIANTS[name]
     n = 6
-    simulate(tmp_path / "run", n, 31, rules=rules, play=2, workers=1)
+    simulate(tmp_path / "run", n, 31, rules=rules, samples=2, workers=1)
     df = kaiser_sim.load_results(tmp_path / "run")
     hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
     kitties = deal_for_rules(n, 31, rules, redeal_weak=True)[1]

@@ -26,7 +26,7 @@ K = 3  # layouts a turn: enough to exercise the players, cheap enough for the su
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     out = tmp_path_factory.mktemp("play") / "run"
-    simulate(out, 40, 9, play=K, chunk_size=15, workers=1)
+    simulate(out, 40, 9, samples=K, chunk_size=15, workers=1)
     return out
 
 
@@ -50,7 +50,7 @@ def test_play_run_columns_and_contracts(played):
 def test_play_run_same_on_any_workers_chunks_and_resume(played, tmp_path):
     a = kaiser_sim.load_results(played)
     other = tmp_path / "b"
-    simulate(other, 40, 9, play=K, chunk_size=7, workers=2)
+    simulate(other, 40, 9, samples=K, chunk_size=7, workers=2)
     assert kaiser_sim.load_results(other).equals(a)
     # a run that lost parts finishes with the same rows
     parts = sorted(other.glob("part-*.parquet"))
@@ -59,12 +59,12 @@ def test_play_run_same_on_any_workers_chunks_and_resume(played, tmp_path):
     simulate(other, resume=True, workers=1)
     assert kaiser_sim.load_results(other).equals(a)
     with pytest.raises(SimulateError, match="--play"):
-        simulate(other, resume=True, play=K + 1)
+        simulate(other, resume=True, samples=K + 1)
 
 
 def test_play_run_refuses_what_it_cannot_play(tmp_path):
     with pytest.raises(SimulateError, match="points table"):
-        simulate(tmp_path / "t", 10, 1, play=K, mode="tricks")
+        simulate(tmp_path / "t", 10, 1, samples=K, mode="tricks")
     assert not (tmp_path / "t").exists()  # (every preset plays: tests/test_pimc_variants.py)
 
 
@@ -235,7 +235,7 @@ def test_studies_use_the_rules_model_and_none_without_one(solved, monkeypatch):
 def test_play_run_on_dask_gives_the_same_rows(played, tmp_path):
     pytest.importorskip("distributed")
     out = tmp_path / "dask"
-    simulate(out, 40, 9, play=K, chunk_size=15, workers=2, scheduler="local")
+    simulate(out, 40, 9, samples=K, chunk_size=15, workers=2, scheduler="local")
     assert kaiser_sim.load_results(out).equals(kaiser_sim.load_results(played))
 
 

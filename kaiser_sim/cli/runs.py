@@ -38,7 +38,7 @@ from .types import SEAT_HAND
               f"progress moves early; {config.PLAY_CHUNK_SIZE} with --play]")
 @click.option("--fix", multiple=True, type=SEAT_HAND,
               help="Give SEAT these cards in every deal (repeatable), e.g. --fix N=AKQ.5.-.- or --fix 'S=AS KS'.")
-@click.option("--play", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), metavar="K",
+@click.option("--play", "samples", type=click.IntRange(min=1, max=config.PIMC_MAX_SAMPLES), metavar="K",
               help="Also play each deal's contract out with four PIMC players sampling K layouts a turn "
                    "(20 is the usual K): the table-play data of the table-play model. About 10x slower.")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out (with the options it was started with).")
@@ -46,7 +46,7 @@ from .types import SEAT_HAND
 @click.option("--scheduler", metavar="ADDRESS", help="Run the chunks on a Dask cluster: tcp://HOST:PORT, or local.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context
-def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play, resume, force, scheduler, quiet):
+def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, samples, resume, force, scheduler, quiet):
     """Deal and solve many deals double dummy, one stored row per deal.
 
     Writes a Parquet dataset to --out: per deal its index, dealer, four hands
@@ -96,7 +96,7 @@ def simulate(ctx, deals, seed, out, rules, mode, workers, chunk_size, fix, play,
     try:
         run(out, deals, typed("seed", seed), mode=typed("mode", mode), fixed=fix, chunk_size=typed("chunk_size", chunk_size),
             rules=rules if given(ctx, "rules_preset", "rule_overrides") else None, workers=workers,
-            scheduler=scheduler, resume=resume, force=force, progress=make_progress(quiet), play=play)
+            scheduler=scheduler, resume=resume, force=force, progress=make_progress(quiet), samples=samples)
     except SimulateError as e:
         raise InputError(f"{e}{e.hint}") from None
     except RunStopped as e:  # SIGTERM, SIGHUP: the parts written are kept

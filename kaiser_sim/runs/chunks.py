@@ -76,8 +76,8 @@ def compute_chunk(spec: RunSpec, chunk: int, threads: int | None = None) -> dict
 
                 kitties = kitty_of(hands, deck34=spec.rules.deck34) if spec.rules.kitty != "none" else None
                 out[mode] = dd_table_for_rules(hands, spec.rules, mode, kitties=kitties)
-        if spec.play:
-            out.update(play_chunk(hands, out["deal"], out["points"], spec.play, spec.seed, threads, spec.rules))
+        if spec.samples:
+            out.update(play_chunk(hands, out["deal"], out["points"], spec.samples, spec.seed, threads, spec.rules))
     return out
 
 

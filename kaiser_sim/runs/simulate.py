@@ -94,7 +94,7 @@ class RunSummary:
 def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: str | None = None,
              rules: Rules | None = None, fixed=None, chunk_size: int | None = None, workers: int | None = None,
              scheduler=None, resume: bool = False, force: bool = False,
-             progress: Progress | None = None, play: int | None = None) -> RunSummary:
+             progress: Progress | None = None, samples: int | None = None, play: int | None = None) -> RunSummary:
     """Deal, solve and store ``deals`` deals as a Parquet results dataset in ``out``.
 
     Parameters
@@ -119,10 +119,12 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         taken from it, options given must agree with it.
     force : replace results found in ``out``.
     progress : a :class:`~kaiser_sim.runs.progress.Progress` (default silent).
-    play : K: also play each deal's contract out with four PIMC players
+    samples : K (``--play K``): also play each deal's contract out with four PIMC players
         sampling K layouts a turn (:data:`~kaiser_sim.runs.spec.CONTRACTS`; the columns
         :data:`kaiser_sim.runs.results.PLAY_COLUMNS`); default 0, no play.  Parts
         default to ``config.PLAY_CHUNK_SIZE`` deals then.
+    play : the old name of ``samples`` (kept while
+        :mod:`kaiser_sim.strategy.table_play_build` still passes it; give one or the other).
 
     The rows depend only on (seed, rules, fixed cards) and the deal index,
     never on ``workers``, ``chunk_size`` or ``scheduler``.  Raises
@@ -141,6 +143,10 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     >>> df = kaiser_sim.load_results("runs/s1", columns=["deal", "pts_N_NT"])  # doctest: +SKIP
     """
     progress = progress or Progress()
+    if play is not None:
+        if samples is not None and samples != play:
+            raise SimulateError(f"give samples (the PIMC sample count) once: samples={samples!r}, play={play!r}")
+        samples = play
     if isinstance(out, (str, os.PathLike)) and not os.fspath(out).strip():
         raise SimulateError("--out is empty: give the results directory (it would be the current directory)")
     if "\0" in str(out):
@@ -160,7 +166,7 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
                             f"a core on this machine's {cores}); each worker process takes ~260 MB, and more "
                             "workers than cores are no faster")
     given = {"seed": seed, "deals": deals, "chunk_size": chunk_size, "mode": mode, "rules": rules, "fixed": fixed,
-             "play": play}
+             "samples": samples}
     existing = _inspect(path)
     if existing and not (resume or force):
         raise SimulateError(f"{path} already holds simulation results",
@@ -177,12 +183,12 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         except (RulesError, NotationError, KeyError, TypeError) as e:
             raise SimulateError(f"cannot resume {path}: its run metadata cannot be used ({e})") from None
     else:
-        if chunk_size is None and play:
+        if chunk_size is None and samples:
             chunk_size = config.PLAY_CHUNK_SIZE
         elif chunk_size is None:
             chunk_size = auto_chunk_size(deals, workers)
         spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "both", rules, fixed,
-                         chunk_size, play or 0)
+                         chunk_size, samples or 0)
     run = res.enclosing_dataset(path.parent)
     if run is not None:
         raise SimulateError(f"--out {path} lies inside the results directory {run}; choose a directory "

@@ -117,8 +117,9 @@ class RunSpec:
     mode: str = "points"
     rules: Rules = Rules(label="standard")
     fixed: tuple[int, int, int, int] = (0, 0, 0, 0)
-    #: K of a ``--play`` run (each deal's contract also played out by PIMC players); 0: no play
-    play: int = 0
+    #: K of a ``--play`` run, the layouts a PIMC player samples a turn (each deal's contract also played out by
+    #: PIMC players); 0: no play
+    samples: int = 0
     #: redeal deals with a weak hand (the rules' ``weak_redeal``; False for runs made before it was applied)
     redeal: bool = False
 
@@ -164,10 +165,10 @@ class RunSpec:
             "hand_size": self.rules.hand_size,
             "deck": 34 if self.rules.deck34 else 32,
             "dealer": res.DEALER_RULE,
-            "columns": res.columns_for(self.mode, self.strains, bool(self.play)),
+            "columns": res.columns_for(self.mode, self.strains, bool(self.samples)),
             "version": __version__,
-            **({"play": {"samples": self.play, "players": "pimc", "contracts": contracts_text(self.rules)}}
-               if self.play else {}),
+            **({"play": {"samples": self.samples, "players": "pimc", "contracts": contracts_text(self.rules)}}
+               if self.samples else {}),
             **({"redeal": {"rule": self.rules.weak_redeal, "method": REDEAL_METHOD}} if self.redeal else {}),
         }
 
@@ -177,9 +178,9 @@ class RunSpec:
         fixed = [0, 0, 0, 0]
         for seat, text in meta.get("fixed", {}).items():
             fixed[Seat[seat]] = int(parse_hand(text, deck34=rules.deck34))
-        play = int(meta["play"]["samples"]) if meta.get("play") else 0
+        samples = int(meta["play"]["samples"]) if meta.get("play") else 0
         return cls(int(meta["seed"]), int(meta["deals"]), int(meta["chunk_size"]), meta["mode"], rules, tuple(fixed),
-                   play, bool(meta.get("redeal")))
+                   samples, bool(meta.get("redeal")))
 
 
 def parse_fixed(fixed, deck34: bool = False) -> tuple[int, int, int, int]:
@@ -238,7 +239,7 @@ def auto_chunk_size(deals, workers: int) -> int:
 
 
 def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules | None = None,
-              fixed=None, chunk_size: int | None = None, play: int = 0) -> RunSpec:
+              fixed=None, chunk_size: int | None = None, samples: int = 0) -> RunSpec:
     """A checked :class:`RunSpec`; :class:`SimulateError` names a bad argument."""
     rules = Rules.preset("standard") if rules is None else rules
     if not isinstance(rules, Rules):
@@ -260,9 +261,10 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
                             f"{-(-int(deals) // config.SIMULATE_MAX_CHUNKS):,} or more")
     if mode not in res.RUN_MODES:
         raise SimulateError(f"unknown mode '{mode}' (use {', '.join(res.RUN_MODES)})")
-    if not isinstance(play, (int, np.integer)) or isinstance(play, bool) or not 0 <= play <= config.PIMC_MAX_SAMPLES:
-        raise SimulateError(f"--play must be a whole number of layouts 1..{config.PIMC_MAX_SAMPLES} (got {play!r})")
-    if play:
+    if not (isinstance(samples, (int, np.integer)) and not isinstance(samples, bool)
+            and 0 <= samples <= config.PIMC_MAX_SAMPLES):
+        raise SimulateError(f"--play must be a whole number of layouts 1..{config.PIMC_MAX_SAMPLES} (got {samples!r})")
+    if samples:
         if mode not in ("points", "both"):
             raise SimulateError("--play needs the points table (--mode points or both): the played contract's "
                                 "double-dummy value is stored beside its played result")
@@ -280,7 +282,7 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
                    deck34=rules.deck34)
     except NotationError as e:
         raise SimulateError(f"impossible fixed cards: {e}") from None
-    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks, int(play), rules.weak_redeal != "off")
+    return RunSpec(int(seed), int(deals), int(chunk_size), mode, rules, masks, int(samples), rules.weak_redeal != "off")
 
 
 def resume_spec(meta: dict, given: dict, path: Path) -> RunSpec:
@@ -288,7 +290,7 @@ def resume_spec(meta: dict, given: dict, path: Path) -> RunSpec:
     spec = RunSpec.from_metadata(meta)
     clashes = []
     for name, flag in (("seed", "--seed"), ("deals", "--deals"), ("chunk_size", "--chunk-size"), ("mode", "--mode"),
-                       ("play", "--play")):
+                       ("samples", "--play")):
         if given.get(name) is not None and given[name] != getattr(spec, name):
             clashes.append(f"{flag} {given[name]} (the run has {getattr(spec, name)})")
     if given.get("rules") is not None and given["rules"] != spec.rules:

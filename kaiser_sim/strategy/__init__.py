@@ -3,6 +3,9 @@
 - :mod:`~kaiser_sim.strategy.measure`: table play or double dummy under
   the rules, and why (:func:`~kaiser_sim.strategy.measure.measure_for`),
   read by every caller below and by the studies;
+- :mod:`~kaiser_sim.strategy.capabilities`: which rule variants each
+  command and feature supports, and why not otherwise (the one table every
+  such check reads);
 - :mod:`~kaiser_sim.strategy.table_play`: the table-play model (double-dummy
   points to points at a real table): loading the shipped models, its
   replicates and standard error, one hand's bounded and played view

@@ -112,7 +112,7 @@ def _outcome(rules: Rules, level, nt, declarer, decl_raw, def_raw, before, side:
 
 
 def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, policy, *, trump: int,
-                nt_strain: int, values, model=None, scores=(0, 0), win: bool = False) -> CallValues:
+                nt_strain: int, values, table_model=None, scores=(0, 0), win: bool = False) -> CallValues:
     """Every legal call of ``seat`` after ``calls`` valued on ``deals`` (module doc).
 
     trump : the advised hand's trump (0..3, or 4 with ``plain_bid_nt``) for
@@ -120,7 +120,7 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         or 5 low); values : (n, k) its side's DD points with it on lead (the
         advisor's), reused for its own contracts in the game without a kitty
         or cover 3.
-    model : the table-play model (None: double dummy only).
+    table_model : the table-play model (None: double dummy only).
     scores : (ours, theirs) before the hand; win : also the chance of
         winning the match (the win-probability model of ``policy``'s play).
     """
@@ -196,14 +196,14 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
             win_dd[h] = wd
     net, win_t = net_dd, win_dd
     play = "dd"
-    if model is not None:
+    if table_model is not None:
         from .table_play import POINTS, HandTablePlay
 
         play = "table"
         net = net_dd.copy()
         win_t = None if win_dd is None else win_dd.copy()
-        hand = model if isinstance(model, HandTablePlay) else None
-        base = model.model if hand is not None else model
+        hand = table_model if isinstance(table_model, HandTablePlay) else None
+        base = table_model.model if hand is not None else table_model
         # the advised hand's own contracts read its table play deal by deal (kept within each deal's bounds
         # and corrected by its own play: HandTablePlay); every other contract the model alone
         own = reuse & (hand is not None)
@@ -240,14 +240,14 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
                       shaped(win_dd), shaped(strain), shaped(np.where(has, who, -1)), shaped(level))
 
 
-def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, model=None):
+def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, table_model=None):
     """The net value (the caller's side's hand score minus the opponents')
     of making ``call`` (``(m,)`` ranks, ``PASS`` -1) as call ``k`` after
     ``calls[:, :k]`` on each row: the later seats call by ``policy``, the
     contract (the highest bid; the dealer's match takes it) is played by its
     bidder in the strain ``policy`` names for it (NT for an NT bid), and its
     value is read from ``points`` ``(m, 4, 5)`` (every leader and strain,
-    double dummy: a results dataset's), under table play when ``model``
+    double dummy: a results dataset's), under table play when ``table_model``
     (a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`) is given.  A hand all
     pass is thrown in (0); the scores are 0-0.  Returns ``(net (m,),
     declarer (m,), -1 thrown in)``.  The standard deck without low NT:
@@ -281,12 +281,12 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
         dd = np.asarray(points)[h, who[h], strain].astype(np.int64)
         side = caller[h] & 1
         level, nt = lad.levels[r_], lad.nt[r_]
-        if model is None:
+        if table_model is None:
             net[h] = _side_net(rules, level, nt, who[h], dd, side)
         else:
             from .table_play import POINTS
 
-            dist = model.dist(dd, nt)
+            dist = table_model.dist(dd, nt)
             for j, t in enumerate(POINTS):
                 net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side)
     return net, np.where(has, who, -1)

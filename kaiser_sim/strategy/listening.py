@@ -59,7 +59,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import Strain
 from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, play_used, position_calls)
@@ -87,14 +86,11 @@ class ListeningError(KaiserSimError):
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse rules outside the table's domain (module doc)."""
-    bad = [name for name, on in (("a kitty", rules.kitty != "none"), (Strain.L.noun, rules.low_nt != "off"),
-                                 ("cover 3", bool(rules.cover3)), ("the 34-card deck or 7-card hands",
-                                                                    rules.deck34 or rules.hand_size != 8))
-           if on]
-    if bad:
-        raise ListeningError(f"the listening table is built only for the standard deck without a kitty, low no trump "
-                             f"or cover 3 (rules {rules.label}: {', '.join(bad)})")
+    """Refuse rules outside the table's domain (module doc; the capability
+    table, :mod:`kaiser_sim.strategy.capabilities`)."""
+    from .capabilities import check
+
+    check("listening-table", rules, ListeningError)
 
 
 @dataclass
@@ -108,12 +104,12 @@ class Seats:
     feature: np.ndarray
 
     @classmethod
-    def of(cls, deals, rules: Rules, play: str, model=None) -> Seats:
+    def of(cls, deals, rules: Rules, play: str, make_model=None) -> Seats:
         n = deals.shape[0]
         hands = deals.reshape(-1)
-        ev, trump, _, _ = hand_values(hands, rules, model, play)
+        ev, trump, _, _ = hand_values(hands, rules, make_model, play)
         L = ev.shape[1]
-        feature = listen_features(hands, rules, model, play)
+        feature = listen_features(hands, rules, make_model, play)
         return cls(ev.reshape(n, 4, L), trump.reshape(n, 4, L), feature.reshape(n, 4))
 
 
@@ -158,12 +154,12 @@ def net_table(rules: Rules) -> np.ndarray:
 
 
 def contract_net(calls: np.ndarray, rows: np.ndarray, dealers: np.ndarray, caller: np.ndarray, seats: Seats,
-                 points: np.ndarray, nets: np.ndarray, rules: Rules, tmodel=None) -> np.ndarray:
+                 points: np.ndarray, nets: np.ndarray, rules: Rules, table_model=None) -> np.ndarray:
     """``(m,)`` the net value, to the side of seat ``caller``, of the
     auctions ``calls`` on the deals ``rows``: the contract played by its
     bidder on lead in ``ev``'s trump (NT for an NT bid), double dummy, or
     the expectation over the table-play model given the DD points when
-    ``tmodel`` is given; a hand all pass is thrown in (0)."""
+    ``table_model`` is given; a hand all pass is thrown in (0)."""
     from .table_play import POINTS
 
     lad = ladder_arrays(rules)
@@ -176,7 +172,7 @@ def contract_net(calls: np.ndarray, rows: np.ndarray, dealers: np.ndarray, calle
     strain = np.where(lad.nt[r_], 4, seats.trump[rows[h], w, r_])
     dd = points[rows[h], w, strain].astype(np.int64)
     sign = np.where((w & 1) == (caller[h] & 1), 1.0, -1.0)
-    if tmodel is None:
+    if table_model is None:
         out[h] = sign * nets[r_, dd - POINTS[0]]
     else:
         nt = lad.nt[r_]
@@ -184,7 +180,7 @@ def contract_net(calls: np.ndarray, rows: np.ndarray, dealers: np.ndarray, calle
         for kind in (False, True):
             sel = np.flatnonzero(nt == kind)
             if sel.size:
-                dist[sel] = tmodel.dist(dd[sel], kind)
+                dist[sel] = table_model.dist(dd[sel], kind)
         out[h] = sign * (dist * nets[r_]).sum(axis=1)
     return out
 
@@ -195,7 +191,7 @@ def call_shares(calls: np.ndarray, L: int) -> np.ndarray:
                      for k in range(4)])
 
 
-def round_sums(others, seats: Seats, points, dealers, rules: Rules, tmodel=None):
+def round_sums(others, seats: Seats, points, dealers, rules: Rules, table_model=None):
     """One round's sums (module doc, step 2): ``(s1, s2, count)``, each of
     the table's shape, of the net values (and their squares) with every
     seat but the caller bidding by the policy of ``others`` (a
@@ -222,7 +218,7 @@ def round_sums(others, seats: Seats, points, dealers, rules: Rules, tmodel=None)
             calls[:, k] = acts[r, a]
             calls[:, k + 1:] = PASS
             calls = bid_around(others, seats, r, dealers, calls, k + 1, rules)
-            net = contract_net(calls, r, dealers, caller[r], seats, points, nets, rules, tmodel)
+            net = contract_net(calls, r, dealers, caller[r], seats, points, nets, rules, table_model)
             idx = np.ravel_multi_index((np.full(r.size, k), holder[r], top[r] + 1, f[r], np.full(r.size, a)), shape)
             s1 += np.bincount(idx, net, size)
             s2 += np.bincount(idx, net * net, size)
@@ -244,7 +240,7 @@ def table_of(s1, s2, cnt, rounds: int, rules: Rules, play: str, min_cell: int = 
                           dict(info or {}), float(margin))
 
 
-def iterate(seats: Seats, points, dealers, rules: Rules, play: str, tmodel=None, tolerance: float = TOLERANCE,
+def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=None, tolerance: float = TOLERANCE,
             max_rounds: int = MAX_ROUNDS, min_cell: int = MIN_CELL, margin: float = MARGIN,
             log=None) -> tuple[ListeningTable, list, bool]:
     """``(table, rounds, converged)``: the rounds of module doc step 3.
@@ -269,7 +265,7 @@ def iterate(seats: Seats, points, dealers, rules: Rules, play: str, tmodel=None,
     sums = None
     for r in range(1, max_rounds + 1):
         t0 = time.perf_counter()
-        new = round_sums(others, seats, points, dealers, rules, tmodel)
+        new = round_sums(others, seats, points, dealers, rules, table_model)
         sums = new if sums is None else tuple(a + b for a, b in zip(sums, new))
         table = table_of(*sums, r, rules, play, min_cell, margin)
         shares = shares_of(table)
@@ -343,16 +339,16 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
     for play in plays:
         t1 = time.perf_counter()
         used = play_used(rules, play)
-        tmodel = None
+        table_model = None
         if used == "table":
             try:
-                tmodel = load_model()
-                tmodel.check_rules(rules)
+                table_model = load_model()
+                table_model.check_rules(rules)
             except TablePlayError:
-                tmodel, used = None, "dd"
+                table_model, used = None, "dd"
         log(f"{play} play: features of {4 * deals:,} hands, then the rounds")
         seats = Seats.of(dl, rules, used)
-        table, rounds, converged = iterate(seats, points, dealers, rules, used, tmodel, tolerance, max_rounds,
+        table, rounds, converged = iterate(seats, points, dealers, rules, used, table_model, tolerance, max_rounds,
                                            min_cell, margin, log)
         info = {"play": used, "rules": rules.to_dict(), "rules_label": rules.label, "deals": int(deals),
                 "seed": int(seed), "min_cell": int(min_cell), "margin": float(margin), "tolerance": float(tolerance),

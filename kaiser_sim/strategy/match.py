@@ -97,14 +97,14 @@ ENGINES = ("auto", *MEASURES)
 
 def check_rules(rules: Rules) -> None:
     """Refuse rules whose play the engine cannot model (:class:`MatchError`
-    saying which and why): passing cards."""
-    if rules.pass_cards:
-        raise MatchError(f"the match engine does not model pass_cards={rules.pass_cards}: the partners' pass "
-                         "needs a strategy for choosing the cards, which no policy has, and the make model "
-                         "the policies bid on knows only dealt hands")
+    saying which and why): passing cards (the capability table,
+    :mod:`kaiser_sim.strategy.capabilities`)."""
+    from .capabilities import check
+
+    check("match", rules, MatchError)
 
 
-def engine_for(engine: str, rules: Rules, model=None):
+def engine_for(engine: str, rules: Rules, table_model=None):
     """``(engine used, note, model or None)``: ``"table"`` where the table-play
     model holds for ``rules`` (asked for, or ``"auto"``), else ``"dd"``
     with the reason when table play was asked for or defaulted to."""
@@ -115,10 +115,10 @@ def engine_for(engine: str, rules: Rules, model=None):
         return "dd", "", None
     from .measure import measure_for
 
-    measure = measure_for(rules, "table", model)
+    measure = measure_for(rules, "table", table_model)
     if not measure.table:
         return "dd", f"contracts scored double dummy: table play does not apply ({measure.reason})", None
-    return "table", "", measure.model
+    return "table", "", measure.table_model
 
 
 def table_uniform(seed: int, pair, hand: int) -> np.ndarray:
@@ -132,8 +132,8 @@ def table_uniform(seed: int, pair, hand: int) -> np.ndarray:
     return out
 
 
-def table_points(model, dd, nt, u) -> np.ndarray:
-    """Table points drawn from ``model.dist(dd, nt)`` by the inverse CDF at ``u`` (arrays)."""
+def table_points(table_model, dd, nt, u) -> np.ndarray:
+    """Table points drawn from ``table_model.dist(dd, nt)`` by the inverse CDF at ``u`` (arrays)."""
     from .table_play import POINTS
 
     dd = np.asarray(dd, dtype=np.int64)
@@ -142,7 +142,7 @@ def table_points(model, dd, nt, u) -> np.ndarray:
     for kind in (False, True):
         sel = np.flatnonzero(nt == kind)
         if sel.size:
-            cdf = np.cumsum(model.dist(dd[sel], kind), axis=1)
+            cdf = np.cumsum(table_model.dist(dd[sel], kind), axis=1)
             j = (cdf < np.asarray(u)[sel, None] * cdf[:, -1:]).sum(axis=1)
             out[sel] = POINTS[np.minimum(j, len(POINTS) - 1)]
     return out
@@ -300,7 +300,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)
-    used_engine, engine_note, tmodel = engine_for(engine, rules, table_model)
+    used_engine, engine_note, table_model = engine_for(engine, rules, table_model)
     if n < 1:
         raise MatchError("at least one match")
     try:
@@ -382,7 +382,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
             raw[rows] = dd[rows]
             if used_engine == "table":
                 u = table_uniform(seed, pair[active[rows]], h)
-                raw[rows] = table_points(tmodel, dd[rows], strain[rows] >= 4, u)  # (5: low NT, an NT row)
+                raw[rows] = table_points(table_model, dd[rows], strain[rows] >= 4, u)  # (5: low NT, an NT row)
                 # the defenders take what the declaring side loses to table play (with a kitty or cover 3
                 # the two sides' points need not add to raw_total)
                 draw[rows] = draw[rows] + dd[rows] - raw[rows] if split else rules.raw_total - raw[rows]

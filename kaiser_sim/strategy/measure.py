@@ -28,14 +28,14 @@ class Measure:
     """The one answer to "table play or double dummy under these rules, and
     why" (:func:`measure_for`), which the advisor, the policies, the match
     engine and the studies all read.  ``requested``: what the caller asked
-    for (``"table"`` or ``"dd"``); ``used``: what it gets; ``model``: the
+    for (``"table"`` or ``"dd"``); ``used``: what it gets; ``table_model``: the
     table-play model (None with double dummy); ``reason``: why double dummy
     although table play was asked for ("" otherwise); ``note``: which game's
     model stands in for the rules' own when none is shipped for them ("")."""
 
     requested: str
     used: str
-    model: "TablePlayModel | None" = None
+    table_model: "TablePlayModel | None" = None
     reason: str = ""
     note: str = ""
 
@@ -44,9 +44,9 @@ class Measure:
         return self.used == "table"
 
 
-def measure_for(rules, requested: str = "table", model=None) -> Measure:
+def measure_for(rules, requested: str = "table", table_model=None) -> Measure:
     """The measure under ``rules``: double dummy when ``requested`` is
-    ``"dd"``; else table play with ``model`` (default the one shipped for
+    ``"dd"``; else table play with ``table_model`` (default the one shipped for
     the rules' game, :func:`~kaiser_sim.strategy.table_play.model_file`), or double dummy with the reason
     when that model cannot be read or was fitted on other rules.  Never
     raises for a model that does not hold."""
@@ -54,13 +54,13 @@ def measure_for(rules, requested: str = "table", model=None) -> Measure:
         return Measure("dd", "dd")
     note = ""
     try:
-        if model is None:
+        if table_model is None:
             path, note = table_play.model_file(rules)
-            model = table_play.load_model(path)
-        model.check_rules(rules)
+            table_model = table_play.load_model(path)
+        table_model.check_rules(rules)
     except table_play.TablePlayError as e:
         return Measure("table", "dd", None, str(e))
-    return Measure("table", "table", model, "", note)
+    return Measure("table", "table", table_model, "", note)
 
 
 __all__ = ["MEASURES", "Measure", "measure_for"]

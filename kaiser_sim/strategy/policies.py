@@ -258,7 +258,7 @@ def _table_matrices(rules: Rules):
     measure = measure_for(rules)
     if not measure.table:
         return None, f"make-probabilities fall back to double dummy: {measure.reason}"
-    return (measure.model.matrix(False), measure.model.matrix(True)), measure.note
+    return (measure.table_model.matrix(False), measure.table_model.matrix(True)), measure.note
 
 
 def play_used(rules: Rules, play: str = DEFAULT_PLAY) -> str:
@@ -315,7 +315,7 @@ class Policy:
     def nt_low(self, view: BidView, rank: np.ndarray) -> np.ndarray:
         """(n,) bool: play the NT contract ``rank`` low (rules
         ``low_nt="choice"``; :func:`nt_low`: the make model's expected points)."""
-        return nt_low(view.hands, view.rules, getattr(self, "model", None), self.play or DEFAULT_PLAY)
+        return nt_low(view.hands, view.rules, getattr(self, "make_model", None), self.play or DEFAULT_PLAY)
 
     def call(self, hand, calls=(), seat=0, dealer=3, scores=(0, 0), rules: Rules | None = None,
              target: int | None = None) -> Bid | None:
@@ -337,7 +337,7 @@ class Policy:
         return f"<policy {self.name}>" if self.play is None else f"<policy {self.name}, {self.play} play>"
 
 
-def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
+def hand_values(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY):
     """Per hand and bid of the ladder, from the make model: ``(ev, trump,
     dist_suits, dist_nt)``: ``ev`` (n, L) expected hand score (plain bids in
     the suit with the best expected score at that level), ``trump`` (n, L)
@@ -345,32 +345,32 @@ def hand_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY):
     points distributions: the make model's double-dummy ones composed with
     the table-play model under ``play="table"`` (module doc; double dummy
     under ``"dd"`` or where table play does not apply, :func:`play_used`)."""
-    return _hand_values(hands, rules, model, play, True)
+    return _hand_values(hands, rules, make_model, play, True)
 
 
-def bid_values(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+def bid_values(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
     """``ev`` of :func:`hand_values` alone (the same numbers, without the
     distributions and trumps it does not need): what ``ev``-type bidding reads."""
-    return _hand_values(hands, rules, model, play, False)
+    return _hand_values(hands, rules, make_model, play, False)
 
 
-def _hand_values(hands, rules: Rules, model, play: str, full: bool):
+def _hand_values(hands, rules: Rules, make_model, play: str, full: bool):
     from .make_model import load_make_model
 
-    model = model or load_make_model()
+    make_model = make_model or load_make_model()
     lad = ladder_arrays(rules)
     hands = np.asarray(hands, dtype=np.uint64)
     # a hand reaches its distributions only through its prediction bins, so the composed
     # distributions and expected scores are read from per-bin tables (computed once)
-    (dist_t, ev_t), (dist_n, ev_n) = _bin_tables(model, rules, check_play(play))
-    bins_s = np.stack([model.bin_index(hands, s) for s in range(4)])
-    bins_n = model.bin_index(hands, None)
+    (dist_t, ev_t), (dist_n, ev_n) = _bin_tables(make_model, rules, check_play(play))
+    bins_s = np.stack([make_model.bin_index(hands, s) for s in range(4)])
+    bins_n = make_model.bin_index(hands, None)
     ev_s, ev_nt = ev_t[bins_s], ev_n[bins_n]  # (4, n, L), (n, L)
     if full:
         ds, dn = dist_t[bins_s], dist_n[bins_n]  # (4, n, 15), (n, 15)
         trump = np.argmax(ev_s, axis=0)
     if rules.low_nt != "off":
-        ev_low = low_nt_dist(hands, rules, model, play) @ lad.gain.T
+        ev_low = low_nt_dist(hands, rules, make_model, play) @ lad.gain.T
         if rules.low_nt == "choice":  # an NT declarer plays it high or low, whichever it expects more of
             ev_nt = np.maximum(ev_nt, ev_low)
         ev_nt = np.where(lad.low[None, :], ev_low, ev_nt)
@@ -382,7 +382,7 @@ def _hand_values(hands, rules: Rules, model, play: str, full: bool):
 _BIN_TABLES: dict = {}
 
 
-def _bin_tables(model, rules: Rules, play: str):
+def _bin_tables(make_model, rules: Rules, play: str):
     """``((dist, ev) trump, (dist, ev) nt)``: per prediction bin of the make
     model, the raw-points distribution as the policies see it
     (:func:`compose_play`) and the expected hand score of every bid of the
@@ -391,14 +391,14 @@ def _bin_tables(model, rules: Rules, play: str):
     model read anew, or none, computes them anew)."""
     used = play_used(rules, play)
     mats = _table_matrices(rules)[0] if used == "table" else None
-    key = (model, rules, used, None if mats is None else (id(mats[0]), id(mats[1])))
+    key = (make_model, rules, used, None if mats is None else (id(mats[0]), id(mats[1])))
     hit = _BIN_TABLES.get(key)
     if hit is not None and (mats is None or all(a is b for a, b in zip(hit[0], mats))):
         return hit[1]
     lad = ladder_arrays(rules)
     out = []
     for kind, nt in (("trump", False), ("nt", True)):
-        dist = np.asarray(model.probs[kind], dtype=np.float64)
+        dist = np.asarray(make_model.probs[kind], dtype=np.float64)
         if mats is not None:
             dist = dist @ mats[int(nt)]
         out.append((dist, dist @ lad.gain.T))
@@ -408,7 +408,7 @@ def _bin_tables(model, rules: Rules, play: str):
     return tuple(out)
 
 
-def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+def low_nt_dist(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
     """``(n, 15)`` the raw points a hand expects in low no trump: the make
     model has no low NT, so its NT distribution of the rank-reversed hand
     (:func:`kaiser_sim.cards.reverse_ranks` with the 5H and 3S kept lowest,
@@ -420,12 +420,12 @@ def low_nt_dist(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np
     from ..cards import reverse_ranks
     from .make_model import load_make_model
 
-    model = model or load_make_model()
+    make_model = make_model or load_make_model()
     rev = reverse_ranks(np.asarray(hands, dtype=np.uint64), True)
-    return compose_play(model.dist(rev, None), True, rules, play)
+    return compose_play(make_model.dist(rev, None), True, rules, play)
 
 
-def nt_low(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+def nt_low(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
     """``(n,)`` bool: with ``low_nt="choice"``, does the declarer of an NT
     bid play it low (its expected points higher in low NT)?  All False
     otherwise."""
@@ -434,9 +434,9 @@ def nt_low(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndar
         return np.zeros(hands.shape[0], dtype=bool)
     from .make_model import RAW_VALUES, load_make_model
 
-    model = model or load_make_model()
-    dn = compose_play(model.dist(hands, None), True, rules, play)
-    dl = low_nt_dist(hands, rules, model, play)
+    make_model = make_model or load_make_model()
+    dn = compose_play(make_model.dist(hands, None), True, rules, play)
+    dl = low_nt_dist(hands, rules, make_model, play)
     return dl @ RAW_VALUES > dn @ RAW_VALUES
 
 
@@ -462,14 +462,14 @@ class EVPolicy(Policy):
     """Bid the legal bid with the highest expected hand score if it exceeds
     ``margin`` (0 for ``ev``), else pass (module doc)."""
 
-    def __init__(self, margin: float = 0.0, name: str = "ev", model=None, play: str = DEFAULT_PLAY):
-        self.margin, self.name, self.model, self.play = float(margin), name, model, check_play(play)
+    def __init__(self, margin: float = 0.0, name: str = "ev", make_model=None, play: str = DEFAULT_PLAY):
+        self.margin, self.name, self.make_model, self.play = float(margin), name, make_model, check_play(play)
 
     def bid(self, view):
-        return choose(bid_values(view.hands, view.rules, self.model, self.play), self.margin, view)
+        return choose(bid_values(view.hands, view.rules, self.make_model, self.play), self.margin, view)
 
     def trump(self, view, rank):
-        _, trump, _, _ = hand_values(view.hands, view.rules, self.model, self.play)
+        _, trump, _, _ = hand_values(view.hands, view.rules, self.make_model, self.play)
         return trump[np.arange(len(view)), rank]
 
 
@@ -477,12 +477,12 @@ class HeuristicPolicy(Policy):
     """A hand count of an existing Kaiser program (module doc): bid plain
     while the level is at most the points the count predicts."""
 
-    def __init__(self, name: str, model=None, play: str = DEFAULT_PLAY):
+    def __init__(self, name: str, make_model=None, play: str = DEFAULT_PLAY):
         from .make_model import HEURISTICS
 
         if name not in HEURISTICS:
             raise PolicyError(f"unknown heuristic '{name}' ({', '.join(HEURISTICS)})")
-        self.name, self.model, self.play = name, model, check_play(play)
+        self.name, self.make_model, self.play = name, make_model, check_play(play)
 
     def expected_points(self, hands, rules: Rules | None = None) -> np.ndarray:
         """The points each hand expects to take in its trump by rule: the
@@ -493,8 +493,8 @@ class HeuristicPolicy(Policy):
         from .make_model import RAW_VALUES, heuristic_value, load_make_model
         from ..hands import trump_by_rule
 
-        model = self.model or load_make_model()
-        slope, intercept = model.lines[self.name]
+        make_model = self.make_model or load_make_model()
+        slope, intercept = make_model.lines[self.name]
         dd = slope * heuristic_value(self.name, hands, trump_by_rule(hands, "longest-strength")) + intercept
         if rules is None or play_used(rules, self.play) == "dd":
             return dd
@@ -520,22 +520,22 @@ class ScoreAwarePolicy(Policy):
 
     name = "score-aware"
 
-    def __init__(self, model=None, play: str = DEFAULT_PLAY):
-        self.model, self.play = model, check_play(play)
+    def __init__(self, make_model=None, play: str = DEFAULT_PLAY):
+        self.make_model, self.play = make_model, check_play(play)
 
     def values(self, view):
         """``(values, per_suit, pass_value)``: P(win) of each bid of the
         ladder (n, L), of each plain bid in each suit (4, n, L), and of
         passing (n,)."""
-        table = win_table(view.rules, self.model, self.play)
+        table = win_table(view.rules, self.make_model, self.play)
         idx = table.index(view.scores[:, 0], view.scores[:, 1])
-        _, _, ds, dn = hand_values(view.hands, view.rules, self.model, self.play)
+        _, _, ds, dn = hand_values(view.hands, view.rules, self.make_model, self.play)
         after = table.after_declare[idx]  # (n, L, 15)
         vs = np.einsum("snr,nlr->snl", ds, after)
         vn = np.einsum("nr,nlr->nl", dn, after)
         lad = ladder_arrays(view.rules)
         if view.rules.low_nt != "off":
-            vl = np.einsum("nr,nlr->nl", low_nt_dist(view.hands, view.rules, self.model, self.play), after)
+            vl = np.einsum("nr,nlr->nl", low_nt_dist(view.hands, view.rules, self.make_model, self.play), after)
             if view.rules.low_nt == "choice":
                 vn = np.maximum(vn, vl)
             vn = np.where(lad.low[None, :], vl, vn)
@@ -573,13 +573,13 @@ LISTEN_IGNORED_RULES = ("label", "target", "target_after_nt", "tie_rule", "only_
                         "bid_out")
 
 
-def listen_features(hands, rules: Rules, model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
+def listen_features(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
     """``(n,)`` the listening table's feature bin of each hand (0 ..
     :data:`LISTEN_BINS` - 1): its expected raw points in its best trump
     suit (the make model's distribution as the policies see it,
     :func:`hand_values`) cut at :data:`LISTEN_PLAIN_EDGES`, crossed with its
     expected NT points minus those, cut at :data:`LISTEN_NT_EDGES`."""
-    _, _, ds, dn = hand_values(hands, rules, model, play)
+    _, _, ds, dn = hand_values(hands, rules, make_model, play)
     return _feature_bins(ds, dn)
 
 
@@ -733,11 +733,11 @@ class ListeningPolicy(EVPolicy):
     where the 45 rule starts), where the score changes what a hand is worth,
     it bids and names trump as ``score-aware`` (``endgame`` None: never)."""
 
-    def __init__(self, table: ListeningTable | None = None, model=None, play: str = DEFAULT_PLAY,
+    def __init__(self, table: ListeningTable | None = None, make_model=None, play: str = DEFAULT_PLAY,
                  name: str = "listening", endgame: int | None = LISTEN_ENDGAME):
-        super().__init__(0.0, name, model, play)
+        super().__init__(0.0, name, make_model, play)
         self.table, self.endgame = table, endgame
-        self._late = ScoreAwarePolicy(model, play)
+        self._late = ScoreAwarePolicy(make_model, play)
 
     def table_for(self, rules: Rules) -> ListeningTable | None:
         """The table this policy reads under ``rules`` (None: it bids as ev)."""
@@ -755,7 +755,7 @@ class ListeningPolicy(EVPolicy):
         if table is None:
             out = super().bid(view)
         else:  # one reading of the make model for ev's call and the hand's feature
-            ev, _, ds, dn = hand_values(view.hands, view.rules, self.model, self.play)
+            ev, _, ds, dn = hand_values(view.hands, view.rules, self.make_model, self.play)
             out = table.choose(view.calls, _feature_bins(ds, dn), view.rules, choose(ev, self.margin, view))[0]
         late = self.late(view)
         if late.any():
@@ -929,7 +929,7 @@ class WinTable:
         return self.W.reshape(-1)[self.index(us, them)]
 
 
-def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, model=None, play: str = "table"):
+def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, make_model=None, play: str = "table"):
     """``(events, p_none)``: P(contract = bid i, declarer's raw = r - 2)
     given that there is a contract, ``(L, 15)``, and the share of hands
     thrown in, from ``ev`` bidding on random deals (the model at the end of this module;
@@ -940,20 +940,20 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     dealers = np.arange(deals) % 4
     scores = np.zeros((deals, 2), dtype=np.int64)
     targets = np.full(deals, rules.target)
-    calls = run_auction(d, dealers, scores, targets, rules, [EVPolicy(model=model, play=play)],
+    calls = run_auction(d, dealers, scores, targets, rules, [EVPolicy(make_model=make_model, play=play)],
                         np.zeros((deals, 2), dtype=np.int64))
     rank, who = contracts_of(calls, dealers)
     ok = rank != PASS
     lad = ladder_arrays(rules)
     rows = np.nonzero(ok)[0]
     hands = d[rows, who[rows]]
-    _, trump, ds, dn = hand_values(hands, rules, model, play)
+    _, trump, ds, dn = hand_values(hands, rules, make_model, play)
     r = rank[rows]
     i = np.arange(rows.size)
     nt = dn
     if rules.low_nt != "off":  # a low bid is played low; with low_nt=choice the declarer picks per hand
-        dl = low_nt_dist(hands, rules, model, play)
-        low = lad.low[r] | nt_low(hands, rules, model, play)
+        dl = low_nt_dist(hands, rules, make_model, play)
+        low = lad.low[r] | nt_low(hands, rules, make_model, play)
         nt = np.where(low[:, None], dl, dn)
     dist = np.where(lad.nt[r][:, None], nt, ds[trump[i, r], i])
     events = np.zeros((len(lad), dist.shape[1]))
@@ -975,19 +975,19 @@ def _transitions(rules: Rules, lo: int, level: int, nt: bool, raw: int, declarer
     return term, won, after[:, 0] * m + after[:, 1]
 
 
-def win_table(rules: Rules, model=None, play: str = "table") -> WinTable:
+def win_table(rules: Rules, make_model=None, play: str = "table") -> WinTable:
     """The :class:`WinTable` of ``rules`` (cached; about a second), with the
     hand outcomes the policies expect under ``play`` (the model at the end of this module; table play
     falls back to DD where it does not apply, :func:`play_used`)."""
-    return _win_table(rules, model, play_used(rules, play))
+    return _win_table(rules, make_model, play_used(rules, play))
 
 
 @functools.lru_cache(maxsize=8)
-def _win_table(rules: Rules, model, play: str) -> WinTable:
+def _win_table(rules: Rules, make_model, play: str) -> WinTable:
     from .make_model import RAW_VALUES
 
     lad = ladder_arrays(rules)
-    events, p_none = hand_events(rules, model=model, play=play)
+    events, p_none = hand_events(rules, make_model=make_model, play=play)
     lo, t = -rules.target, rules.target
     m = t - lo
     S = m * m

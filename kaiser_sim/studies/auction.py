@@ -202,14 +202,15 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     actions legal on every hand of a cell are compared; a cell needs
     ``min_cell`` hands on each half."""
     from ..strategy.call_worth import ACTIONS, playout_net, position_calls
+    from ..strategy.capabilities import refusal
     from .common import STRENGTH_BUCKETS, bucket, points_array, table_play_model
 
     cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",
             "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
-    if rules.kitty != "none" or rules.low_nt != "off" or rules.cover3:
+    why = refusal("call-chart", rules)
+    if why:
         out = pd.DataFrame(columns=cols)
-        out.attrs["note"] = ("not computed under these rules (a kitty, low no trump or cover 3: the results hold "
-                             "no values for them)")
+        out.attrs["note"] = why
         return out
     model, _ = table_play_model(rules)
     pts = points_array(results)

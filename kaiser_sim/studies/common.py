@@ -225,7 +225,7 @@ def table_play_model(rules):
     measure = measure_for(rules)
     if not measure.table:
         return None, f"no table-play estimates: {measure.reason}"
-    return measure.model, None
+    return measure.table_model, None
 
 
 def with_model_error(row: dict, se_model: float, cluster) -> dict:

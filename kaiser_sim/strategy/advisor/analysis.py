@@ -44,11 +44,11 @@ def _strain_key(strain: int) -> str:
     return ALL_STRAIN_KEYS[int(strain)]
 
 
-def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
+def make_table(values: np.ndarray, levels, table_model=None) -> pd.DataFrame:
     """One row per (strain, level): deals where the declaring side takes at
     least ``level`` points DD (k, n, p) with the Wilson 95% interval; with a
-    table-play ``model`` also ``table_p``, the mean over deals of
-    ``model.make_prob(v, nt, [level])``, and its iid 95% interval
+    table-play ``table_model`` also ``table_p``, the mean over deals of
+    ``table_model.make_prob(v, nt, [level])``, and its iid 95% interval
     (``table_lo``, ``table_hi``; NaN without a model)."""
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
@@ -56,10 +56,10 @@ def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
     k = (v[:, :, None] >= lv[None, None, :]).sum(axis=0)  # (5, levels)
     lo, hi = wilson_interval(k, n)
     tp = np.full((3, v.shape[1], len(lv)), np.nan)
-    if is_table(model):
+    if is_table(table_model):
         from ..table_play import hand_play
 
-        hp = hand_play(model, v)
+        hp = hand_play(table_model, v)
         for s in range(v.shape[1]):
             tp[:, s] = p_interval(hp.make_prob(s, lv))
     rows = []
@@ -71,10 +71,10 @@ def make_table(values: np.ndarray, levels, model=None) -> pd.DataFrame:
                                        "table_hi"])
 
 
-def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
+def points_table(values: np.ndarray, table_model=None) -> pd.DataFrame:
     """One row per strain: mean DD points of the declaring side with its 95%
     interval, the standard deviation, the least and the most; with a
-    table-play ``model`` the mean table points (mean over deals of the
+    table-play ``table_model`` the mean table points (mean over deals of the
     expected table points given the DD value, iid 95% interval) and their
     standard deviation over deals and play (NaN without a model)."""
     v = np.asarray(values, dtype=np.int64)
@@ -84,12 +84,12 @@ def points_table(values: np.ndarray, model=None) -> pd.DataFrame:
         index=pd.Index(keys_of(v), name="strain"),
     )
     t = np.full((4, v.shape[1]), np.nan)
-    if is_table(model):
+    if is_table(table_model):
         from ..table_play import POINTS, hand_play
 
-        e = point_values(v, model)
+        e = point_values(v, table_model)
         tm = mean_ci(e, axis=0)
-        hp = hand_play(model, v)
+        hp = hand_play(table_model, v)
         sq = np.stack([hp.expected_score(s, POINTS.astype(np.float64) ** 2) for s in range(v.shape[1])], axis=1)
         sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
         t = np.stack([tm.mean, tm.lo, tm.hi, sd])
@@ -124,31 +124,31 @@ def _key(strain) -> int:
     return ALL_STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
 
 
-def choose_nt(values: np.ndarray, rules: Rules, rows=None, model=None) -> int:
+def choose_nt(values: np.ndarray, rules: Rules, rows=None, table_model=None) -> int:
     """The column NT bids are played in: N, or with ``low_nt="choice"`` N or
     L (low), whichever has the higher mean points on ``rows`` (the
     selection deals; ties: N).  Low NT bids (``low_nt="bid"``) are always L."""
     if rules.low_nt != "choice" or np.asarray(values).shape[1] <= LOW:
         return int(Strain.N)
-    pts = point_values(values, model)
+    pts = point_values(values, table_model)
     rows = _rows(rows, pts.shape[0])
     return LOW if pts[rows, LOW].mean() > pts[rows, int(Strain.N)].mean() else int(Strain.N)
 
 
-def choose_trump(values: np.ndarray, rules: Rules, rows=None, model=None) -> TrumpChoice:
+def choose_trump(values: np.ndarray, rules: Rules, rows=None, table_model=None) -> TrumpChoice:
     """The trump with the highest mean points on ``rows`` (default all;
     :func:`advise` passes :func:`selection_rows`), the runner-up, their paired
     difference there and whether it is clear (its 95% interval above 0).
-    The points are DD, or with a table-play ``model`` each deal's expected
+    The points are DD, or with a table-play ``table_model`` each deal's expected
     table points (:func:`point_values`).  The reporting fields are filled
     by :func:`report_trump`."""
-    pts = point_values(values, model)
+    pts = point_values(values, table_model)
     rows = _rows(rows, pts.shape[0])
     cands = trump_candidates(rules)
     means = pts[rows][:, cands].mean(axis=0)
     order = sorted(range(len(cands)), key=lambda i: -means[i])  # stable: exact ties keep S H D C N order
     best = cands[order[0]]
-    play = play_name(model)
+    play = play_name(table_model)
     if len(cands) < 2:
         return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True, play=play)
     second = cands[order[1]]
@@ -157,23 +157,23 @@ def choose_trump(values: np.ndarray, rules: Rules, rows=None, model=None) -> Tru
                        play=play)
 
 
-def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, model=None) -> TrumpChoice:
+def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, table_model=None) -> TrumpChoice:
     """``choice`` with the paired difference trump - runner-up on the
-    reporting ``rows`` (in ``choice.play``'s points: pass the same ``model``
+    reporting ``rows`` (in ``choice.play``'s points: pass the same ``table_model``
     as to :func:`choose_trump`; and DD), and the tie flag."""
     rows = np.asarray(rows, dtype=np.int64)
     if choice.runner_up is None:
         return replace(choice, reported_on=reported_on, n_report=len(rows))
-    if choice.play != play_name(model):
-        raise ValueError(f"report_trump: the trump was chosen on {choice.play}, not {play_name(model)}")
+    if choice.play != play_name(table_model):
+        raise ValueError(f"report_trump: the trump was chosen on {choice.play}, not {play_name(table_model)}")
     a, b = _key(choice.strain), _key(choice.runner_up)
     v = np.asarray(values, dtype=np.int64)
     d_dd = mean_ci(v[rows, a] - v[rows, b])
     d = d_dd
-    if is_table(model):
+    if is_table(table_model):
         from ..table_play import hand_play
 
-        hp = hand_play(model, v)
+        hp = hand_play(table_model, v)
         d = mean_ci(hp.expected(a, rows) - hp.expected(b, rows))
     return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
                    difference_dd=d_dd)
@@ -192,18 +192,18 @@ class DealScores(dict):
 
 
 def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
-              rows=None, model=None, nt_strain=None) -> tuple[pd.DataFrame, DealScores]:
+              rows=None, table_model=None, nt_strain=None) -> tuple[pd.DataFrame, DealScores]:
     """Expected hand score of every bid of the ladder, and the per-deal
     scores (:class:`DealScores`) of the strain each bid is played in.
 
     trump : the hand's trump (a strain key or index), in which every plain
         bid is played; default :func:`choose_trump` on all the rows (with
-        ``model``).  NT bids are played in no trump.
+        ``table_model``).  NT bids are played in no trump.
     rows : the rows the table is computed on (default all; :func:`advise`
         passes the reporting deals).  ``per_deal`` always has every row.
-    model : a table-play model: adds the ``table_`` columns (a deal's make
-        probability ``model.make_prob(v, nt, [bid])``, its expected score
-        ``model.expected_score(v, nt, score of the bid)``; means over the
+    table_model : a table-play model: adds the ``table_`` columns (a deal's make
+        probability ``table_model.make_prob(v, nt, [bid])``, its expected score
+        ``table_model.expected_score(v, nt, score of the bid)``; means over the
         rows with iid 95% intervals) and the per-deal scores are table play.
         Without it the ``table_`` columns are NaN and the scores DD.
     nt_strain : the column NT bids are played in (:func:`choose_nt`; default
@@ -214,15 +214,15 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
     n = v.shape[0]
     rows = _rows(rows, n)
     nr = len(rows)
-    table = is_table(model)
-    trump = _key(choose_trump(v, rules, model=model).strain if trump is None else trump)
+    table = is_table(table_model)
+    trump = _key(choose_trump(v, rules, table_model=table_model).strain if trump is None else trump)
     nt_played = int(Strain.N) if nt_strain is None else _key(nt_strain)
     keys = keys_of(v)
-    rows_out, per_deal = [], DealScores(play_name(model))
+    rows_out, per_deal = [], DealScores(play_name(table_model))
     if table:
         from ..table_play import POINTS, hand_play
 
-        hp = hand_play(model, v)
+        hp = hand_play(table_model, v)
     nan = np.nan
     for bid in ladder(rules):
         if bid.is_kaiser and rules.kaiser_outright == "solo":
@@ -781,7 +781,7 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
-           current_bid=None, specials: bool = True, play: str = "table", model=None, check: int | None = None,
+           current_bid=None, specials: bool = True, play: str = "table", table_model=None, check: int | None = None,
            *, auction=None, bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
@@ -825,7 +825,7 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         falls back to DD, with the reason in ``HandAdvice.play`` and the
         notes, only when a model given does not hold for the rules or cannot
         be read.
-    model : the table-play model (default the one shipped for ``rules``,
+    table_model : the table-play model (default the one shipped for ``rules``,
         :func:`kaiser_sim.strategy.table_play.model_for`).
     check : deals of this hand's own that PIMC players play out, in the
         chosen trump and in no trump, to correct the table-play model for
@@ -884,7 +884,7 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         heard = AuctionInfo(False, () if current_bid is None else (str(ctx.current),), policy.name, int(n), int(n),
                             int(n), scores=scores)
     values = advisor_values(deals, kitties, ctx.seat, rules)
-    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, model, kitties=kitties,
+    return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, table_model, kitties=kitties,
                     policy=policy, heard=heard, check=check)
 
 
@@ -931,37 +931,37 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
 
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
-             rules: Rules, specials: bool, play: str, model, *, kitties=None, policy=None,
+             rules: Rules, specials: bool, play: str, table_model, *, kitties=None, policy=None,
              heard: AuctionInfo | None = None, check: int | None = None) -> HandAdvice:
     """Everything :func:`advise` does once the deals are solved (the
     benchmark times it on its own)."""
     from ..call_worth import call_values
     from ..policies import get_policy
 
-    info, tp = table_play_for(play, rules, values, model, deals, ctx.seat, kitties)  # tp: the model, or None for DD
+    info, tp = table_play_for(play, rules, values, table_model, deals, ctx.seat, kitties)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
     policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
     kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties
     every = np.arange(n)
     # the trump and the NT column on every deal, the numbers the per-strain table prints
-    trump = replace(choose_trump(values, rules, None, model=tp), chosen_on="all")
-    nt = choose_nt(values, rules, None, model=tp)
+    trump = replace(choose_trump(values, rules, None, table_model=tp), chosen_on="all")
+    nt = choose_nt(values, rules, None, table_model=tp)
     # the hand's own PIMC play in that trump and in NT corrects the model (table play only)
     info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
-    trump = report_trump(trump, values, "all", every, model=tp)
+    trump = report_trump(trump, values, "all", every, table_model=tp)
     # each call's worth, the rest of the auction played out; chosen on the selection deals
     scores = heard.scores if heard is not None else None
     basis = "net" if scores is None else "win"
     cv = call_values(deals, kitties, ctx.seat, ctx.dealer, ctx.calls, rules, policy, trump=_key(trump.strain),
-                     nt_strain=nt, values=values, model=tp, scores=scores or (0, 0), win=scores is not None)
+                     nt_strain=nt, values=values, table_model=tp, scores=scores or (0, 0), win=scores is not None)
     select = selection_rows(n)
     call_clear = choose_on_values(cv, basis, select)[2]
     reported_on, report = report_rows(n, call_clear)
     trump = replace(trump, reported_on=reported_on, n_report=len(report))
-    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, model=tp, nt_strain=nt)
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, table_model=tp, nt_strain=nt)
     rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, select, report)
     calls = call_table(cv, report, trump.strain, nt, ctx.seat)
-    pts = points_table(values, model=tp)
+    pts = points_table(values, table_model=tp)
     spec = None
     notes = list(_notes(rules, ctx, specials, trump, int(n), info, heard))
     if specials and rules.kitty != "none":
@@ -976,7 +976,7 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     notes = notes[:1] + weak + notes[1:] + [t for t in extra if t not in weak]  # a weak hand: said early
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
-        values=values, points=pts, make=make_table(values, levels, model=tp), bids=bids, recommendation=rec,
+        values=values, points=pts, make=make_table(values, levels, table_model=tp), bids=bids, recommendation=rec,
         match=match_on_calls(cv, basis, bids, ctx, rules, rec, report), specials=spec,
         notes=tuple(notes), trump=trump, play=info, heard=heard, calls=calls,
         verdict=verdict_text(rec, ctx, heard),

@@ -52,11 +52,15 @@ class AdvisorInputError(KaiserSimError):
 
 
 def check_rules(rules: Rules) -> None:
-    """Every rules set is advised on (:func:`rules_notes` says how the
-    variants are modelled and what is approximate); kept so that callers
-    checking rules first still work."""
+    """Every rules set is advised on (the capability table,
+    :mod:`kaiser_sim.strategy.capabilities`; :func:`rules_notes` says how the
+    variants are modelled and what is approximate); a value that is not a
+    Rules is refused."""
+    from ..capabilities import check
+
     if not isinstance(rules, Rules):
         raise AdvisorInputError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
+    check("hand", rules, AdvisorInputError)
 
 
 def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:

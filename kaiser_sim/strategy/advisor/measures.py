@@ -58,18 +58,18 @@ class PlayInfo:
         return self.used == "table"
 
 
-def is_table(model) -> bool:
-    return model is not None
+def is_table(table_model) -> bool:
+    return table_model is not None
 
 
-def play_name(model) -> str:
-    return "table" if is_table(model) else "dd"
+def play_name(table_model) -> str:
+    return "table" if is_table(table_model) else "dd"
 
 
-def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, model=None, deals=None, seat=None,
+def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, table_model=None, deals=None, seat=None,
                    kitties=None):
     """``(PlayInfo, model or None)``: the table-play model to use, or None
-    (DD) with the reason.  ``model``: a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`
+    (DD) with the reason.  ``table_model``: a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`
     (default the one shipped for ``rules``, :func:`~kaiser_sim.strategy.table_play.model_for`).
     With the ``deals`` behind ``values`` (and their ``kitties``) and the
     declarer's ``seat``, the model comes as the hand's
@@ -83,10 +83,10 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, mo
         return PlayInfo("dd", "dd"), None
     from ..measure import measure_for
 
-    measure = measure_for(rules, "table", model)
+    measure = measure_for(rules, "table", table_model)
     if not measure.table:
         return PlayInfo("table", "dd", reason=measure.reason), None
-    m, note = measure.model, measure.note
+    m, note = measure.table_model, measure.note
     if deals is not None and values is not None:
         from ..table_play import HandTablePlay
 
@@ -116,16 +116,16 @@ def played_check(info: PlayInfo, tp, deals, seat: int, strains, seed: int, check
     return replace(info, model=tp.describe(), check=tp.check), tp
 
 
-def point_values(values: np.ndarray, model=None) -> np.ndarray:
+def point_values(values: np.ndarray, table_model=None) -> np.ndarray:
     """``(n, 5)`` float: each deal's points in each strain, in one measure:
-    DD (``model`` None: the values) or table play (the model's expected
+    DD (``table_model`` None: the values) or table play (the model's expected
     table points given the DD value; column N is no trump)."""
     v = np.asarray(values, dtype=np.int64)
-    if not is_table(model):
+    if not is_table(table_model):
         return v.astype(np.float64)
     from ..table_play import hand_play
 
-    hp = hand_play(model, v)
+    hp = hand_play(table_model, v)
     return np.stack([hp.expected(s) for s in range(v.shape[1])], axis=1)
 
 
