@@ -65,15 +65,15 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     from ..runs.progress import make_progress
     from ..runs.simulate import SimulateError
     from ..strategy.table_play import TablePlayError
+    from ..strategy.capabilities import check
     from ..strategy.table_play_build import build_model, check_added_model
 
     from ..rules import Rules
     from ..strategy.table_play import play_key
 
     variant = play_key(rules) != play_key(Rules.preset("standard"))
-    if variant and runs is not None:
-        raise InputError("--runs keeps simulate runs of the standard game; under rules that change the play the "
-                         "deals are played in this process: leave --runs out")
+    if runs is not None:
+        check("table-play-model --runs", rules, InputError)
     if sensitivity > holdout and not variant:
         raise InputError("--sensitivity deals are taken from the held-out deals: at most --holdout")
     if variant and add is not None:

@@ -94,7 +94,7 @@ class RunSummary:
 def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: str | None = None,
              rules: Rules | None = None, fixed=None, chunk_size: int | None = None, workers: int | None = None,
              scheduler=None, resume: bool = False, force: bool = False,
-             progress: Progress | None = None, samples: int | None = None, play: int | None = None) -> RunSummary:
+             progress: Progress | None = None, samples: int | None = None) -> RunSummary:
     """Deal, solve and store ``deals`` deals as a Parquet results dataset in ``out``.
 
     Parameters
@@ -123,8 +123,6 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
         sampling K layouts a turn (:data:`~kaiser_sim.runs.spec.CONTRACTS`; the columns
         :data:`kaiser_sim.runs.results.PLAY_COLUMNS`); default 0, no play.  Parts
         default to ``config.PLAY_CHUNK_SIZE`` deals then.
-    play : the old name of ``samples`` (kept while
-        :mod:`kaiser_sim.strategy.table_play_build` still passes it; give one or the other).
 
     The rows depend only on (seed, rules, fixed cards) and the deal index,
     never on ``workers``, ``chunk_size`` or ``scheduler``.  Raises
@@ -143,10 +141,6 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     >>> df = kaiser_sim.load_results("runs/s1", columns=["deal", "pts_N_NT"])  # doctest: +SKIP
     """
     progress = progress or Progress()
-    if play is not None:
-        if samples is not None and samples != play:
-            raise SimulateError(f"give samples (the PIMC sample count) once: samples={samples!r}, play={play!r}")
-        samples = play
     if isinstance(out, (str, os.PathLike)) and not os.fspath(out).strip():
         raise SimulateError("--out is empty: give the results directory (it would be the current directory)")
     if "\0" in str(out):

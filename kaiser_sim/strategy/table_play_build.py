@@ -295,7 +295,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
         for name, n, s in (("fit", deals, seed), ("holdout", holdout, seed + 1)):
             paths[name] = base / name
             exists = (paths[name] / "_common_metadata").exists()
-            simulate(paths[name], n, s, rules=rules, play=samples, workers=workers, progress=progress,
+            simulate(paths[name], n, s, rules=rules, samples=samples, workers=workers, progress=progress,
                      resume=exists)
         df, hands, dec, strain, strength_fit = _played(paths["fit"])
         provenance = {"seed": int(seed), "deals": int(deals), "samples": int(samples), "players": "pimc",
