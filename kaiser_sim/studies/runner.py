@@ -1,10 +1,12 @@
 """Study definitions (TOML), running a study, and writing its outputs.
 
 Every study carries its default definition in its module (``DEFINITION``, a
-dict with the keys of a definition file), so an installed package runs each
-study with the same definitions as the checkout; ``analyses/NAME.toml`` in
-the source tree holds the same definitions as files, for users to read and
-copy (a test keeps the two equal).  A definition file::
+dict with the keys of a definition file) beside the declaration of its
+parameters (``PARAMETERS``, :mod:`kaiser_sim.studies.params`), so an
+installed package runs each study with the same definitions as the
+checkout; ``analyses/NAME.toml`` in the source tree holds the same
+definitions as files, for users to read and copy (a test keeps the two
+equal).  A definition file::
 
     study = "bid-odds"          # a name of kaiser_sim.studies.STUDIES
     deals = 100000              # deals to simulate when no results are given
@@ -13,6 +15,9 @@ copy (a test keeps the two equal).  A definition file::
     rule = []                   # overrides, "key=value"
     [params]                    # keyword arguments of the study's run()
     trump_rule = "longest-strength"
+
+The parameters are checked through the study's declaration
+(:func:`check_params`: no list of parameter names here), before any work.
 
 :func:`run_study` reads an existing results dataset or simulates one, runs
 the study and writes into the output directory: every table as
@@ -24,7 +29,6 @@ the results used, the files written).
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import math
 import time
@@ -43,6 +47,7 @@ from ..runs.services import (RunServiceError, check_output_dir, check_points, ch
                              results_rules)
 from . import STUDIES, StudyError, get_study
 from .common import save_figure
+from .params import check_params as check_declared, short
 
 #: the checkout's ``analyses/`` (the published definitions as files); absent in
 #: an installed package and never needed: :func:`definition_for` reads the
@@ -72,15 +77,6 @@ class StudyDefinition:
             return get_preset(self.rules).with_overrides(list(self.rule))
         except RulesError as e:
             raise StudyError(f"{self.source or self.study}: {e}") from None
-
-
-def _short(value, width: int = 40) -> str:
-    """``repr(value)`` cut to ``width`` characters, for messages."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else f"{text[:width - 15]}... ({len(text):,} chars)"
 
 
 def _whole(value) -> bool:
@@ -136,7 +132,7 @@ def definition_from_dict(data: dict, source: str) -> StudyDefinition:
         raise StudyError(f"{path}: no 'study' key (one of {', '.join(STUDIES)})")
 
     def bad(key, want):
-        return StudyError(f"{path}: {key} must be {want}, got {_short(data[key])}")
+        return StudyError(f"{path}: {key} must be {want}, got {short(data[key])}")
 
     for key in ("study", "rules", "description"):
         if key in data and not isinstance(data[key], str):
@@ -186,86 +182,23 @@ def parse_param(text: str) -> tuple[str, object]:
         raise StudyError(f"--param {text}: write KEY=VALUE")
     key, value = (t.strip() for t in text.split("=", 1))
     if not key:
-        raise StudyError(f"--param {_short(text)}: no KEY before the =")
+        raise StudyError(f"--param {short(text)}: no KEY before the =")
     try:
         doc = tomllib.loads(f"v = {value}")
         parsed = doc["v"] if len(doc) == 1 else value
     except (tomllib.TOMLDecodeError, RecursionError):
         parsed = value
     except ValueError:  # a number beyond Python's 4300-digit limit
-        raise StudyError(f"--param {key}: value {_short(value)} is out of range") from None
+        raise StudyError(f"--param {key}: value {short(value)} is out of range") from None
     return key, parsed
 
 
-#: smallest allowed value of the studies' whole-number parameters (by name)
-PARAM_MIN = {"min_cell": 1, "max_resolve": 1, "n_boot": 0, "holdout_every": 2, "samples": 1, "max_deals": 1,
-             "nt_every": 0, "matches": 1, "hands": 1, "grid_step": 1, "rules_matches": 1, "seed": 0,
-             "holdout_deals": 0, "holdout_seed": 0}
-#: largest allowed value of the whole-number parameters that size the work (by name)
-PARAM_MAX = {"n_boot": 10_000, "samples": 10_000, "matches": config.MATCH_MAX_COUNT,
-             "rules_matches": config.MATCH_MAX_COUNT, "hands": config.HAND_MAX_DEALS,
-             "holdout_deals": config.HAND_MAX_DEALS, "max_resolve": config.STUDY_MAX_DEALS,
-             "max_deals": config.STUDY_MAX_DEALS, "min_cell": config.STUDY_MAX_DEALS,
-             "holdout_every": config.STUDY_MAX_DEALS, "nt_every": config.STUDY_MAX_DEALS,
-             "grid_step": config.RULES_MAX_TARGET, "seed": 2**64 - 1, "holdout_seed": 2**64 - 1}
-
-
-def _param_choices() -> dict:
-    from .common import TRUMP_RULES
-    from .specials import DEFAULT_RECEIVERS
-
-    from ..strategy.policies import POLICIES
-
-    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES),
-            "bidders": tuple(POLICIES)}
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
-
-
 def check_params(module, params: dict) -> None:
-    """Refuse unknown parameters of ``module.run`` and values of the wrong
-    kind (that of the default), out of range (:data:`PARAM_MIN`) or not
-    among the choices (trump rules, receivers): :class:`StudyError`."""
-    sig = inspect.signature(module.run)
-    allowed = [p for p in list(sig.parameters)[2:]]
-    bad = [k for k in params if k not in allowed]
-    if bad:
-        raise StudyError(f"unknown parameter(s) {', '.join(str(k)[:40] for k in bad)} for this study; "
-                         f"parameters: {', '.join(allowed)}")
-    choices = _param_choices()
-    for key, value in params.items():
-        default = sig.parameters[key].default
-        if default is not inspect.Parameter.empty and default is not None:
-            want = _kind(default)
-            got = _kind(value)
-            ok = got == want or (want == "a number" and got == "a whole number")
-            if not ok:
-                raise StudyError(f"parameter {key} must be {want} (default {default!r}), got {_short(value)}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise StudyError(f"parameter {key} must be a finite number, got {value!r}")
-        if key in PARAM_MIN:
-            top = PARAM_MAX.get(key)
-            if _kind(value) != "a whole number" or value < PARAM_MIN[key] or (top is not None and value > top):
-                within = f"from {PARAM_MIN[key]} to {top:,}" if top is not None else f">= {PARAM_MIN[key]}"
-                raise StudyError(f"parameter {key} must be a whole number {within}, got {_short(value)}")
-        if key in choices:
-            values = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else [value]
-            wrong = [v for v in values if not isinstance(v, str) or v not in choices[key]]
-            if wrong or not values:
-                raise StudyError(f"parameter {key}: {', '.join(map(_short, wrong)) or 'empty'} not among "
-                                 f"{', '.join(choices[key])}")
+    """Refuse parameters the study ``module`` does not declare, and values its
+    declaration refuses (of the wrong kind, out of range, not among the
+    choices: :func:`kaiser_sim.studies.params.check_params` over the
+    module's ``PARAMETERS``): :class:`StudyError` naming the parameter."""
+    check_declared(module.PARAMETERS, params, module.KEY)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -465,4 +398,4 @@ def _too_long(e: ValueError) -> str:
 
 
 __all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "run_study",
-           "write_outputs", "to_markdown", "parse_param", "read_toml", "ANALYSES_DIR"]
+           "write_outputs", "to_markdown", "parse_param", "read_toml", "check_params", "ANALYSES_DIR"]
