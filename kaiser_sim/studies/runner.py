@@ -4,9 +4,10 @@ Every study carries its default definition in its module (``DEFINITION``, a
 dict with the keys of a definition file) beside the declaration of its
 parameters (``PARAMETERS``, :mod:`kaiser_sim.studies.params`), so an
 installed package runs each study with the same definitions as the
-checkout; ``analyses/NAME.toml`` in the source tree holds the same
-definitions as files, for users to read and copy (a test keeps the two
-equal).  A definition file::
+checkout.  The module is the one home of both: ``analyses/NAME.toml`` in the
+source tree is written from it (:func:`definition_text`, ``make analyses``)
+for users to read and copy, and a test keeps the files equal to that text.
+A definition file::
 
     study = "bid-odds"          # a name of kaiser_sim.studies.STUDIES
     deals = 100000              # deals to simulate when no results are given
@@ -31,6 +32,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import textwrap
 import time
 import tomllib
 from contextlib import contextmanager
@@ -45,9 +47,9 @@ from ..output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
                              results_rules)
-from . import STUDIES, StudyError, get_study
+from . import MATCH_STUDIES, PLAY_STUDIES, STUDIES, StudyError, get_study
 from .common import save_figure
-from .params import check_params as check_declared, short
+from .params import check_params as check_declared, describe, short, toml_value
 
 #: the checkout's ``analyses/`` (the published definitions as files); absent in
 #: an installed package and never needed: :func:`definition_for` reads the
@@ -57,6 +59,8 @@ DEFAULT_DEALS = 10_000
 #: the seed of a study definition that names none (one home: kaiser_sim.config)
 DEFAULT_SEED = config.STUDY_SEED
 _KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
+#: the width of the definition files' comments
+_TEXT_WIDTH = 110
 
 
 @dataclass
@@ -199,6 +203,59 @@ def check_params(module, params: dict) -> None:
     choices: :func:`kaiser_sim.studies.params.check_params` over the
     module's ``PARAMETERS``): :class:`StudyError` naming the parameter."""
     check_declared(module.PARAMETERS, params, module.KEY)
+
+
+def definition_text(name: str) -> str:
+    """The text of ``analyses/NAME.toml``: study ``name``'s ``DEFINITION`` as
+    TOML, under a comment saying what the study answers and where the file
+    comes from, each parameter its ``PARAMETERS`` declare with what it takes
+    and sets as a comment (those the definition does not set as a comment
+    only).  ``make analyses`` writes the files (:func:`write_definitions`);
+    a test keeps them equal to this text."""
+    module = get_study(name)
+    d = module.DEFINITION
+    check_params(module, d["params"])  # every parameter it sets is declared, with a value the declaration takes
+    key = d["study"]
+    source = module.__name__.replace(".", "/") + ".py"
+    lines = _comment(f"{key}: {_registry()[key][1]}")
+    lines += _comment(f"Run it with kaiser-sim study analyses/{key}.toml, or kaiser-sim study {key} (the same "
+                      f"definition, from the package); a copy of this file, changed, runs as a new study.  Written "
+                      f"by make analyses from {source} (DEFINITION and PARAMETERS): change the module, not this "
+                      f"file.")
+    if not getattr(module, "USES_RESULTS", True):
+        lines += _comment(f"This study plays matches instead of reading a results dataset: it takes no deals, and "
+                          f"seed seeds the matches (kaiser-sim study {key} --seed S).")
+    for field_name in ("study", "description", "deals", "seed", "rules", "rule"):
+        if field_name in d:
+            lines.append(f"{field_name} = {toml_value(d[field_name])}")
+    lines += ["", "[params]"]
+    for i, param in enumerate(module.PARAMETERS):
+        lines += [""] * (i > 0) + _comment(describe(param))
+        if param.name in d["params"]:
+            lines.append(f"{param.name} = {toml_value(d['params'][param.name])}")
+    return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> list[str]:
+    return textwrap.wrap(text, width=_TEXT_WIDTH, initial_indent="# ", subsequent_indent="# ",
+                         break_on_hyphens=False)
+
+
+def _registry() -> dict[str, tuple[str, str]]:
+    return {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}
+
+
+def write_definitions(directory) -> list[Path]:
+    """Write every registered study's definition file into ``directory``
+    (:func:`definition_text`; ``make analyses`` writes ``analyses/``): the
+    paths written."""
+    directory = Path(directory)
+    written = []
+    for key in _registry():
+        path = directory / f"{key}.toml"
+        path.write_text(definition_text(key), encoding="utf-8")
+        written.append(path)
+    return written
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -398,4 +455,5 @@ def _too_long(e: ValueError) -> str:
 
 
 __all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "run_study",
-           "write_outputs", "to_markdown", "parse_param", "read_toml", "check_params", "ANALYSES_DIR"]
+           "write_outputs", "to_markdown", "parse_param", "read_toml", "check_params", "definition_text",
+           "write_definitions", "ANALYSES_DIR"]
