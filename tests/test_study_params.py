@@ -2,8 +2,8 @@
 beside its definition, and the runner checks them through that declaration:
 the declaration matches ``run``'s signature, the runner takes what it
 declares (its default, its limits, its choices) and refuses the rest with a
-message naming the parameter, and no list of parameter names is left in the
-runner."""
+message naming the parameter, no list of parameter names is left in the
+runner, and ``kaiser-sim study --list`` shows every declared parameter."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import inspect
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import kaiser_sim
+from kaiser_sim.cli import main
 from kaiser_sim.studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES, StudyError, get_study
 from kaiser_sim.studies.params import Param, check_params as check_declared
 from kaiser_sim.studies.runner import _KEYS, check_params
@@ -116,7 +118,8 @@ def test_unknown_parameters_name_the_declared_ones(key):
         check_params(module, {"no_such_parameter": 1})
     message = str(e.value)
     assert "unknown parameter(s) no_such_parameter" in message and key in message
-    assert message.endswith(", ".join(p.name for p in module.PARAMETERS))
+    assert message.endswith(f"; parameters: {', '.join(p.name for p in module.PARAMETERS)} "
+                            f"(kaiser-sim study {key} --list)")
 
 
 def test_a_declaration_is_checked_by_itself():
@@ -131,7 +134,8 @@ def test_a_declaration_is_checked_by_itself():
                             ({"ws": ["a"]}, "parameter ws needs at least 2 of a, b; got ['a']"),
                             ({"x": 0}, "parameter x must be a number above 0 and at most 1, got 0"),
                             ({"f": 0}, "parameter f must be true or false (default False), got 0"),
-                            ({"z": 0}, "unknown parameter(s) z for study toy; parameters: n, w, ws, x, f")]:
+                            ({"z": 0}, "unknown parameter(s) z for study toy; parameters: n, w, ws, x, f "
+                                       "(kaiser-sim study toy --list)")]:
         with pytest.raises(StudyError) as e:
             check_declared(decl, params, "toy")
         assert str(e.value) == message
@@ -173,3 +177,36 @@ def test_no_central_list_of_parameter_names():
         assert not names & _names_used(path), (path.name, names & _names_used(path))
     for attr in ("PARAM_MIN", "PARAM_MAX", "_param_choices"):
         assert not hasattr(runner, attr), attr
+
+
+def test_study_list_shows_every_declared_parameter():
+    result = CliRunner().invoke(main, ["study", "--list"])
+    assert result.exit_code == 0, result.output
+    blocks = result.stdout.split("\n\n")
+    assert [b.split(":", 1)[0] for b in blocks] == list(ALL)
+    for block, key in zip(blocks, ALL):
+        for param in get_study(key).PARAMETERS:
+            assert f"\n  {param.name} ({param.takes()}" in block.replace("\n      ", " "), (key, param.name)
+    one = CliRunner().invoke(main, ["study", "match", "--list"])
+    assert one.exit_code == 0 and one.stdout.startswith("match: ") and "\n\n" not in one.stdout
+    assert "matches = 400" in one.stdout
+    bad = CliRunner().invoke(main, ["study", "nope", "--list"])
+    assert bad.exit_code == 2 and "unknown study 'nope'" in bad.stderr
+
+
+def test_name_is_required_without_list():
+    result = CliRunner().invoke(main, ["study"], prog_name="kaiser-sim")
+    assert result.exit_code == 2 and "Missing argument 'NAME|FILE.toml'" in result.stderr
+
+
+def test_an_unknown_parameter_suggests_the_listing(tmp_path):
+    """The refusal of an unknown parameter names the command that lists the
+    study's parameters, and that command works."""
+    result = CliRunner().invoke(main, ["study", "lead", "--param", "trump=longest", "--deals", "2",
+                                       "--out", str(tmp_path / "o"), "-q"], prog_name="kaiser-sim")
+    assert result.exit_code == 2 and result.stdout == ""
+    suggested = result.stderr.rsplit("(kaiser-sim ", 1)[1].split(")")[0].split()
+    assert suggested == ["study", "lead", "--list"]
+    listing = CliRunner().invoke(main, suggested)
+    assert listing.exit_code == 0 and "\n  trump_rule (" in listing.stdout
+    assert not (tmp_path / "o").exists()

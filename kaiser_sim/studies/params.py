@@ -155,7 +155,7 @@ def check_params(declared: tuple[Param, ...], params: dict, study: str) -> None:
     bad = [k for k in params if k not in by_name]
     if bad:
         raise StudyError(f"unknown parameter(s) {', '.join(str(k)[:40] for k in bad)} for study {study}; "
-                         f"parameters: {', '.join(by_name) or 'none'}")
+                         f"parameters: {', '.join(by_name) or 'none'} (kaiser-sim study {study} --list)")
     for key, value in params.items():
         by_name[key].check(value)
 

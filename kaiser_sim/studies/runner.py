@@ -59,7 +59,7 @@ DEFAULT_DEALS = 10_000
 #: the seed of a study definition that names none (one home: kaiser_sim.config)
 DEFAULT_SEED = config.STUDY_SEED
 _KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
-#: the width of the definition files' comments
+#: the width of the definition files' comments and of the parameter listing
 _TEXT_WIDTH = 110
 
 
@@ -256,6 +256,22 @@ def write_definitions(directory) -> list[Path]:
         path.write_text(definition_text(key), encoding="utf-8")
         written.append(path)
     return written
+
+
+def parameters_text(definition: StudyDefinition) -> str:
+    """What ``kaiser-sim study NAME --list`` prints of one study: what it
+    answers, the parameters ``definition`` sets, and every parameter its
+    ``PARAMETERS`` declare (what it takes, its default, what it sets)."""
+    module = get_study(definition.study)
+    key = definition.study.strip().lower().replace("_", "-")
+    sets = ", ".join(f"{k} = {toml_value(v)}" for k, v in definition.params.items()) or "none"
+    lines = [f"{key}: {_registry()[key][1]}",
+             *textwrap.wrap(f"its definition ({definition.source}) sets: {sets}", width=_TEXT_WIDTH,
+                            initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)]
+    for param in module.PARAMETERS:
+        lines += textwrap.wrap(describe(param), width=_TEXT_WIDTH, initial_indent="  ", subsequent_indent="      ",
+                               break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -456,4 +472,4 @@ def _too_long(e: ValueError) -> str:
 
 __all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "run_study",
            "write_outputs", "to_markdown", "parse_param", "read_toml", "check_params", "definition_text",
-           "write_definitions", "ANALYSES_DIR"]
+           "write_definitions", "parameters_text", "ANALYSES_DIR"]
