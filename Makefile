@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening report sample table-play-model table-play-models listening-table clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening analyses report sample table-play-model table-play-models listening-table clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -41,6 +41,11 @@ check: lint
 ## test-slow: the long correctness runs only (marker `slow`)
 test-slow: venv
 	$(PY) -m pytest -q -m slow
+
+## analyses: write the study definition files analyses/*.toml from the study modules (each one's
+##           DEFINITION and PARAMETERS, their one home; tests/test_study_registry.py keeps the files equal)
+analyses: venv
+	$(PY) -c 'from kaiser_sim.studies.runner import write_definitions; write_definitions("analyses")'
 
 ## lint: ruff over the package, the tests and the benchmarks (configuration in pyproject.toml)
 lint: venv

@@ -1,8 +1,9 @@
 """One home per study: each registered study module carries its title,
-question, method, default definition and report section; the report knows
-no study by name; the studies never import the report; the published
-definitions (``analyses/*.toml``) equal the modules' defaults, and an
-installed package (no ``analyses/`` beside it) runs the same definitions."""
+question, method, default definition, parameters and report section; the
+report knows no study by name; the studies never import the report; the
+published definitions (``analyses/*.toml``) are the text written from the
+modules (``make analyses``), and an installed package (no ``analyses/``
+beside it) runs the same definitions."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from kaiser_sim import report
 from kaiser_sim.studies import (MATCH_STUDIES, PLAY_STUDIES, REPORT_ATTRIBUTES, STUDIES, STUDY_ATTRIBUTES,
                                 get_study)
 from kaiser_sim.studies.blocks import Chart, Table, Text
-from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, load_definition
+from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, definition_text, load_definition, write_definitions
 
 PACKAGE = Path(kaiser_sim.__file__).resolve().parent
 ALL = {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}
@@ -71,6 +72,24 @@ def test_analyses_files_equal_module_defaults():
         with open(ANALYSES_DIR / f"{key}.toml", "rb") as f:
             data = tomllib.load(f)
         assert data == get_study(key).DEFINITION, f"analyses/{key}.toml differs from the module's DEFINITION"
+
+
+@pytest.mark.parametrize("key", list(ALL))
+def test_analyses_files_are_written_from_the_modules(key):
+    """The module is the one home of a definition: each file is the text
+    written from it, byte for byte (after a change: make analyses)."""
+    text = (ANALYSES_DIR / f"{key}.toml").read_text(encoding="utf-8")
+    assert text == definition_text(key), f"analyses/{key}.toml is not the module's text: run make analyses"
+    assert tomllib.loads(definition_text(key)) == get_study(key).DEFINITION
+    for param in get_study(key).PARAMETERS:  # every declared parameter is described in the file
+        assert f"# {param.name} (" in text, param.name
+
+
+def test_write_definitions(tmp_path):
+    written = write_definitions(tmp_path)
+    assert sorted(p.name for p in written) == sorted(f"{k}.toml" for k in ALL)
+    for path in written:
+        assert path.read_bytes() == (ANALYSES_DIR / path.name).read_bytes()
 
 
 @pytest.mark.parametrize("key", list(ALL))

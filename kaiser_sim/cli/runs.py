@@ -136,7 +136,7 @@ def _doc_with(**fields):
 
 
 @click.command()
-@click.argument("study_name", metavar="NAME|FILE.toml")
+@click.argument("study_name", metavar="NAME|FILE.toml", required=False)
 @click.option("--from", "from_path", type=click.Path(file_okay=False),
               help="Read this results dataset (kaiser-sim simulate --out) instead of simulating.")
 @click.option("--deals", "-n", type=click.IntRange(1, config.STUDY_MAX_DEALS),
@@ -150,10 +150,13 @@ def _doc_with(**fields):
 @click.option("--force", is_flag=True, help="Simulate again the deals a previous run left in OUT/results "
               "(they are resumed when the options agree, refused when not).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@click.option("--list", "list_params", is_flag=True, help="List the parameters of study NAME (or FILE.toml), or "
+              "of every study without NAME: what each takes (kind, limits or choices), its default and what it "
+              "sets; then exit.")
 @rules_options
 @click.pass_context
 @_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]))
-def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, rules):
+def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, list_params, rules):
     """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
 
     NAME is a study ({names}) or a definition file FILE.toml (analyses/
@@ -162,21 +165,32 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
     seed, which --deals and --seed override.  --rules/--rule set the scoring
     rules (default: those of the results or the definition).  The match
     study plays whole matches instead (kaiser-sim match): it reads no deals,
-    --seed seeds the matches and --from is refused.
+    --seed seeds the matches and --from is refused.  --param KEY=VALUE sets
+    one of the study's parameters; --list shows them.
 
     \b
     Examples:
         kaiser-sim study bid-odds --deals 2000 --seed 1 --out out/bid-odds
         kaiser-sim study analyses/five-hearts.toml --from runs/s1 --param max_resolve=500
+        kaiser-sim study five-hearts --list
     """
     from pathlib import Path
 
     from ..runs.progress import make_progress
     from ..studies import StudyError
-    from ..studies.runner import definition_for, parse_param, run_study
+    from ..studies.runner import definition_for, parameters_text, parse_param, run_study
 
     from ..studies import get_study
 
+    if list_params:
+        try:
+            names = [study_name] if study_name is not None else [*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]
+            click.echo("\n".join(parameters_text(definition_for(name)) for name in names), nl=False)
+        except StudyError as e:
+            raise InputError(str(e)) from None
+        return
+    if study_name is None:  # NAME is optional only with --list
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "study_name"))
     not_empty(out=out, **{"from": from_path})
     try:
         definition = definition_for(study_name)

@@ -1,8 +1,8 @@
 """The studies: the questions kaiser-sim exists to answer.
 
 One study is one module here (registered below) and one published
-definition file (``analyses/NAME.toml``, equal to the module's
-``DEFINITION``).  The module provides:
+definition file (``analyses/NAME.toml``, written from the module's
+``DEFINITION`` and ``PARAMETERS``: ``make analyses``).  The module provides:
 
 - ``run(results, rules, **params) -> dict[str, DataFrame]``: pure pandas over
   a results frame (``kaiser_sim.load_results``); some studies re-solve a
@@ -15,7 +15,11 @@ definition file (``analyses/NAME.toml``, equal to the module's
 - ``KEY`` (its name here) and ``DEFINITION``: its default definition (the
   keys of a definition file: ``study``, ``description``, ``deals``,
   ``seed``, ``rules``, ``rule``, ``params``), which ``kaiser-sim study NAME``
-  runs wherever the package is installed.
+  runs wherever the package is installed;
+- ``PARAMETERS``: the declaration of ``run``'s parameters (a
+  :class:`kaiser_sim.studies.params.Param` each: kind, limits or choices,
+  default, meaning), through which the runner checks any parameters given
+  and ``kaiser-sim study --list`` shows them.
 
 and, for the studies of the printed report (``STUDIES``, ``PLAY_STUDIES``):
 
@@ -99,7 +103,7 @@ def get_study(name: str):
 
 
 #: what every study module provides (module doc)
-STUDY_ATTRIBUTES = ("KEY", "DEFINITION", "run", "plot")
+STUDY_ATTRIBUTES = ("KEY", "DEFINITION", "PARAMETERS", "run", "plot")
 #: what a study of the printed report provides besides (module doc)
 REPORT_ATTRIBUTES = ("TITLE", "QUESTION", "METHOD", "section")
 

@@ -42,7 +42,9 @@ from ..errors import KaiserSimError
 from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
-from .common import STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from ..strategy.policies import POLICIES
+from .common import MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from .params import Param
 
 KEY = "auction"
 TITLE = "What the calls tell"
@@ -50,6 +52,16 @@ QUESTION = "How often does each auction happen, and what does each call say abou
 METHOD = ("Every deal is bid once around by a bidding model (each seat its own hand and the calls before it); "
           "each call is read in its situation (opening, after partner's bid, after an opponent's bid, the dealer "
           "facing a bid) by the caller's mean Kaiser count, longest suit and special cards, against any hand.")
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (
+    Param("bidders", str, config.AUCTION_BIDDERS, "the bidding model every seat bids by (a policy of kaiser-sim "
+          "match).", choices=tuple(POLICIES)),
+    Param("top_share", float, 0.8, "the sequences table lists the most frequent auctions that together cover this "
+          "share of them, the rest pooled as other.", low=0, high=1, above_low=True),
+    MIN_CELL,
+)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/auction.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "How often each auction happens, and what each call says",
                         params={"bidders": config.AUCTION_BIDDERS, "top_share": 0.8, "min_cell": 30})
 
@@ -392,5 +404,5 @@ def cheat_sheet(tables) -> list:
     return lines
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "SITUATIONS", "CHART_SITUATIONS", "run", "plot",
-           "section", "meaning", "cheat_sheet", "call_chart"]
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "SITUATIONS", "CHART_SITUATIONS", "run",
+           "plot", "section", "meaning", "cheat_sheet", "call_chart"]

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, count, frame, pct
-from .common import (definition, DEFAULT_TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
+from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
                      run_info, table_play_model, tag, with_model_error)
 
@@ -48,8 +48,10 @@ METHOD = (
     "in points but is not a promise of points: on average the declaring side takes about a third of a point "
     "more than the count (more for middling counts), and from 10½ up about 0.7 less (see the "
     "hand-evaluation section).")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/bid-odds.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (TRUMP_RULE, MIN_CELL)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/bid-odds.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "How often each bid makes, by strength, trump length and the 5H",
                         params={"trump_rule": "longest-strength", "min_cell": 30})
 

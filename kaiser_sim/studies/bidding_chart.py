@@ -50,7 +50,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
-from .common import (definition, DEFAULT_TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
+from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, table_play_model, tag, with_model_error)
 from .common import mean_row as _mean_row
@@ -65,8 +65,10 @@ METHOD = (
     "flattering the winner, the bids are chosen on half the deals (even-numbered) and their scores and "
     "intervals are measured on the other half; 'sure' means the chosen bid's 95% interval on that other "
     "half is above zero. n counts the hands of the measuring half. The defenders' score is not subtracted.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/bidding-chart.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (TRUMP_RULE, MIN_CELL)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/bidding-chart.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "What to bid by strength and trump length, under the preset's scoring",
                         params={"trump_rule": "longest-strength", "min_cell": 30})
 

@@ -31,6 +31,7 @@ from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_
                      suit_hcp, suit_lengths, trump_by_rule)
 from ..runs.results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, value_column
 from ..stats import cluster_diff_ci, cluster_mean_ci, cluster_proportion_ci, wilson_interval
+from .params import Param
 
 #: suit / strain keys in array order (NT = no trump, strain index 4)
 SUITS = ("S", "H", "D", "C")
@@ -56,6 +57,15 @@ def definition(key: str, description: str, params: dict, *, deals: int | None = 
     if deals is not None:
         out["deals"] = deals
     return {**out, "seed": seed, "rules": rules, "rule": [], "params": dict(params)}
+
+
+#: the parameters several studies share (each study lists its own in ``PARAMETERS``, :mod:`.params`)
+TRUMP_RULE = Param("trump_rule", str, DEFAULT_TRUMP_RULE, "how the declarer names trump from its own hand "
+                   "(kaiser_sim.hands.trump_by_rule).", choices=tuple(TRUMP_RULES))
+MIN_CELL = Param("min_cell", int, 30, "cells of the breakdowns with fewer hands than this are left out.",
+                 low=1, high=config.STUDY_MAX_DEALS)
+#: the largest seed a parameter takes (numpy's seeds are 64-bit)
+MAX_SEED = 2**64 - 1
 
 
 def bucket(values, buckets) -> pd.Categorical:

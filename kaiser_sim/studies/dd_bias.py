@@ -75,9 +75,10 @@ from .. import config
 from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
 from ..dd.pimc import play_deals
 from .blocks import Table, ci, count, frame, num, pct
-from .common import (definition, DEFAULT_TRUMP_RULE, NT, STRENGTH_BUCKETS, STRENGTH_NAME, bucket, hands_array, levels_of,
-                     integer_axis, legend, mean_row, new_figure, points_array, proportion_row, run_info, strength,
-                     trump_by_rule)
+from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
+                     bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
+                     proportion_row, run_info, strength, trump_by_rule)
+from .params import Param
 
 KEY = "dd-bias"
 TITLE = "Beyond double dummy: play without seeing the other hands"
@@ -90,16 +91,31 @@ METHOD = (
     "the best on average. The declaring side's points in that play are compared with the deal's double-"
     "dummy value. PIMC cannot signal or read the others' choices, so it is a model of good play, not of "
     "people.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/dd-bias.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+
+STRAIN_NAMES = tuple(s.label for s in STRAINS) + (Strain.L.label,)  # S H D C NT, and LNT (low no trump)
+DEFAULT_NT_EVERY = 5
+
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (
+    Param("samples", int, config.PIMC_SAMPLES, "layouts of the unseen cards each PIMC player deals at every turn.",
+          low=1, high=10_000),
+    TRUMP_RULE,
+    Param("nt_every", int, DEFAULT_NT_EVERY, "deals with deal % nt_every == nt_every - 1 are played in no trump "
+          "(0: none).", low=0, high=config.STUDY_MAX_DEALS),
+    Param("max_deals", int, None, "play only the first this many deals of the results.", low=1,
+          high=config.STUDY_MAX_DEALS, unset="all of them"),
+    MIN_CELL,
+    Param("seed", int, None, "the seed of the play.", low=0, high=MAX_SEED, unset="the results' seed"),
+    Param("mixed", bool, False, "also play each deal with a PIMC declaring side against double-dummy defenders and "
+          "the converse (3x the play time): table decomposition."),
+)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/dd-bias.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "PIMC play (players see only their own hand) against double dummy",
                         params={"samples": 20,
                                 "trump_rule": "longest-strength",
                                 "nt_every": 5,
                                 "min_cell": 30}, deals=3_000)
-
-STRAIN_NAMES = tuple(s.label for s in STRAINS) + (Strain.L.label,)  # S H D C NT, and LNT (low no trump)
-DEFAULT_NT_EVERY = 5
 
 
 def contracts(results, trump_rule: str = DEFAULT_TRUMP_RULE, nt_every: int = DEFAULT_NT_EVERY):

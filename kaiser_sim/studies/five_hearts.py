@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..cards import FIVE_HEARTS
 from .common import definition, DEFAULT_TRUMP_RULE
-from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
+from .specials import (CARD_PARAMETERS, DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
 
 KEY = "five-hearts"
@@ -27,8 +27,10 @@ METHOD = (
     "average points when you hold the 5♥ minus when another hand does. (c) How much of the 5♥'s own 5 "
     "points your side keeps: the deal solved with the 5♥ counting 0; 5 = your side takes it whatever "
     "the others do, 0 = the other side takes it.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/five-hearts.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = CARD_PARAMETERS
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/five-hearts.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "The 5H: worth of being dealt it (like-for-like swap, observed), "
                         "and how much of its +5 its side keeps",
                         params={"receivers": ["partner", "LHO", "RHO"],
@@ -62,4 +64,4 @@ def cheat_sheet(tables) -> list:
 
 
 __all__ = ["run", "plot", "section", "cheat_sheet", "sample_note", "KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION",
-           "CHEAT_SHEET_ORDER"]
+           "PARAMETERS", "CHEAT_SHEET_ORDER"]

@@ -55,11 +55,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import config
 from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
 from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
                      bottom_margin, legend, new_figure, rows_frame, run_info, tag)
+from .common import MAX_SEED, TRUMP_RULE
+from .params import Param
 
 KEY = "hand-eval"
 TITLE = "Hand evaluation: which count predicts the points"
@@ -74,8 +77,23 @@ METHOD = (
     "2,000 are, on 2,000 further deals, seed 2, solved for the purpose), so no count is tested on deals it "
     "was fitted on. The calibration table sets the Kaiser count against the points the "
     "declaring side actually takes in the trump it names.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/hand-eval.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (
+    TRUMP_RULE,
+    Param("holdout_every", int, 5, "deals with deal % holdout_every == 0 are held out to score the counts; the others "
+          "fit them.", low=2, high=config.STUDY_MAX_DEALS),
+    Param("n_boot", int, 200, "bootstrap resamples (over deals) of the intervals of R² and MAE (0: no intervals).",
+          low=0, high=10_000),
+    Param("seed", int, 0, "seeds the bootstrap.", low=0, high=MAX_SEED),
+    Param("holdout_deals", int, 2000, "the printable Kaiser count was fitted on deals 0-99,999 of seed 1 "
+          "(common.KAISER_COUNT_FIT): on a run of those deals every count is scored instead on deals "
+          "0..holdout_deals-1 of holdout_seed, solved by the study (about 10 s); 0: none, the printable count is "
+          "then scored in sample.", low=0, high=config.HAND_MAX_DEALS),
+    Param("holdout_seed", int, KAISER_COUNT_FIT["seed"] + 1, "the seed of those deals (not the one the count was "
+          "fitted on).", low=0, high=MAX_SEED),
+)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/hand-eval.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "High-card count, rank squared, trump heuristic and a fitted Kaiser count, on held-out deals",
                         params={"trump_rule": "longest-strength",
                                 "holdout_every": 5,

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, Text, ci, count, frame, num
-from .common import (definition, DEFAULT_TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
+from .common import (definition, DEFAULT_TRUMP_RULE, TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
                      new_figure, points_array, run_info, tag)
 
 KEY = "lead"
@@ -30,8 +30,10 @@ QUESTION = "What is it worth to be on lead?"
 METHOD = (
     "The same deal and strain solved twice: with the declarer on lead and with its left-hand opponent "
     "on lead. The difference is the value of the lead to the declaring side.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/lead.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (TRUMP_RULE,)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/lead.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "The value of the lead",
                         params={"trump_rule": "longest-strength"})
 

@@ -50,7 +50,10 @@ import pandas as pd
 
 from .. import config
 from ..output_dir import source_date_epoch
+from ..strategy.policies import POLICIES
 from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
+from .match import ENGINE, MATCH_SEED, PLAY
+from .params import Param
 
 KEY = "listening"
 TITLE = "A bidder that listens"
@@ -61,7 +64,22 @@ METHOD = ("The listening policy makes, in each position, the call (pass, the che
           "bidding like the policy of the round before (round 0: ev), rounds repeated until the calls stop moving. "
           "It plays whole matches against every other policy, in pairs on the same cards with the sides swapped; "
           "the number of matches comes from a power calculation (module doc).")
-#: the default definition (the same as analyses/listening.toml, which a test keeps equal)
+#: the policies it plays against by default: every other
+DEFAULT_OPPONENTS = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (
+    Param("matches", int, 4000, "matches against each opponent, in pairs on the same cards (4,000: the power to "
+          "tell a 2-point edge from none: kaiser_sim/studies/listening.py; the printed report plays fewer).", low=1,
+          high=config.MATCH_MAX_COUNT),
+    MATCH_SEED,
+    Param("policy", str, "listening", "the policy under study.", choices=tuple(POLICIES)),
+    Param("opponents", list, DEFAULT_OPPONENTS, "the policies it plays against, one after the other.",
+          choices=tuple(POLICIES)),
+    PLAY,
+    ENGINE,
+)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/listening.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "The listening policy against every other: win rates, by seat and by score",
                         params={"matches": 4000, "policy": "listening",
                                 "opponents": ["ev", "cautious", "aggressive", "score-aware", "rank-squared",
@@ -103,7 +121,7 @@ def _hand_rows(r) -> pd.DataFrame:
 
 
 def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, policy: str = "listening",
-        opponents=("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic"),
+        opponents=DEFAULT_OPPONENTS,
         play: str = "table", engine: str = "auto") -> dict[str, pd.DataFrame]:
     """Play the matches and build the tables (module doc).  ``results`` is
     not used (this study plays matches)."""
@@ -305,5 +323,5 @@ def meaning(tables) -> list[str]:
     return out
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "USES_RESULTS", "report_params", "run", "plot",
-           "section", "meaning"]
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "USES_RESULTS", "report_params", "run",
+           "plot", "section", "meaning"]

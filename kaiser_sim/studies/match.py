@@ -75,11 +75,41 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from .common import bottom_margin, definition, footer, mean_row, new_figure, share_row
+from ..strategy.match import ENGINES
+from ..strategy.measure import MEASURES
+from ..strategy.policies import POLICIES
+from .common import MAX_SEED, bottom_margin, definition, footer, mean_row, new_figure, share_row
+from .params import Param
 
 KEY = "match"
-#: the default definition (deals, seed, rules, parameters): the same as analyses/match.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+
+#: this study plays matches: the runner gives it no results dataset
+USES_RESULTS = False
+DEFAULT_POLICIES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
+#: the parameters the studies that play matches share (this one and listening)
+MATCH_SEED = Param("seed", int, config.STUDY_SEED, "seeds the matches (kaiser-sim study passes the definition's "
+                   "seed, which --seed sets).", low=0, high=MAX_SEED)
+PLAY = Param("play", str, "table", "what the policies' make-probabilities expect: table play or double dummy.",
+             choices=MEASURES, fold_case=True)
+ENGINE = Param("engine", str, "auto", "how the contracts are scored: auto (table play where its model holds for "
+               "the rules, else double dummy), table or dd.", choices=ENGINES, fold_case=True)
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (
+    Param("matches", int, 400, "matches per pair of policies, in pairs on the same cards.", low=1,
+          high=config.MATCH_MAX_COUNT),
+    MATCH_SEED,
+    Param("policies", list, DEFAULT_POLICIES, "the bidding policies of the round robin (kaiser-sim match).",
+          choices=tuple(POLICIES), min_items=2),
+    Param("hands", int, 2000, "random first-speaker hands for the bid-versus-score grid.", low=1,
+          high=config.HAND_MAX_DEALS),
+    Param("grid_step", int, 5, "points between the grid's rows and columns.", low=1, high=config.RULES_MAX_TARGET),
+    Param("rules_matches", int, None, "score-aware against ev matches per rules variant.", low=1,
+          high=config.MATCH_MAX_COUNT, unset="matches"),
+    PLAY,
+    ENGINE,
+)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/match.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "How the score should change the bid: policies over whole matches",
                         params={"matches": 400,
                                 "policies": ["ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic"],
@@ -87,9 +117,6 @@ DEFINITION = definition(KEY, "How the score should change the bid: policies over
                                 "grid_step": 5,
                                 "rules_matches": 1000}, deals=None)
 
-#: this study plays matches: the runner gives it no results dataset
-USES_RESULTS = False
-DEFAULT_POLICIES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
 #: score buckets of ``win_by_state`` (label, lowest, highest)
 SCORE_BUCKETS = (("<0", -999, -1), ("0-9", 0, 9), ("10-19", 10, 19), ("20-29", 20, 29), ("30-39", 30, 39),
                  ("40-44", 40, 44), ("45-51", 45, 51))
@@ -347,4 +374,5 @@ def plot(tables) -> dict:
     return figs
 
 
-__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS", "KEY", "DEFINITION"]
+__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS", "KEY", "DEFINITION", "PARAMETERS", "PLAY", "ENGINE",
+           "MATCH_SEED"]

@@ -1,10 +1,13 @@
 """Study definitions (TOML), running a study, and writing its outputs.
 
 Every study carries its default definition in its module (``DEFINITION``, a
-dict with the keys of a definition file), so an installed package runs each
-study with the same definitions as the checkout; ``analyses/NAME.toml`` in
-the source tree holds the same definitions as files, for users to read and
-copy (a test keeps the two equal).  A definition file::
+dict with the keys of a definition file) beside the declaration of its
+parameters (``PARAMETERS``, :mod:`kaiser_sim.studies.params`), so an
+installed package runs each study with the same definitions as the
+checkout.  The module is the one home of both: ``analyses/NAME.toml`` in the
+source tree is written from it (:func:`definition_text`, ``make analyses``)
+for users to read and copy, and a test keeps the files equal to that text.
+A definition file::
 
     study = "bid-odds"          # a name of kaiser_sim.studies.STUDIES
     deals = 100000              # deals to simulate when no results are given
@@ -13,6 +16,9 @@ copy (a test keeps the two equal).  A definition file::
     rule = []                   # overrides, "key=value"
     [params]                    # keyword arguments of the study's run()
     trump_rule = "longest-strength"
+
+The parameters are checked through the study's declaration
+(:func:`check_params`: no list of parameter names here), before any work.
 
 :func:`run_study` reads an existing results dataset or simulates one, runs
 the study and writes into the output directory: every table as
@@ -24,9 +30,9 @@ the results used, the files written).
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import math
+import textwrap
 import time
 import tomllib
 from contextlib import contextmanager
@@ -41,8 +47,9 @@ from ..output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
                              results_rules)
-from . import STUDIES, StudyError, get_study
+from . import MATCH_STUDIES, PLAY_STUDIES, STUDIES, StudyError, get_study
 from .common import save_figure
+from .params import check_params as check_declared, describe, short, toml_value
 
 #: the checkout's ``analyses/`` (the published definitions as files); absent in
 #: an installed package and never needed: :func:`definition_for` reads the
@@ -52,6 +59,8 @@ DEFAULT_DEALS = 10_000
 #: the seed of a study definition that names none (one home: kaiser_sim.config)
 DEFAULT_SEED = config.STUDY_SEED
 _KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
+#: the width of the definition files' comments and of the parameter listing
+_TEXT_WIDTH = 110
 
 
 @dataclass
@@ -72,15 +81,6 @@ class StudyDefinition:
             return get_preset(self.rules).with_overrides(list(self.rule))
         except RulesError as e:
             raise StudyError(f"{self.source or self.study}: {e}") from None
-
-
-def _short(value, width: int = 40) -> str:
-    """``repr(value)`` cut to ``width`` characters, for messages."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else f"{text[:width - 15]}... ({len(text):,} chars)"
 
 
 def _whole(value) -> bool:
@@ -136,7 +136,7 @@ def definition_from_dict(data: dict, source: str) -> StudyDefinition:
         raise StudyError(f"{path}: no 'study' key (one of {', '.join(STUDIES)})")
 
     def bad(key, want):
-        return StudyError(f"{path}: {key} must be {want}, got {_short(data[key])}")
+        return StudyError(f"{path}: {key} must be {want}, got {short(data[key])}")
 
     for key in ("study", "rules", "description"):
         if key in data and not isinstance(data[key], str):
@@ -186,86 +186,92 @@ def parse_param(text: str) -> tuple[str, object]:
         raise StudyError(f"--param {text}: write KEY=VALUE")
     key, value = (t.strip() for t in text.split("=", 1))
     if not key:
-        raise StudyError(f"--param {_short(text)}: no KEY before the =")
+        raise StudyError(f"--param {short(text)}: no KEY before the =")
     try:
         doc = tomllib.loads(f"v = {value}")
         parsed = doc["v"] if len(doc) == 1 else value
     except (tomllib.TOMLDecodeError, RecursionError):
         parsed = value
     except ValueError:  # a number beyond Python's 4300-digit limit
-        raise StudyError(f"--param {key}: value {_short(value)} is out of range") from None
+        raise StudyError(f"--param {key}: value {short(value)} is out of range") from None
     return key, parsed
 
 
-#: smallest allowed value of the studies' whole-number parameters (by name)
-PARAM_MIN = {"min_cell": 1, "max_resolve": 1, "n_boot": 0, "holdout_every": 2, "samples": 1, "max_deals": 1,
-             "nt_every": 0, "matches": 1, "hands": 1, "grid_step": 1, "rules_matches": 1, "seed": 0,
-             "holdout_deals": 0, "holdout_seed": 0}
-#: largest allowed value of the whole-number parameters that size the work (by name)
-PARAM_MAX = {"n_boot": 10_000, "samples": 10_000, "matches": config.MATCH_MAX_COUNT,
-             "rules_matches": config.MATCH_MAX_COUNT, "hands": config.HAND_MAX_DEALS,
-             "holdout_deals": config.HAND_MAX_DEALS, "max_resolve": config.STUDY_MAX_DEALS,
-             "max_deals": config.STUDY_MAX_DEALS, "min_cell": config.STUDY_MAX_DEALS,
-             "holdout_every": config.STUDY_MAX_DEALS, "nt_every": config.STUDY_MAX_DEALS,
-             "grid_step": config.RULES_MAX_TARGET, "seed": 2**64 - 1, "holdout_seed": 2**64 - 1}
-
-
-def _param_choices() -> dict:
-    from .common import TRUMP_RULES
-    from .specials import DEFAULT_RECEIVERS
-
-    from ..strategy.policies import POLICIES
-
-    return {"trump_rule": tuple(TRUMP_RULES), "receivers": tuple(DEFAULT_RECEIVERS), "policies": tuple(POLICIES),
-            "bidders": tuple(POLICIES)}
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
-
-
 def check_params(module, params: dict) -> None:
-    """Refuse unknown parameters of ``module.run`` and values of the wrong
-    kind (that of the default), out of range (:data:`PARAM_MIN`) or not
-    among the choices (trump rules, receivers): :class:`StudyError`."""
-    sig = inspect.signature(module.run)
-    allowed = [p for p in list(sig.parameters)[2:]]
-    bad = [k for k in params if k not in allowed]
-    if bad:
-        raise StudyError(f"unknown parameter(s) {', '.join(str(k)[:40] for k in bad)} for this study; "
-                         f"parameters: {', '.join(allowed)}")
-    choices = _param_choices()
-    for key, value in params.items():
-        default = sig.parameters[key].default
-        if default is not inspect.Parameter.empty and default is not None:
-            want = _kind(default)
-            got = _kind(value)
-            ok = got == want or (want == "a number" and got == "a whole number")
-            if not ok:
-                raise StudyError(f"parameter {key} must be {want} (default {default!r}), got {_short(value)}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise StudyError(f"parameter {key} must be a finite number, got {value!r}")
-        if key in PARAM_MIN:
-            top = PARAM_MAX.get(key)
-            if _kind(value) != "a whole number" or value < PARAM_MIN[key] or (top is not None and value > top):
-                within = f"from {PARAM_MIN[key]} to {top:,}" if top is not None else f">= {PARAM_MIN[key]}"
-                raise StudyError(f"parameter {key} must be a whole number {within}, got {_short(value)}")
-        if key in choices:
-            values = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else [value]
-            wrong = [v for v in values if not isinstance(v, str) or v not in choices[key]]
-            if wrong or not values:
-                raise StudyError(f"parameter {key}: {', '.join(map(_short, wrong)) or 'empty'} not among "
-                                 f"{', '.join(choices[key])}")
+    """Refuse parameters the study ``module`` does not declare, and values its
+    declaration refuses (of the wrong kind, out of range, not among the
+    choices: :func:`kaiser_sim.studies.params.check_params` over the
+    module's ``PARAMETERS``): :class:`StudyError` naming the parameter."""
+    check_declared(module.PARAMETERS, params, module.KEY)
+
+
+def definition_text(name: str) -> str:
+    """The text of ``analyses/NAME.toml``: study ``name``'s ``DEFINITION`` as
+    TOML, under a comment saying what the study answers and where the file
+    comes from, each parameter its ``PARAMETERS`` declare with what it takes
+    and sets as a comment (those the definition does not set as a comment
+    only).  ``make analyses`` writes the files (:func:`write_definitions`);
+    a test keeps them equal to this text."""
+    module = get_study(name)
+    d = module.DEFINITION
+    check_params(module, d["params"])  # every parameter it sets is declared, with a value the declaration takes
+    key = d["study"]
+    source = module.__name__.replace(".", "/") + ".py"
+    lines = _comment(f"{key}: {_registry()[key][1]}")
+    lines += _comment(f"Run it with kaiser-sim study analyses/{key}.toml, or kaiser-sim study {key} (the same "
+                      f"definition, from the package); a copy of this file, changed, runs as a new study.  Written "
+                      f"by make analyses from {source} (DEFINITION and PARAMETERS): change the module, not this "
+                      f"file.")
+    if not getattr(module, "USES_RESULTS", True):
+        lines += _comment(f"This study plays matches instead of reading a results dataset: it takes no deals, and "
+                          f"seed seeds the matches (kaiser-sim study {key} --seed S).")
+    for field_name in ("study", "description", "deals", "seed", "rules", "rule"):
+        if field_name in d:
+            lines.append(f"{field_name} = {toml_value(d[field_name])}")
+    lines += ["", "[params]"]
+    for i, param in enumerate(module.PARAMETERS):
+        lines += [""] * (i > 0) + _comment(describe(param))
+        if param.name in d["params"]:
+            lines.append(f"{param.name} = {toml_value(d['params'][param.name])}")
+    return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> list[str]:
+    return textwrap.wrap(text, width=_TEXT_WIDTH, initial_indent="# ", subsequent_indent="# ",
+                         break_on_hyphens=False)
+
+
+def _registry() -> dict[str, tuple[str, str]]:
+    return {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}
+
+
+def write_definitions(directory) -> list[Path]:
+    """Write every registered study's definition file into ``directory``
+    (:func:`definition_text`; ``make analyses`` writes ``analyses/``): the
+    paths written."""
+    directory = Path(directory)
+    written = []
+    for key in _registry():
+        path = directory / f"{key}.toml"
+        path.write_text(definition_text(key), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def parameters_text(definition: StudyDefinition) -> str:
+    """What ``kaiser-sim study NAME --list`` prints of one study: what it
+    answers, the parameters ``definition`` sets, and every parameter its
+    ``PARAMETERS`` declare (what it takes, its default, what it sets)."""
+    module = get_study(definition.study)
+    key = definition.study.strip().lower().replace("_", "-")
+    sets = ", ".join(f"{k} = {toml_value(v)}" for k, v in definition.params.items()) or "none"
+    lines = [f"{key}: {_registry()[key][1]}",
+             *textwrap.wrap(f"its definition ({definition.source}) sets: {sets}", width=_TEXT_WIDTH,
+                            initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)]
+    for param in module.PARAMETERS:
+        lines += textwrap.wrap(describe(param), width=_TEXT_WIDTH, initial_indent="  ", subsequent_indent="      ",
+                               break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -465,4 +471,5 @@ def _too_long(e: ValueError) -> str:
 
 
 __all__ = ["StudyDefinition", "load_definition", "definition_from_dict", "definition_for", "run_study",
-           "write_outputs", "to_markdown", "parse_param", "read_toml", "ANALYSES_DIR"]
+           "write_outputs", "to_markdown", "parse_param", "read_toml", "check_params", "definition_text",
+           "write_definitions", "parameters_text", "ANALYSES_DIR"]

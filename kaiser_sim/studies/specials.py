@@ -58,13 +58,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import dd
+from .. import config, dd
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
-from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, diff_row, footer, hands_array, integer_axis, legend, levels_of,
+from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
                      trump_by_rule, with_model_error)
+from .params import Param
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
 CARDS = {
@@ -77,6 +78,15 @@ DEFAULT_RECEIVERS = ("partner", "LHO", "RHO")
 #: the three receivers pooled: the card in some other hand
 ANY_OTHER = "any other hand"
 DEFAULT_MAX_RESOLVE = 2000
+#: the parameters of the 5H and 3S studies' run() (their PARAMETERS, kaiser_sim.studies.params)
+CARD_PARAMETERS = (
+    Param("receivers", list, DEFAULT_RECEIVERS, "the hands the card is swapped with in view (a): your partner, "
+          "your left-hand opponent, your right-hand opponent.", choices=DEFAULT_RECEIVERS),
+    Param("max_resolve", int, DEFAULT_MAX_RESOLVE, "deals solved again for view (a): the first this many of the "
+          "results in which the card is dealt (up to 3 swaps and 1 solve without its bonus each; 10,000 take "
+          "about 4.5 minutes on two quiet cores).", low=1, high=config.STUDY_MAX_DEALS),
+    TRUMP_RULE,
+)
 #: what a swap gives back (module doc): the next card up, a higher spot card, an honour
 LIKE = "like for like"
 SPOT = "for a higher spot card"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..cards import THREE_SPADES
 from .common import definition, DEFAULT_TRUMP_RULE
-from .specials import (DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
+from .specials import (CARD_PARAMETERS, DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
 
 KEY = "three-spades"
@@ -25,8 +25,10 @@ METHOD = (
     "your side (the deal solved with the 3♠ counting 0): −3 = your side is stuck with it whatever it "
     "does, 0 = it always gets rid of it. (c) is not the card's worth: the holder decides when and where "
     "the 3♠ falls, which (a) and (b) measure.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/three-spades.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = CARD_PARAMETERS
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/three-spades.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "The 3S: worth of being dealt it (like-for-like swap, observed), "
                         "and how much of its -3 its side keeps",
                         params={"receivers": ["partner", "LHO", "RHO"],
@@ -60,4 +62,4 @@ def cheat_sheet(tables) -> list:
 
 
 __all__ = ["run", "plot", "section", "cheat_sheet", "sample_note", "KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION",
-           "CHEAT_SHEET_ORDER"]
+           "PARAMETERS", "CHEAT_SHEET_ORDER"]

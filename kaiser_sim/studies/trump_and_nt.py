@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, pct, ranges, scoring
-from .common import (DEFAULT_TRUMP_RULE, TRUMP_RULES, declarer_frame, hand_score, integer_axis, legend, mean_row,
+from .common import (DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, TRUMP_RULES, definition, declarer_frame, hand_score, integer_axis, legend, mean_row,
                      new_figure, ordered_colors, rows_frame, share_row, run_info, table_play_model, tag, trump_by_rule,
                      with_model_error)
 
@@ -35,20 +35,12 @@ METHOD = (
     "and how many points it gives away. (2) How often no trump takes strictly more points than the best "
     "trump suit. (3) The expected score of an NT bid minus a plain bid at the same level (paired on the "
     "same hands), under the rules' NT scoring.")
-#: the default definition (deals, seed, rules, parameters): the same as analyses/trump-and-nt.toml,
-#: which a test keeps equal; ``kaiser-sim study NAME`` runs it
-DEFINITION = {
-    "study": KEY,
-    "description": "Naming trump, and when no trump pays",
-    "deals": 100_000,
-    "seed": 1,
-    "rules": "standard",
-    "rule": [],
-    "params": {
-        "trump_rule": "longest-strength",
-        "min_cell": 30,
-    },
-}
+#: the parameters of run(), declared (kaiser_sim.studies.params)
+PARAMETERS = (TRUMP_RULE, MIN_CELL)
+#: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
+#: analyses/trump-and-nt.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
+DEFINITION = definition(KEY, "Naming trump, and when no trump pays",
+                        params={"trump_rule": "longest-strength", "min_cell": 30})
 
 
 def _shape(d):
