@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("runs and results", ("kaiser_sim.runs", "kaiser_sim.runs.*")),
     ("hands and models", ("kaiser_sim.strategy", "kaiser_sim.strategy.*")),
     ("studies", ("kaiser_sim.studies", "kaiser_sim.studies.*")),
-    ("report", ("kaiser_sim.report",)),
+    ("report", ("kaiser_sim.report", "kaiser_sim.report.*")),
     ("command line", ("kaiser_sim.cli", "kaiser_sim.cli.*", "kaiser_sim.__main__", "kaiser_sim")),
 ]
 
