@@ -32,7 +32,7 @@ PACKAGE = ROOT / "kaiser_sim"
 #: lazily) is a façade at the top, beside the command line.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cards and rules", ("kaiser_sim.__version__", "kaiser_sim.config", "kaiser_sim.errors", "kaiser_sim.cards", "kaiser_sim.rules",
-                         "kaiser_sim.hands", "kaiser_sim.stats", "kaiser_sim.output_dir", "kaiser_sim._jit_cache",
+                         "kaiser_sim.hands", "kaiser_sim.stats", "kaiser_sim.output_dir",
                          "kaiser_sim.figures")),
     ("deals", ("kaiser_sim.deal", "kaiser_sim.scoring", "kaiser_sim.auction")),
     ("double-dummy engine", ("kaiser_sim.dd", "kaiser_sim.dd.*")),
