@@ -460,7 +460,7 @@ def test_refusals_leave_no_new_directories(datasets, tmp_path):
 
 
 def test_the_write_check_leaves_nothing(tmp_path):
-    from kaiser_sim.output_dir import probe
+    from kaiser_sim.runs.output_dir import probe
 
     probe(tmp_path / "a" / "b" / "c")
     assert list(tmp_path.iterdir()) == []

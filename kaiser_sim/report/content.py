@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import config
-from ..output_dir import source_date_epoch
+from ..runs.output_dir import source_date_epoch
 from ..studies import StudyError
 from ..studies.blocks import Chart, Table
 

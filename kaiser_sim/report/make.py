@@ -15,7 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
-from ..output_dir import source_date_epoch
+from ..runs.output_dir import source_date_epoch
 from ..rules import Rules
 from .build import build_report, parse_studies
 from .content import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, MIN_DEALS, Report, ReportError
@@ -70,10 +70,10 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     ``from_path`` is a results dataset with points values, that ``out`` can be
     written.  The files are written into a hidden directory in ``out`` and
     moved into place at the end; a run that fails leaves nothing it created
-    (:mod:`kaiser_sim.output_dir`).
+    (:mod:`kaiser_sim.runs.output_dir`).
     """
     from .. import config
-    from ..output_dir import removed_on_failure, staged
+    from ..runs.output_dir import removed_on_failure, staged
     from ..rules import get_preset
     from ..runs.services import RunServiceError, check_output_dir, check_results_path, obtain_results, results_rules
 

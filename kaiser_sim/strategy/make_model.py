@@ -208,7 +208,7 @@ def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) 
     :class:`~kaiser_sim.output_dir.OutputError` and leaves no new file (nor
     a directory made for one) behind."""
     from ..hands import FEATURES
-    from ..output_dir import OutputError, removed_on_failure, write_files_atomic
+    from ..runs.output_dir import OutputError, removed_on_failure, write_files_atomic
 
     counts = model.meta["counts"]
     rows = []

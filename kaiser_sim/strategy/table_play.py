@@ -366,7 +366,7 @@ class TablePlayModel:
         :class:`~kaiser_sim.output_dir.OutputError` (an :class:`OSError`
         naming ``path``) and leaves nothing behind (no hidden file, no
         directory made for it)."""
-        from ..output_dir import OutputError, removed_on_failure, write_file_atomic
+        from ..runs.output_dir import OutputError, removed_on_failure, write_file_atomic
 
         path = Path(path)
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__, config
-from ..output_dir import removed_on_failure, source_date_epoch, staged
+from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
                              results_rules)
