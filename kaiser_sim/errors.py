@@ -6,7 +6,7 @@ auction no bidding model makes) is a :class:`KaiserSimError`, a
 :class:`ValueError`: a caller catches the whole family with one ``except``,
 and the command line turns any of them into its one-line message with exit
 status 2.  Two errors are not in the family because they are not about the
-input: ``output_dir.OutputError`` (an :class:`OSError`: a file that could
+input: ``runs.output_dir.OutputError`` (an :class:`OSError`: a file that could
 not be written) and ``dd.rule_variants.RedealError`` (a
 :class:`RuntimeError`: a dealing loop that cannot end).
 """

@@ -1,4 +1,4 @@
-"""``kaiser_sim._jit_cache``: a cached kernel that calls a kernel of another
+"""``kaiser_sim.dd._jit_cache``: a cached kernel that calls a kernel of another
 file is recompiled when that file changes (numba alone would load the stale
 copy from its cache)."""
 
@@ -25,7 +25,7 @@ def test_caller_recompiled_when_callee_file_changes(tmp_path):
     (pkg / "a.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n")
     (pkg / "b.py").write_text(textwrap.dedent("""\
         import os
-        from kaiser_sim._jit_cache import depends_on
+        from kaiser_sim.dd._jit_cache import depends_on
         depends_on(__file__, os.path.join(os.path.dirname(__file__), "a.py"))
         from numba import njit
         from .a import f
@@ -63,7 +63,7 @@ def test_every_cached_kernel_module_registers_its_call_tree():
     import pkgutil
 
     import kaiser_sim
-    from kaiser_sim import _jit_cache
+    from kaiser_sim.dd import _jit_cache
 
     if not _jit_cache._HOOK:  # pragma: no cover - another numba
         return

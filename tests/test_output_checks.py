@@ -22,7 +22,7 @@ import kaiser_sim
 from kaiser_sim import config
 from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
-from kaiser_sim.output_dir import OutputError, check_replaceable, probe_file, write_file_atomic
+from kaiser_sim.runs.output_dir import OutputError, check_replaceable, probe_file, write_file_atomic
 from kaiser_sim.runs.simulate import SimulateError, simulate
 
 DEAL = "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J"

@@ -220,7 +220,7 @@ def test_the_report_names_its_results_where_they_are_kept(tmp_path, monkeypatch,
     --no-keep-results (``make sample``) they are removed and the report says
     so instead of naming a directory that is gone.  (The studies are
     replaced by a stand-in: only where the results go is tested.)"""
-    from kaiser_sim import report
+    from kaiser_sim.report import make
 
     seen = {}
 
@@ -231,8 +231,8 @@ def test_the_report_names_its_results_where_they_are_kept(tmp_path, monkeypatch,
         seen["source"] = source
         return Built()
 
-    monkeypatch.setattr(report, "build_report", build)
-    monkeypatch.setattr(report, "write_report", lambda r: {"seconds": {}, "pages": 1, "deals": 100, "seed": 1})
+    monkeypatch.setattr(make, "build_report", build)  # where make_report finds them
+    monkeypatch.setattr(make, "write_report", lambda r: {"seconds": {}, "pages": 1, "deals": 100, "seed": 1})
     out = tmp_path / "rep"
     args = ["report", "--deals", 100, "--seed", 1, "--workers", 1, "--out", out, "-q"]
     result = CliRunner().invoke(main, [str(a) for a in args + ([] if keep else ["--no-keep-results"])])

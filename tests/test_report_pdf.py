@@ -165,9 +165,9 @@ def test_wide_tables_fit_the_page():
     instead of running off the page; a long one repeats its header."""
     from reportlab.lib.units import inch
 
-    from kaiser_sim.report import _register_fonts, _styles, _table
+    from kaiser_sim.report.pdf_blocks import paragraph_styles, register_fonts, table_flowables
 
-    _register_fonts()
+    register_fonts()
     wide = pd.DataFrame({f"a long column header {j}": [f"12.34 [10.00, 14.00] and more words {i}" for i in range(80)]
                          for j in range(9)})
     from reportlab.platypus import CondPageBreak, KeepTogether, LongTable
@@ -183,13 +183,13 @@ def test_wide_tables_fit_the_page():
                 out.append(f.table)
         return out
 
-    long = _table(Table("wide", "A wide table", wide, "its note"), _styles(), BOX_W * inch)
+    long = table_flowables(Table("wide", "A wide table", wide, "its note"), paragraph_styles(), BOX_W * inch)
     assert isinstance(long[0], CondPageBreak)  # a long table may split, once its caption and first rows fit
     table, = tables(long)
     assert sum(table._colWidths) <= BOX_W * inch + 0.01
     assert table.repeatRows == 1
     narrow = pd.DataFrame({"bid": ["6", "7"], "P(make) %": ["61.2 [59.6, 62.9]", "54.4 [52.7, 56.1]"]})
-    short = _table(Table("narrow", "", narrow), _styles(), BOX_W * inch)
+    short = table_flowables(Table("narrow", "", narrow), paragraph_styles(), BOX_W * inch)
     assert isinstance(short[0], KeepTogether)  # a short one is never split
     table, = tables(short)
     assert sum(table._colWidths) < BOX_W * inch / 2  # as wide as its contents, no wider
@@ -256,12 +256,12 @@ def test_a_split_table_keeps_rows_with_its_note():
     each side of the break, and its note, never split, under its last rows."""
     from reportlab.lib.units import inch
 
-    from kaiser_sim.report import _END_ROWS, _register_fonts, _styles, _table
+    from kaiser_sim.report.pdf_blocks import _END_ROWS, paragraph_styles, register_fonts, table_flowables
 
-    _register_fonts()
+    register_fonts()
     df = pd.DataFrame({"row": [str(i) for i in range(40)], "value": ["1.0 [0.5, 1.5]"] * 40})
     note = "a note long enough to take two lines of small type under the table: " * 3
-    parts = _table(Table("t", "a long table", df, note), _styles(), BOX_W * inch)
+    parts = table_flowables(Table("t", "a long table", df, note), paragraph_styles(), BOX_W * inch)
     block = parts[-1]
     w = BOX_W * inch
     _, total = block.wrap(w, 1e6)
@@ -299,18 +299,21 @@ def test_no_page_holds_only_a_closing_note(texts):
     from reportlab.platypus import KeepTogether, Paragraph
     from reportlab.platypus.tableofcontents import TableOfContents
 
-    from kaiser_sim.report import Report, Section, _register_fonts, _story, _styles
+    from kaiser_sim.report import Report, Section
+    from kaiser_sim.report.pdf import _story
+    from kaiser_sim.report.pdf_blocks import paragraph_styles, register_fonts
     from kaiser_sim.studies.blocks import Text
 
     for i, text in enumerate(texts):
         assert not text.lstrip().startswith("All tables of this study"), f"page {i + 1}: {text[:120]!r}"
-    _register_fonts()
+    register_fonts()
     df = pd.DataFrame({"row": [str(i) for i in range(60)], "value": ["1.0 [0.5, 1.5]"] * 60})
     closing = "All tables of this study, with every column: x/*.csv."
     sections = [Section("title", "T", [Text("a", "note")]),
                 Section("x", "X", [Text("words", "body"), Table("t", "a long table", df, "its note"),
                                    Text(closing, "note")])]
-    story = _story(Report("T", {}, sections, {}, Path(".")), _styles(), TableOfContents(), None, BOX_W * inch, 9.5)
+    story = _story(Report("T", {}, sections, {}, Path(".")), paragraph_styles(), TableOfContents(), None,
+                   BOX_W * inch, 9.5)
 
     def flat(fs):
         for f in fs:

@@ -320,7 +320,7 @@ def test_full_disk_during_a_simulating_study_removes_the_new_run(tmp_path, monke
 def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch):
     from kaiser_sim.runs.simulate import simulate
 
-    import kaiser_sim.report as report
+    from kaiser_sim.report import make
 
     dataset = tmp_path / "runs"
     simulate(dataset, 100, 3, mode="points", workers=1)
@@ -328,7 +328,7 @@ def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch)
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(report, "render_pdf", full)
+    monkeypatch.setattr(make, "render_pdf", full)  # where write_report finds it
     out = tmp_path / "report"
     failed(run("report", "--from", dataset, "--studies", "lead", "--out", out, "--quiet"), "No space left on device")
     assert not out.exists()
@@ -460,7 +460,7 @@ def test_refusals_leave_no_new_directories(datasets, tmp_path):
 
 
 def test_the_write_check_leaves_nothing(tmp_path):
-    from kaiser_sim.output_dir import probe
+    from kaiser_sim.runs.output_dir import probe
 
     probe(tmp_path / "a" / "b" / "c")
     assert list(tmp_path.iterdir()) == []

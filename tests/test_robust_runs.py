@@ -248,6 +248,7 @@ def test_report_default_out_is_built_from_checked_metadata(tiny, tmp_path, monke
         rewrite_part(out, chunk, run=meta)
     assert meta["rules"]["label"] == "../../../../escape"  # a printable label is accepted ...
     from kaiser_sim import report
+    from kaiser_sim.report import make
 
     seen = {}
 
@@ -256,7 +257,7 @@ def test_report_default_out_is_built_from_checked_metadata(tiny, tmp_path, monke
         raise report.ReportError("stop here")
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(report, "build_report", fake_build)
+    monkeypatch.setattr(make, "build_report", fake_build)  # where make_report finds it
     with pytest.raises(report.ReportError):
         report.make_report(from_path=out)
     # ... and the directory made from it stays under reports/

@@ -102,7 +102,7 @@ def _output_error(e: OSError, stdout: bool | None):
     """Raise the clean exit for an output that failed: quiet exit 1 for a
     reader that went away, else :class:`OutputFailed` naming what failed.
     ``stdout``: True if stdout failed, None to find out from the traceback."""
-    from ..output_dir import OutputError
+    from ..runs.output_dir import OutputError
 
     if isinstance(e, OutputError):
         raise OutputFailed(str(e)) from None

@@ -125,7 +125,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
     if plot:
         import matplotlib
 
-        from ..output_dir import OutputError, removed_on_failure, write_file_atomic
+        from ..runs.output_dir import OutputError, removed_on_failure, write_file_atomic
 
         matplotlib.use("Agg")  # a file, no window
         folder = os.path.dirname(os.path.abspath(plot))

@@ -77,7 +77,7 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
     if result.play.get("engine_note"):  # table play asked for, or the default falling back to dd
         click.echo(f"{'warning' if engine else 'note'}: {result.play['engine_note']}", err=True)
     if out:
-        from ..output_dir import removed_on_failure, staged
+        from ..runs.output_dir import removed_on_failure, staged
 
         with removed_on_failure(out), staged(out, "the match tables") as stage:
             result.write(stage)

@@ -2,6 +2,9 @@
 
 Modules, lowest first (each imports only those above it in this list):
 
+- :mod:`~kaiser_sim.dd._jit_cache`: numba's on-disk cache made aware of
+  kernels that call kernels of another file (every module with cached
+  kernels registers its call tree);
 - :mod:`~kaiser_sim.dd.bits`: bit scans as machine instructions, pext/pdep,
   the rules of a trick on bitboards;
 - :mod:`~kaiser_sim.dd.tt`: position keys and the transposition table with

@@ -29,8 +29,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from .. import _jit_cache
 from ..cards import SUIT_MASK
+from . import _jit_cache
 
 # the kernels below freeze constants of cards.py: recompile them when it changes
 _jit_cache.depends_on(__file__, *_jit_cache.package_files("cards.py"))

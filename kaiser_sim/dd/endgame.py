@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache
 from ..cards import SUIT_MASK
+from . import _jit_cache
 from .bits import INF, beats, card_bit, highest_bit_index, ix, lowest_bit_index, rank_win, trick_points
 
 # the kernels below carry compiled copies of these files' kernels: recompile them when those change

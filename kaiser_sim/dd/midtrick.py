@@ -44,8 +44,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache, config
+from .. import config
 from ..cards import SUIT_MASK, NotationError, Seat, card_name, parse_hand
+from . import _jit_cache
 from .api import special_bits
 from .bits import INF, beats, highest_bit_index, lowest_bit_index, trick_points
 from .search import STATS_SIZE, points_left, search, search_mid

@@ -68,9 +68,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .. import _jit_cache, config
+from .. import config
 from ..cards import SUIT_MASK, Seat, Strain, card_name, format_deal, parse_deal
 from ..deal import bounded, seed_key, splitmix64
+from . import _jit_cache
 from .api import solve, special_bits
 from .bits import beats, bit_count, highest_bit_index, lowest_bit_index, trick_points
 from .midtrick import (legal_cards, node, node_value, play_into_trick, read_position, representatives, score_moves,

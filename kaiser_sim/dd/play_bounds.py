@@ -65,8 +65,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache
 from ..cards import SUIT_MASK
+from . import _jit_cache
 from .api import special_bits
 from .bits import bit_count, highest_bit_index
 

@@ -55,8 +55,8 @@ import os
 import numpy as np
 from numba import njit, prange
 
-from .. import _jit_cache
 from ..cards import SUIT_MASK
+from . import _jit_cache
 from .bits import (INF, above_in_suit, beats, bit_count, card_bit, highest_bit_index, ix, lowest_bit_index, prefetch,
                    rank_win, trick_points)
 from .bounds import (cash_spares_3s, cash_takes_5h, quick_tricks, side_floor, special_captor,

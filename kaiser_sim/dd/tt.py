@@ -37,8 +37,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import _jit_cache
 from ..cards import SUIT_MASK
+from . import _jit_cache
 from .bits import bit_count, card_bit, highest_bit_index, ix, low_bits, lowest_bit_index, owner, pext_suit
 
 # the kernels below carry compiled copies of these files' kernels: recompile them when those change

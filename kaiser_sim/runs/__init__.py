@@ -1,4 +1,4 @@
-"""Runs and results: the Monte Carlo runs and the datasets they write.
+"""Runs and results: the Monte Carlo runs, the datasets they write, and the files every command writes.
 
 - :mod:`~kaiser_sim.runs.simulate`: a run end to end (``kaiser-sim
   simulate``), the layer's entry point :func:`~kaiser_sim.runs.simulate.simulate`;
@@ -13,7 +13,12 @@
 - :mod:`~kaiser_sim.runs.services`: a results dataset checked, loaded or
   simulated for the studies and the report;
 - :mod:`~kaiser_sim.runs.progress`: progress output of long runs;
-- :mod:`~kaiser_sim.runs.deal_io`: deals read from and written to text.
+- :mod:`~kaiser_sim.runs.deal_io`: deals read from and written to text;
+- :mod:`~kaiser_sim.runs.output_dir`: the output directories of every
+  command that writes files, checked before the work and never left half
+  written;
+- :mod:`~kaiser_sim.runs.figures`: matplotlib figures saved byte for byte
+  the same (the studies' charts, the hand advisor's plot).
 
 Nothing is imported here: ``import kaiser_sim.runs`` loads neither numpy
 nor pyarrow.

@@ -448,11 +448,11 @@ def enclosing_dataset(path) -> Path | None:
 
 def check_output(path, file: bool = False) -> None:
     """Raise :class:`OSError` (its ``strerror`` says why) unless the output
-    ``path`` can be written -- a directory (:func:`kaiser_sim.output_dir.probe`)
-    or, with ``file``, a file (:func:`~kaiser_sim.output_dir.probe_file`) --
+    ``path`` can be written -- a directory (:func:`kaiser_sim.runs.output_dir.probe`)
+    or, with ``file``, a file (:func:`~kaiser_sim.runs.output_dir.probe_file`) --
     and does not lie in a results dataset: a run holding other files could
     no longer be resumed.  Leaves nothing behind."""
-    from ..output_dir import probe, probe_file
+    from .output_dir import probe, probe_file
 
     if file:
         probe_file(path)

@@ -205,10 +205,10 @@ def save_make_model(model: MakeModel, csv_path=MODEL_CSV, json_path=MODEL_JSON) 
     renamed into place only when both are written.  An existing file of
     either name must be a regular file (a device, a FIFO or a directory is
     refused, never replaced); the two must differ.  A failure raises
-    :class:`~kaiser_sim.output_dir.OutputError` and leaves no new file (nor
+    :class:`~kaiser_sim.runs.output_dir.OutputError` and leaves no new file (nor
     a directory made for one) behind."""
     from ..hands import FEATURES
-    from ..output_dir import OutputError, removed_on_failure, write_files_atomic
+    from ..runs.output_dir import OutputError, removed_on_failure, write_files_atomic
 
     counts = model.meta["counts"]
     rows = []

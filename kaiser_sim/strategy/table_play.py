@@ -363,10 +363,10 @@ class TablePlayModel:
         hidden file beside it, renamed over it.  An existing ``path`` must be
         a regular file: a device (/dev/null), a FIFO or a directory is
         refused, never replaced.  A failure raises
-        :class:`~kaiser_sim.output_dir.OutputError` (an :class:`OSError`
+        :class:`~kaiser_sim.runs.output_dir.OutputError` (an :class:`OSError`
         naming ``path``) and leaves nothing behind (no hidden file, no
         directory made for it)."""
-        from ..output_dir import OutputError, removed_on_failure, write_file_atomic
+        from ..runs.output_dir import OutputError, removed_on_failure, write_file_atomic
 
         path = Path(path)
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"

@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import config
 from ..cards import FIVE_HEARTS, THREE_SPADES
-from ..figures import save_figure  # noqa: F401  (re-exported: the studies save with it)
+from ..runs.figures import save_figure  # noqa: F401  (re-exported: the studies save with it)
 from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K,  # noqa: F401
                      RANK_Q, RANK_T, STRENGTH_BUCKETS, TRUMP_RULES, aces, has_card, hcp, kaiser_count, rank_held, strength, suit_bits,
                      suit_hcp, suit_lengths, trump_by_rule)

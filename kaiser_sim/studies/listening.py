@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from ..output_dir import source_date_epoch
+from ..runs.output_dir import source_date_epoch
 from ..strategy.policies import POLICIES
 from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
 from .match import ENGINE, MATCH_SEED, PLAY

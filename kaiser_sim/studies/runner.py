@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__, config
-from ..output_dir import removed_on_failure, source_date_epoch, staged
+from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
                              results_rules)
@@ -305,7 +305,7 @@ def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
 
     All of them or none: they are written into a hidden directory in ``out``
     and moved into place at the end; if one cannot be written (a full disk)
-    the others are removed and :class:`kaiser_sim.output_dir.OutputError`
+    the others are removed and :class:`kaiser_sim.runs.output_dir.OutputError`
     names the problem."""
     import matplotlib.pyplot as plt
 

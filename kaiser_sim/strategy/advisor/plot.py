@@ -74,7 +74,7 @@ def save_plot(a: HandAdvice, path) -> None:
     fmt = plot_format(path)
     fig = plot_make_probability(a)
     try:
-        from ...figures import save_figure
+        from ...runs.figures import save_figure
 
         save_figure(fig, path, fmt)
     finally:

@@ -1,7 +1,8 @@
 """Saving matplotlib figures reproducibly (used by the studies and the hand advisor).
 
-Below the models and the studies: it needs only matplotlib, imported when a
-figure is saved.
+In the runs layer, beside :mod:`~kaiser_sim.runs.output_dir` (the outputs'
+files), so below the models and the studies that save figures with it; it
+needs only matplotlib, imported when a figure is saved.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ except (ImportError, AttributeError):  # pragma: no cover
 def package_files(*names: str) -> list[str]:
     """Absolute paths of files of the ``kaiser_sim`` package, named relative
     to it (``"cards.py"``, ``"dd/search.py"``), for :func:`depends_on`."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kaiser_sim/, above this dd/
     return [os.path.join(here, *name.split("/")) for name in names]
 
 

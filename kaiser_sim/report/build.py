@@ -1,0 +1,90 @@
+"""Building a report: the chosen studies run on one results frame, their sections assembled in order.
+
+:func:`build_report` runs the chosen studies on one results frame (simulated
+once, or read with ``--from``) and builds the content once, as a list of
+:class:`~kaiser_sim.report.content.Section` objects holding text, tables and
+charts; the studies come in the registry's order.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from .. import __version__
+from ..rules import Rules
+from ..studies import PLAY_STUDIES, STUDIES, get_study
+from ..studies.runner import definition_for, run_study
+from .content import DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, MIN_DEALS, Report, ReportError, report_date
+from .sections import appendix_section, cheat_sheet, glossary_section, study_section, title_section
+
+
+def parse_studies(text) -> list[str]:
+    """``"a,b"`` -> study keys in the report's order; :class:`ReportError` on an unknown name.
+
+    The default is every study of ``STUDIES``; the play studies
+    (``PLAY_STUDIES``) join only when named."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return list(STUDIES)
+    names = [t.strip().lower().replace("_", "-") for t in (text.split(",") if isinstance(text, str) else text)]
+    names = [n for n in names if n]
+    known = list(STUDIES) + list(PLAY_STUDIES)
+    bad = [n for n in names if n not in known]
+    if bad or not names:
+        raise ReportError(f"unknown study {', '.join(repr(b) for b in bad) or '(none given)'}; "
+                          f"studies: {', '.join(known)}")
+    return [k for k in known if k in names]
+
+
+
+def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_resolve: int = DEFAULT_MAX_RESOLVE,
+                 source: str = "", log=None, seconds_results: float = 0.0, rules_preset: str = "standard",
+                 edition: bool = False) -> Report:
+    """Run ``studies`` (default all) on ``results`` and build the report's content.
+
+    Each study writes its own outputs into ``out/<study>/``; ``log`` (a
+    callable taking a line) reports progress.  ``edition``: the report is
+    the edition (:data:`EDITION_PATH`); otherwise its title page says it is
+    a preview and where the edition is.
+    """
+    log = log or (lambda line: None)
+    keys = parse_studies(studies)
+    if len(results) < MIN_DEALS:
+        raise ReportError(f"the report needs at least {MIN_DEALS} deals; the results hold {len(results)}")
+    out = Path(out)
+    meta = results.attrs.get("kaiser_sim", {}) or {}
+    outputs, seconds = {}, {"results": round(seconds_results, 1)}
+    for i, key in enumerate(keys, 1):
+        t0 = time.time()
+        log(f"study {i}/{len(keys)}: {key} ...")
+        d = definition_for(key)
+        if "max_resolve" in inspect.signature(get_study(key).run).parameters:
+            d.params["max_resolve"] = int(max_resolve)
+        if key in PLAY_STUDIES:
+            d.params["max_deals"] = min(len(results), DEFAULT_PLAY_DEALS)
+        module = get_study(key)
+        if getattr(module, "USES_RESULTS", True):
+            outputs[key] = run_study(d, out / key, results=results, rules=rules)
+        else:  # a study that plays matches: no results; the report's shorter run, sized by its deals
+            if callable(getattr(module, "report_params", None)):
+                d.params.update(module.report_params(len(results)))
+            outputs[key] = run_study(d, out / key, rules=rules)
+        seconds[key] = round(time.time() - t0, 1)
+        log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")
+    date = report_date()
+    inputs = {"schema": "kaiser-sim/report/1", "version": __version__, "date": date.strftime("%Y-%m-%d %H:%M UTC"),
+              "deals": int(len(results)), "seed": meta.get("seed"), "rules": rules.to_dict(),
+              "rules_preset": rules_preset, "studies": keys, "max_resolve": int(max_resolve),
+              "results": source, "edition": bool(edition),
+              "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
+    cheat = cheat_sheet(outputs)  # None when no study of the report has lines for it
+    sections = [title_section(inputs, keys)] + ([cheat] if cheat is not None else []) + [glossary_section(inputs)]
+    sections += [study_section(k, outputs[k]) for k in keys]
+    sections.append(appendix_section(inputs, rules))
+    return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)
+
+
+__all__ = ["parse_studies", "build_report"]
