@@ -137,7 +137,7 @@ def test_validation_table_recomputed(played):
 def test_shipped_model_and_its_held_out_check():
     m = load_model()
     p = m.provenance
-    assert p["samples"] >= 10 and p["deals"] >= 5000 and p["holdout"]["seed"] != p["seed"]
+    assert p["samples"] >= 10 and p["deals"] >= 5000 and p["holdout"]["seed"] not in table_play.fit_seeds(p)
     assert m.applies_to(get_preset("standard"))
     # monotone in expectation, for both kinds
     for nt in (False, True):

@@ -243,7 +243,7 @@ def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> N
     except (ValueError, KeyError, TypeError) as e:
         raise TablePlayError(f"cannot resume the play run {path}: {e}") from None
     clashes = [f"{what} {want} (the run has {have})" for what, want, have in
-               (("deals", deals, spec.deals), ("seed", seed, spec.seed), ("samples", samples, spec.play))
+               (("deals", deals, spec.deals), ("seed", seed, spec.seed), ("samples", samples, spec.samples))
                if want != have]
     if rules is not None and rules != spec.rules:
         clashes.append(f"rules {rules.label} (the run has {spec.rules.label})")
