@@ -41,12 +41,12 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     P(table points | double-dummy points, trump or no trump), checks it on
     --holdout further deals and measures its sensitivity to K and to the
     players; writes the model with its provenance and checks to --out.
-    The defaults take about 8 minutes on 2 quiet cores.  The shipped model
-    used --deals 40000 --holdout 10000 (about 40 minutes);
+    The defaults take about 8 minutes on 2 quiet cores.  --add pools the
+    played contracts of an earlier model with this run's (another seed): a
+    model fitted on 40,000 deals of seed 101 plus 40,000 of seed 103 is the
+    model fitted on all 80,000 at once.  The shipped model is built so, in
+    two runs of --deals 40000 --holdout 10000 (about 40 minutes each);
     `make table-play-model` rebuilds it (--out kaiser_sim/data/table_play_model.json).
-    --add pools the played contracts of an earlier model with this run's
-    (another seed): a model fitted on 40,000 deals of seed 101 plus 40,000
-    of seed 103 is the model fitted on all 80,000 at once.
 
     --rules / --rule that change the play (a kitty, low no trump, cover 3)
     build that game's model: the deals dealt and played under the rules (a
