@@ -61,8 +61,8 @@ import numpy as np
 
 from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
-                       hand_values, ladder_arrays, listen_features, play_used, position_calls)
-from .measure import MEASURES
+                       hand_values, ladder_arrays, listen_features, position_calls)
+from .measure import MEASURES, measure_for
 from ..rules import Rules
 
 #: the shipped table: this many random deals of this seed
@@ -314,7 +314,6 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
     already solved (``(deals, 4, 5)``, from :func:`solve` with these deals
     and seed)."""
     from .. import __version__
-    from .table_play import TablePlayError, load_model
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)
@@ -338,14 +337,8 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
     out = {}
     for play in plays:
         t1 = time.perf_counter()
-        used = play_used(rules, play)
-        table_model = None
-        if used == "table":
-            try:
-                table_model = load_model()
-                table_model.check_rules(rules)
-            except TablePlayError:
-                table_model, used = None, "dd"
+        measure = measure_for(rules, play)  # the one place that decides table play or double dummy
+        used, table_model = measure.used, measure.table_model
         log(f"{play} play: features of {4 * deals:,} hands, then the rounds")
         seats = Seats.of(dl, rules, used)
         table, rounds, converged = iterate(seats, points, dealers, rules, used, table_model, tolerance, max_rounds,
