@@ -345,6 +345,21 @@ def test_match_study_small(tmp_path):
     assert json.loads((tmp_path / "m" / "study.json").read_text())["unit"] == "matches"
     with pytest.raises(StudyError, match="plays matches"):
         run_study(d, tmp_path / "x", from_path=str(tmp_path))
+    assert "seconds" in t["round_robin"]  # the time the matches took ...
+
+
+def test_match_study_reproducible_has_no_wall_clock(tmp_path, monkeypatch):
+    """... but not when the outputs are to be reproducible (SOURCE_DATE_EPOCH):
+    the same definition then writes the same bytes."""
+    from kaiser_sim.studies.runner import definition_for, run_study
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    d = definition_for("match")
+    d.params.update(matches=2, policies=["ev", "score-aware"], hands=20, grid_step=50, rules_matches=2)
+    a, b = run_study(d, tmp_path / "a"), run_study(d, tmp_path / "b")
+    assert "seconds" not in a.tables["round_robin"]
+    for name in ("round_robin.csv", "round_robin.md"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 # --- the engine: double dummy or table play ---------------------------------------------------

@@ -75,6 +75,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
+from ..runs.output_dir import source_date_epoch
 from ..strategy.match import ENGINES
 from ..strategy.measure import MEASURES
 from ..strategy.policies import POLICIES
@@ -253,6 +254,8 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
         mats.append(r.matches.assign(match=r.matches["match"] + k * matches, cards=r.matches["match"] // 2,
                                      policy_a=a, policy_b=b))
     round_robin = pd.DataFrame(rr)
+    if source_date_epoch() is not None:  # reproducible outputs: no wall-clock column (as report.json, study.json)
+        round_robin = round_robin.drop(columns=["seconds"], errors="ignore")
     allm = pd.concat(mats, ignore_index=True)
     st = []
     for p in policies:
