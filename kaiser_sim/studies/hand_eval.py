@@ -86,7 +86,8 @@ PARAMETERS = (
           low=0, high=10_000),
     Param("seed", int, 0, "seeds the bootstrap.", low=0, high=MAX_SEED),
     Param("holdout_deals", int, 2000, "the printable Kaiser count was fitted on deals 0-99,999 of seed 1 "
-          "(common.KAISER_COUNT_FIT): on a run of those deals every count is scored instead on deals "
+          "(common.KAISER_COUNT_FIT): on a run of those deals every count is scored instead on the run's "
+          "held-out deals beyond them when there are at least holdout_deals of them, else on deals "
           "0..holdout_deals-1 of holdout_seed, solved by the study (about 10 s); 0: none, the printable count is "
           "then scored in sample.", low=0, high=config.HAND_MAX_DEALS),
     Param("holdout_seed", int, KAISER_COUNT_FIT["seed"] + 1, "the seed of those deals (not the one the count was "
