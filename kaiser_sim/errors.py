@@ -9,6 +9,13 @@ status 2.  Two errors are not in the family because they are not about the
 input: ``runs.output_dir.OutputError`` (an :class:`OSError`: a file that could
 not be written) and ``dd.rule_variants.RedealError`` (a
 :class:`RuntimeError`: a dealing loop that cannot end).
+
+Each layer raises its own subclass and lets the errors of the layers below
+pass as they are: one is raised again as another class only where the
+message says more (which option, which file), and an error from outside the
+family (numpy's, pyarrow's, a :class:`json.JSONDecodeError`) is put into it
+where it is caught.  ``tests/test_errors.py`` checks that no translation
+keeps the message unchanged, except the command line's own.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from kaiser_sim.cards import parse_hand
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.strategy.make_model import RAW_VALUES, heuristic_value, load_make_model
-from kaiser_sim.strategy.match import MatchError, play_matches
+from kaiser_sim.strategy.match import play_matches
 from kaiser_sim.strategy.policies import (PASS, BidView, EVPolicy, HeuristicPolicy, PolicyError, ScoreAwarePolicy, choose,
                                  contracts_of, get_policy, hand_values, ladder_arrays, play_note, play_used,
                                  run_auction)
@@ -263,7 +263,7 @@ def test_play_is_recorded_and_chosen():
     assert (t.summary()["play_a"], t.summary()["play_b"], t.summary()["play_note"]) == ("table", "table", "")
     assert (d.summary()["play_a"], d.summary()["play_b"]) == ("dd", "dd")
     assert "bidders expect: table play (ev)" in t.to_text() and "double dummy (ev)" in d.to_text()
-    with pytest.raises(MatchError, match="unknown play"):
+    with pytest.raises(PolicyError, match="unknown play"):  # the policies' refusal, as it is
         play_matches("ev", "ev", 2, play="pimc")
     with pytest.raises(PolicyError, match="unknown play"):
         get_policy("ev", play="bogus")

@@ -252,10 +252,10 @@ def test_report_refuses_a_tricks_dataset_up_front(datasets, tmp_path, monkeypatc
 
 def test_run_study_refuses_a_tricks_frame(datasets, tmp_path):
     from kaiser_sim.runs.results import load_results
-    from kaiser_sim.studies import StudyError
+    from kaiser_sim.runs.services import RunServiceError
     from kaiser_sim.studies.runner import definition_for, run_study
 
-    with pytest.raises(StudyError, match="tricks values only"):
+    with pytest.raises(RunServiceError, match="tricks values only"):  # the run services' refusal, as it is
         run_study(definition_for("lead"), tmp_path / "o", results=load_results(datasets["tricks"]))
     assert not (tmp_path / "o").exists()
 

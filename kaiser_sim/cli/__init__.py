@@ -14,8 +14,10 @@ in library modules.  The commands, by theme:
 What they share: :mod:`.types` (the parameter types SEAT, STRAIN, HAND, DEAL
 and BID, read through the library's vocabulary), :mod:`.common` (errors,
 shared options, helpers) and :mod:`.group` (the group: outputs that cannot be
-written).  Bad input is click's usage error or :class:`~.common.InputError`:
-a message on stderr, exit status 2, nothing on stdout.
+written).  Bad input is click's usage error, :class:`~.common.InputError`, or
+a refusal of the library (:class:`~kaiser_sim.errors.KaiserSimError`, which
+the commands let pass and the group shows): a message on stderr, exit
+status 2, nothing on stdout.
 
 Only light modules at the top of every module here: ``kaiser-sim --help`` and
 every command's ``--help`` import neither numpy nor numba, pyarrow, pandas,

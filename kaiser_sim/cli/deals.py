@@ -84,9 +84,9 @@ def _read_input(stream, rules) -> tuple[np.ndarray, np.ndarray]:
     try:
         return read_deals(stream, source=name, deck34=rules.deck34, max_cards=rules.hand_size)
     except DealInputError as e:
-        if len(e.errors) > 1:
-            raise InputError(f"{len(e.errors)} bad deals in {name}:\n{e}") from None
-        raise InputError(str(e)) from None
+        if len(e.errors) == 1:
+            raise  # its message says it all: the group shows it (exit 2)
+        raise InputError(f"{len(e.errors)} bad deals in {name}:\n{e}") from None
 
 
 def _solve_output(deals, line_numbers, tables, fmt: str, single: bool) -> Iterable[str]:

@@ -103,7 +103,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         kaiser-sim hand AK93.5.AK.- --rules kitty-4
         kaiser-sim hand 98.5.T9.987 --rules low-nt
     """
-    from ..strategy.advisor import AdvisorInputError, advise, plot_format
+    from ..strategy.advisor import advise, plot_format
 
     not_empty(plot=plot)
     if auction is not None and not auction.strip():
@@ -111,17 +111,14 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
                          "or 'none' when you speak first")
     if score is not None and not score.strip():
         raise InputError("--score is empty: give the score as US-THEM (30-12)")
-    try:
-        if plot:
-            plot_format(plot)
-            if os.path.isdir(plot):
-                raise InputError(f"--plot {plot}: is a directory; give a file name")
-            output_file(plot, f"--plot {plot}")
-        advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
-                        current_bid=current_bid, specials=specials, play=play.lower(), check=play_check,
-                        auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates)
-    except AdvisorInputError as e:
-        raise InputError(str(e)) from None
+    if plot:
+        plot_format(plot)
+        if os.path.isdir(plot):
+            raise InputError(f"--plot {plot}: is a directory; give a file name")
+        output_file(plot, f"--plot {plot}")
+    advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
+                    current_bid=current_bid, specials=specials, play=play.lower(), check=play_check,
+                    auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates)
     if plot:
         import matplotlib
 

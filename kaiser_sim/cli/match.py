@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .. import config
-from .common import InputError, not_empty, output_dir, seed_option
+from .common import not_empty, output_dir, seed_option
 from .rules_options import rules_options
 from .types import POLICY
 
@@ -61,17 +61,14 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
         kaiser-sim match -a ev -b rank-squared --rule target=32 --rule bid_out=25 --format json
         kaiser-sim match -a ev -b cautious --rules low-nt --matches 200
     """
-    from ..strategy.match import MatchError, play_matches
+    from ..strategy.match import play_matches
     from ..runs.progress import make_progress
 
     not_empty(out=out)
     if out:
         output_dir(out, f"--out {out}")
-    try:
-        result = play_matches(policy_a, policy_b, matches, seed, rules, play=play.lower(),
-                              engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet))
-    except MatchError as e:
-        raise InputError(str(e)) from None
+    result = play_matches(policy_a, policy_b, matches, seed, rules, play=play.lower(),
+                          engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet))
     if result.play.get("play_note"):
         click.echo(f"warning: {result.play['play_note']}", err=True)
     if result.play.get("engine_note"):  # table play asked for, or the default falling back to dd

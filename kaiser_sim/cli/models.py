@@ -63,8 +63,6 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
         kaiser-sim table-play-model --rules low-nt --deals 2000 --holdout 500 --out runs/low-nt.json
     """
     from ..runs.progress import make_progress
-    from ..runs.simulate import SimulateError
-    from ..strategy.table_play import TablePlayError
     from ..strategy.capabilities import check
     from ..strategy.table_play_build import build_model, check_added_model
 
@@ -85,13 +83,10 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     output_file(out, f"--out {out}")
     if runs is not None:
         output_dir(runs, f"--runs {runs}")  # may hold the runs fit/ and holdout/, not be inside one
-    try:
-        if add is not None:
-            check_added_model(add, seed, samples)  # before any deal is played (build_model checks it again)
-        model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet),
-                            rules=rules if variant else None, add=add)
-    except (TablePlayError, SimulateError) as e:
-        raise InputError(str(e)) from None
+    if add is not None:
+        check_added_model(add, seed, samples)  # before any deal is played (build_model checks it again)
+    model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet),
+                        rules=rules if variant else None, add=add)
     # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written
     if not quiet:
         click.echo(f"{model.describe()} -> {out}", err=True)
@@ -126,8 +121,7 @@ def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipp
     """
     import os
 
-    from ..strategy.make_model import MODEL_CSV, MODEL_JSON, MakeModelError, rebuild
-    from ..runs.results import ResultsError
+    from ..strategy.make_model import MODEL_CSV, MODEL_JSON, rebuild
 
     not_empty(out=out_dir, csv=csv_path, json=json_path)
     if replace_shipped and (out_dir or csv_path or json_path):
@@ -143,9 +137,7 @@ def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipp
                          "--replace-shipped writes over the model the package ships")
     try:  # (rebuild checks both outputs, named by their options, before it reads the results)
         line = rebuild(results_path, csv_path, json_path, labels=labels)
-    except (MakeModelError, ResultsError) as e:
-        raise InputError(str(e)) from None
-    except KeyError as e:
+    except KeyError as e:  # a column missing (pandas): put into the family; MakeModelError, ResultsError pass
         raise InputError(f"{results_path}: not a points-mode results dataset (no column {e})") from None
     click.echo(line)
 
@@ -183,13 +175,10 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     Example:
         kaiser-sim listening-table --deals 2000 --out runs/listening_table.npz
     """
-    from ..strategy.listening import ListeningError, build_tables, check_rules, rounds_text, save_tables
+    from ..strategy.listening import build_tables, check_rules, rounds_text, save_tables
 
     not_empty(out=out)
-    try:
-        check_rules(rules)
-    except ListeningError as e:
-        raise InputError(str(e)) from None
+    check_rules(rules)
     output_file(out, f"--out {out}")
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     tables = build_tables(rules, deals, seed, tolerance=tolerance, max_rounds=max_rounds, log=log)

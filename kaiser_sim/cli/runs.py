@@ -116,12 +116,9 @@ def info(path, fmt):
     Example:
         kaiser-sim info runs/s1
     """
-    from ..runs.results import ResultsError, info as read_info, info_text
+    from ..runs.results import info as read_info, info_text
 
-    try:
-        d = read_info(path)
-    except ResultsError as e:
-        raise InputError(str(e)) from None
+    d = read_info(path)
     click.echo(json.dumps(d, indent=2) if fmt == "json" else info_text(d))
 
 
@@ -177,38 +174,31 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
     from pathlib import Path
 
     from ..runs.progress import make_progress
-    from ..studies import StudyError
     from ..studies.runner import definition_for, parameters_text, parse_param, run_study
 
     from ..studies import get_study
 
     if list_params:
-        try:
-            names = [study_name] if study_name is not None else [*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]
-            click.echo("\n".join(parameters_text(definition_for(name)) for name in names), nl=False)
-        except StudyError as e:
-            raise InputError(str(e)) from None
+        names = [study_name] if study_name is not None else [*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]
+        click.echo("\n".join(parameters_text(definition_for(name)) for name in names), nl=False)
         return
     if study_name is None:  # NAME is optional only with --list
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "study_name"))
     not_empty(out=out, **{"from": from_path})
-    try:
-        definition = definition_for(study_name)
-        plays_matches = not getattr(get_study(definition.study), "USES_RESULTS", True)
-        if from_path is not None and not plays_matches and (deals is not None or seed is not None):
-            raise InputError(f"{'--deals' if deals is not None else '--seed'} describes a new simulation; "
-                             "with --from the results decide the deals and the seed")
-        if plays_matches and deals is not None:
-            raise InputError(f"study {definition.study} plays matches and reads no deals: --deals does not apply "
-                             "(set the number of matches with --param matches=N)")
-        definition.params.update(dict(parse_param(p) for p in params))
-        definition.deals = deals or definition.deals
-        definition.seed = definition.seed if seed is None else seed
-        out = Path(out or Path("reports") / "studies" / definition.study)
-        result = run_study(definition, out, from_path=from_path, workers=workers, progress=make_progress(quiet),
-                           rules=rules if given(ctx, "rules_preset", "rule_overrides") else None, force=force)
-    except StudyError as e:
-        raise InputError(str(e)) from None
+    definition = definition_for(study_name)
+    plays_matches = not getattr(get_study(definition.study), "USES_RESULTS", True)
+    if from_path is not None and not plays_matches and (deals is not None or seed is not None):
+        raise InputError(f"{'--deals' if deals is not None else '--seed'} describes a new simulation; "
+                         "with --from the results decide the deals and the seed")
+    if plays_matches and deals is not None:
+        raise InputError(f"study {definition.study} plays matches and reads no deals: --deals does not apply "
+                         "(set the number of matches with --param matches=N)")
+    definition.params.update(dict(parse_param(p) for p in params))
+    definition.deals = deals or definition.deals
+    definition.seed = definition.seed if seed is None else seed
+    out = Path(out or Path("reports") / "studies" / definition.study)
+    result = run_study(definition, out, from_path=from_path, workers=workers, progress=make_progress(quiet),
+                       rules=rules if given(ctx, "rules_preset", "rule_overrides") else None, force=force)
     click.echo(f"{definition.study}: n={result.inputs['n']:,} {result.inputs.get('unit', 'deals')}, "
                f"seed {result.inputs['seed']}, "
                f"{len(result.files)} files in {out}")
@@ -255,7 +245,6 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     """
     from ..runs.progress import make_progress
     from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
-    from ..studies import StudyError
 
     not_empty(out=out, **{"from": from_path})
     if from_path is not None and (deals is not None or seed is not None):
@@ -265,13 +254,10 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     if out and os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out {out}: is a file; give a directory")
-    try:
-        preset = ctx.params.get("rules_preset") or "standard"
-        _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
-                             rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
-                             preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
-                             make_progress(quiet), log, force=force, keep_results=keep_results, edition=edition)
-    except StudyError as e:
-        raise InputError(str(e)) from None
+    preset = ctx.params.get("rules_preset") or "standard"
+    _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
+                         rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
+                         preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
+                         make_progress(quiet), log, force=force, keep_results=keep_results, edition=edition)
     click.echo(f"report: {doc['pages']} pages, {doc['deals']:,} deals, seed {doc['seed']}, "
                f"{doc['seconds']['total']:.0f}s -> {doc['out']}")

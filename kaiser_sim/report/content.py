@@ -35,7 +35,8 @@ MIN_DEALS = config.REPORT_MIN_DEALS
 
 
 class ReportError(StudyError):
-    """Bad report input: an unknown study, unreadable results."""
+    """Bad report input: an unknown study, too few deals (results that cannot
+    be read are the run layer's errors, raised as they are)."""
 
 
 @dataclass

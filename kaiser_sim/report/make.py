@@ -71,11 +71,17 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     written.  The files are written into a hidden directory in ``out`` and
     moved into place at the end; a run that fails leaves nothing it created
     (:mod:`kaiser_sim.runs.output_dir`).
+
+    Refusals are :class:`~kaiser_sim.errors.KaiserSimError`: the report's own
+    (:class:`ReportError`: the studies, the deal count) and those of the run
+    services, raised as they are (:class:`~kaiser_sim.runs.services.RunServiceError`
+    and the run layer's ``ResultsError`` / ``SimulateError``: results that
+    cannot be read or simulated, an ``out`` that cannot be written).
     """
     from .. import config
     from ..runs.output_dir import removed_on_failure, staged
     from ..rules import get_preset
-    from ..runs.services import RunServiceError, check_output_dir, check_results_path, obtain_results, results_rules
+    from ..runs.services import check_output_dir, check_results_path, obtain_results, results_rules
 
     keys = parse_studies(studies)
     if from_path is None and deals < MIN_DEALS:
@@ -85,12 +91,9 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
     log = log or (lambda line: None)
     t0 = time.time()
     if from_path is not None:
-        try:
-            meta = check_results_path(from_path)  # readable, with points values: before anything is loaded
-            if rules is None:
-                rules = results_rules(meta, from_path) or get_preset(rules_preset)
-        except RunServiceError as e:
-            raise ReportError(str(e)) from None
+        meta = check_results_path(from_path)  # readable, with points values: before anything is loaded
+        if rules is None:
+            rules = results_rules(meta, from_path) or get_preset(rules_preset)
         deals, seed = meta.get("deals", "x"), meta.get("seed", "x")
         if isinstance(deals, int) and deals < MIN_DEALS:
             raise ReportError(f"the report needs at least {MIN_DEALS} deals; {from_path} holds {deals}")
@@ -101,19 +104,13 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
         label = re.sub(r"[^A-Za-z0-9_.=-]+", "_", rules.label).strip("_")[:80] or "rules"
         out = Path("reports") / f"{label}-{deals}-{seed}"
     out = Path(out)
-    try:
-        check_output_dir(out)
-    except RunServiceError as e:
-        raise ReportError(str(e)) from None
+    check_output_dir(out)
     with removed_on_failure(out, out / "results"):
-        try:
-            if from_path is not None:
-                results = obtain_results(from_path)
-            else:
-                log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
-                results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
-        except RunServiceError as e:
-            raise ReportError(str(e)) from None
+        if from_path is not None:
+            results = obtain_results(from_path)
+        else:
+            log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
+            results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
         if from_path is None:
             source = str(out / "results") if keep_results else (
                 f"not kept (--no-keep-results); kaiser-sim simulate --deals {deals} --seed {seed} --mode points "

@@ -9,10 +9,12 @@ recorded with it (:func:`results_rules`), load or simulate it
 (:func:`obtain_results`) and check the output directory before any work
 (:func:`check_output_dir`).
 
-Their refusals are :class:`RunServiceError`; the message is the whole of
-it (no ``kaiser-sim simulate`` hint: a command that simulates for itself
-has its own options).  The studies and the report raise it again as their
-own errors, with the same message.
+Their refusals are :class:`RunServiceError`, or the run layer's own errors
+raised as they are (:class:`~kaiser_sim.runs.results.ResultsError`,
+:class:`~kaiser_sim.runs.spec.SimulateError`): every one a
+:class:`~kaiser_sim.errors.KaiserSimError` whose message is the whole of it
+(no ``kaiser-sim simulate`` hint: a command that simulates for itself has
+its own options).  The studies and the report let them pass.
 """
 
 from __future__ import annotations
@@ -39,14 +41,12 @@ class RunServiceError(KaiserSimError):
 
 def check_results_path(from_path) -> dict:
     """The run metadata of the results dataset ``from_path``, read without
-    loading it; :class:`RunServiceError` if it is not a readable results
-    dataset or holds no points values (a ``--mode tricks`` run)."""
-    from .results import ResultsError, read_metadata
+    loading it; :class:`~kaiser_sim.runs.results.ResultsError` if it is not a
+    readable results dataset, :class:`RunServiceError` if it holds no points
+    values (a ``--mode tricks`` run)."""
+    from .results import read_metadata
 
-    try:
-        meta = read_metadata(from_path)
-    except ResultsError as e:
-        raise RunServiceError(str(e)) from None
+    meta = read_metadata(from_path)
     if meta.get("mode") == "tricks":
         raise RunServiceError(f"{from_path}: this dataset has tricks values only; {POINTS_NEEDED}")
     return meta
@@ -76,18 +76,18 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
     if a run with the same inputs is already there; started over if
     ``force``, the command's ``--force``).  A dataset without points values
-    (``--mode tricks``) is refused before it is loaded; every refusal is a
-    :class:`RunServiceError`."""
+    (``--mode tricks``) is refused before it is loaded.  A refusal is a
+    :class:`RunServiceError`, or the run layer's
+    :class:`~kaiser_sim.runs.results.ResultsError` /
+    :class:`~kaiser_sim.runs.spec.SimulateError` as it is (with ``--force``
+    named when a run already there is the one refused)."""
     from .results import ResultsError, load_results
     from .simulate import simulate
     from .spec import ResumeMismatch, SimulateError
 
     if from_path is not None:
         check_results_path(from_path)
-        try:
-            results = load_results(from_path)
-        except ResultsError as e:
-            raise RunServiceError(str(e)) from None
+        results = load_results(from_path)
         check_points(results, from_path)
         return results
     path = Path(out) / "results"
@@ -100,7 +100,9 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
         raise RunServiceError(f"{path} holds a run with other options: " + "; ".join(e.clashes)
                               + ". Give --force to simulate it again with these, or another --out") from None
     except (SimulateError, ResultsError) as e:
-        raise RunServiceError(f"{e} (give --force to simulate {path} again)" if existing else str(e)) from None
+        if not existing:
+            raise
+        raise RunServiceError(f"{e} (give --force to simulate {path} again)") from None
 
 
 def check_output_dir(out) -> None:

@@ -289,10 +289,13 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     with a note where it does not hold) or ``"dd"`` (:data:`ENGINES`);
     ``table_model``: the table-play model (default the shipped one).
     ``threads``: solver threads (default all); ``progress``: a
-    :class:`kaiser_sim.runs.progress.Progress` counting finished matches."""
+    :class:`kaiser_sim.runs.progress.Progress` counting finished matches.
+    Refused: rules, an engine or ``n`` it cannot play (:class:`MatchError`),
+    a ``play`` or a policy name the policies do not know (their
+    :class:`~kaiser_sim.strategy.policies.PolicyError`, as it is)."""
     import time
 
-    from .policies import PASS, BidView, PolicyError, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
+    from .policies import PASS, BidView, check_play, contracts_of, get_policy, ladder_arrays, play_note, \
         rules_note, run_auction
     from ..runs.progress import Progress
     from ..scoring import score_hands
@@ -303,10 +306,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     used_engine, engine_note, table_model = engine_for(engine, rules, table_model)
     if n < 1:
         raise MatchError("at least one match")
-    try:
-        play = check_play(play)
-    except PolicyError as e:
-        raise MatchError(str(e)) from None
+    play = check_play(play)
     pa, pb = get_policy(policy_a, play), get_policy(policy_b, play)
     policies = [pa, pb]
     notes = {play_note(rules, p.play) for p in policies if p.play is not None} - {""}

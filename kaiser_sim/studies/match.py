@@ -208,9 +208,10 @@ def _win_by_state(hands_log: pd.DataFrame, matches: pd.DataFrame, rules, play: s
 
 def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
     """A match-playing study's ``play`` and ``engine`` parameters checked
-    against ``rules`` (:class:`StudyError` naming the parameter):
-    ``(play, engine used, its note)``."""
-    from ..strategy.match import ENGINES, MatchError, check_rules, engine_for
+    against ``rules``: ``(play, engine used, its note)``.  A bad parameter is
+    :class:`StudyError` naming it; rules the match engine does not play are
+    its :class:`~kaiser_sim.strategy.match.MatchError`, as it is."""
+    from ..strategy.match import ENGINES, check_rules, engine_for
     from ..strategy.policies import PLAYS
     from . import StudyError
 
@@ -218,11 +219,8 @@ def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
         raise StudyError(f"parameter play must be one of {', '.join(PLAYS)}; got {play!r}")
     if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
         raise StudyError(f"parameter engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    try:
-        check_rules(rules)
-        engine_used, engine_note, _ = engine_for(engine, rules)
-    except MatchError as e:
-        raise StudyError(str(e)) from None
+    check_rules(rules)
+    engine_used, engine_note, _ = engine_for(engine, rules)
     return play.strip().lower(), engine_used, engine_note
 
 

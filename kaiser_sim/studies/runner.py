@@ -35,7 +35,6 @@ import math
 import textwrap
 import time
 import tomllib
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,8 +44,7 @@ import pandas as pd
 from .. import __version__, config
 from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
-from ..runs.services import (RunServiceError, check_output_dir, check_points, check_results_path, obtain_results,
-                             results_rules)
+from ..runs.services import check_output_dir, check_points, check_results_path, obtain_results, results_rules
 from . import MATCH_STUDIES, PLAY_STUDIES, STUDIES, StudyError, get_study
 from .common import save_figure
 from .params import check_params as check_declared, describe, short, toml_value
@@ -360,6 +358,12 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     written); a run that fails leaves nothing it created behind (files
     written, directories made, deals simulated).  ``force``: deals already
     simulated into ``out/results`` are simulated again (``study --force``).
+
+    Refusals are :class:`~kaiser_sim.errors.KaiserSimError`: the study's own
+    (:class:`StudyError`: the definition, the parameters) and those of the
+    layers below raised as they are (the run services' and the run layer's:
+    results that cannot be read or simulated, an ``out`` that cannot be
+    written; the rules'; a match study's engine).
     """
     module = get_study(definition.study)
     check_params(module, definition.params)
@@ -369,48 +373,34 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
             raise StudyError(f"study {definition.study} plays matches: it reads no results dataset (no --from)")
         rules = rules or definition.make_rules()
         if write:
-            with _refused_as_study():
-                check_output_dir(out)
+            check_output_dir(out)
         with removed_on_failure(out):
             return _run_match_study(module, definition, out, rules, write)
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
-    with _refused_as_study():
-        if results is not None:
-            check_points(results, None)
-            meta = results.attrs.get("kaiser_sim", {}) or {}
-        elif from_path is not None:
-            meta = check_results_path(from_path)
-        else:
-            meta = {}
-        rules = rules or results_rules(meta, source) or definition.make_rules()
-        if write or simulating:
-            check_output_dir(out)
+    if results is not None:
+        check_points(results, None)
+        meta = results.attrs.get("kaiser_sim", {}) or {}
+    elif from_path is not None:
+        meta = check_results_path(from_path)
+    else:
+        meta = {}
+    rules = rules or results_rules(meta, source) or definition.make_rules()
+    if write or simulating:
+        check_output_dir(out)
     with removed_on_failure(out, Path(out) / "results"):
-        with _refused_as_study():
-            if results is None and from_path is not None:
-                results = obtain_results(from_path)
-                meta = results.attrs.get("kaiser_sim", {}) or {}
-            if results is None:
-                results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
-                meta = results.attrs.get("kaiser_sim", {}) or {}
-                source = str(Path(out) / "results")
-            run_rules = results_rules(meta, source)
+        if results is None and from_path is not None:
+            results = obtain_results(from_path)
+            meta = results.attrs.get("kaiser_sim", {}) or {}
+        if results is None:
+            results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
+            meta = results.attrs.get("kaiser_sim", {}) or {}
+            source = str(Path(out) / "results")
+        run_rules = results_rules(meta, source)
         if run_rules is not None and (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
             raise StudyError(f"the results were dealt for rules '{run_rules.label}' (hand size {run_rules.hand_size}), "
                              f"not for '{rules.label}'")
         return _finish_study(module, definition, out, results, meta, source, rules, t0, write)
-
-
-@contextmanager
-def _refused_as_study():
-    """A refusal of the run services (:class:`kaiser_sim.runs.services.RunServiceError`:
-    results that cannot be read or simulated, an output directory that cannot
-    be written) raised again as the study's :class:`StudyError`, same message."""
-    try:
-        yield
-    except RunServiceError as e:
-        raise StudyError(str(e)) from None
 
 
 def _finish_study(module, definition, out, results, meta, source, rules, t0, write) -> StudyOutput:

@@ -834,11 +834,14 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
 
     Raises
     ------
-    AdvisorInputError for a bad hand, seat, bid, auction, score or unsupported
-    rules (all input is checked before anything is dealt or solved), and
-    when the calls heard are too rare under the model to deal enough deals.
+    KaiserSimError for bad input, all of it checked before anything is dealt
+    or solved: AdvisorInputError for a bad hand, seat, bid, score or
+    unsupported rules, the auction's AuctionInputError
+    (:mod:`kaiser_sim.strategy.conditioned`) for calls that cannot be read or
+    break a rule; and AuctionTooRare when the calls heard are too rare under
+    the model to deal enough deals.
     """
-    from ..conditioned import AuctionTooRare, conditioned_deals, what_the_calls_told
+    from ..conditioned import conditioned_deals, what_the_calls_told
     from ..policies import POLICIES, PolicyError, get_policy
 
     rules = get_preset("standard") if rules is None else rules
@@ -869,11 +872,8 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     if max_candidates is not None and int(max_candidates) < 1:
         raise AdvisorInputError("--max-candidates must be at least 1")
     if auction is not None and ctx.calls:
-        try:
-            cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
-                                   scores or (0, 0), max_candidates=max_candidates)
-        except AuctionTooRare as e:
-            raise AdvisorInputError(str(e)) from None
+        cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
+                               scores or (0, 0), max_candidates=max_candidates)
         deals, kitties = cd.deals, cd.kitties
         heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
                             int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),

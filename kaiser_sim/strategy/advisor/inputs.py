@@ -263,16 +263,15 @@ def heard_context(rules: Rules, seat, calls, dealer=None) -> AuctionContext:
     (``calls``: text such as ``"6 pass 7"``, or a sequence; from the
     dealer's left): the dealer follows from the seat and the number of
     calls (a ``dealer`` that disagrees is refused), the current bid is the
-    highest so far.  :class:`AdvisorInputError` for an illegal sequence,
+    highest so far.  A bad seat or dealer is :class:`AdvisorInputError`; an
+    illegal sequence is :class:`~kaiser_sim.strategy.conditioned.AuctionInputError`,
+    as :func:`~kaiser_sim.strategy.conditioned.heard_auction` raises it,
     naming the rule it breaks."""
-    from ..conditioned import AuctionInputError, heard_auction
+    from ..conditioned import heard_auction
 
     seat = _seat(seat, "seat")
     d = None if dealer is None else _seat(dealer, "dealer")
-    try:
-        d, heard = heard_auction(rules, seat, calls, d)
-    except AuctionInputError as e:
-        raise AdvisorInputError(str(e)) from None
+    d, heard = heard_auction(rules, seat, calls, d)
     bids = [c for c in heard if c is not None]
     current = max(bids, key=lambda b: bid_rank(rules, b)) if bids else None
     return AuctionContext(seat, d, current, tuple(heard), tuple(legal_calls(rules, d, list(heard))))
