@@ -356,7 +356,8 @@ def test_match_study_reproducible_has_no_wall_clock(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     d = definition_for("match")
     d.params.update(matches=2, policies=["ev", "score-aware"], hands=20, grid_step=50, rules_matches=2)
-    a, b = run_study(d, tmp_path / "a"), run_study(d, tmp_path / "b")
+    a = run_study(d, tmp_path / "a")
+    run_study(d, tmp_path / "b")
     assert "seconds" not in a.tables["round_robin"]
     for name in ("round_robin.csv", "round_robin.md"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
