@@ -64,7 +64,7 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     """
     from ..runs.progress import make_progress
     from ..strategy.capabilities import check
-    from ..strategy.table_play_build import build_model, check_added_model
+    from ..strategy.table_play_build import build_model  # checks --add before any deal is played
 
     from ..rules import Rules
     from ..strategy.table_play import play_key
@@ -83,8 +83,6 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     output_file(out, f"--out {out}")
     if runs is not None:
         output_dir(runs, f"--runs {runs}")  # may hold the runs fit/ and holdout/, not be inside one
-    if add is not None:
-        check_added_model(add, seed, samples)  # before any deal is played (build_model checks it again)
     model = build_model(out, deals, holdout, seed, samples, sensitivity, runs, workers, make_progress(quiet),
                         rules=rules if variant else None, add=add)
     # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written
