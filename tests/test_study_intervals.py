@@ -260,17 +260,27 @@ def test_bidding_chart_chooses_and_reports_on_different_deals(results, frame):
         cell = ((frame["strength_bucket"] == r["strength"]) & (frame["length_bucket"] == r["trump_len"])).to_numpy()
         sel, rep = np.nonzero(cell & select)[0], np.nonzero(cell & ~select)[0]
         assert set(deal[sel]).isdisjoint(deal[rep])
-        assert (r["n_select"], r["n_report"], r["n"]) == (len(sel), len(rep), len(rep))
-        # the choice: on the selecting half only
+        assert (r["n_select"], r["n_report"], r["n"]) == (len(sel), len(rep), cell.sum())
+        # the best bid (the largest of many means): chosen on the selecting half only
         means = sc[sel].mean(axis=0)
         order = sorted(range(len(names)), key=lambda j: -means[j])  # stable: ties to the lower bid
         best, second = order[0], order[1]
         assert (r["best_bid"], r["runner_up"]) == (names[best], names[second])
-        plain = [j for j in range(len(names)) if not bids[j].nt and means[j] > 0]
-        nt = [j for j in range(len(names)) if bids[j].nt and means[j] > 0]
+        # the limits (each bid's sign on its own): on every hand of the cell
+        rows = {j: _cr1_mean(sc[cell, j], deal[cell]) for j in range(len(names))}
+        plain = [j for j in range(len(names)) if not bids[j].nt and rows[j][0] > 0]
+        nt = [j for j in range(len(names)) if bids[j].nt and rows[j][0] > 0]
         assert r["bid_up_to"] == (names[plain[-1]] if plain else "pass")
         assert r["nt_up_to"] == (names[nt[-1]] if nt else "pass")
         assert r["limit_level"] == (bids[plain[-1]].level if plain else 0)
+        if plain:
+            assert (r["up_to_expected"], r["up_to_lo"], r["up_to_hi"]) == pytest.approx(rows[plain[-1]])
+        for settled, ups, is_nt in (("settled", plain, False), ("nt_settled", nt, True)):
+            ladder_ = [j for j in range(len(names)) if bids[j].nt == is_nt]
+            above = [j for j in ladder_ if not ups or bids[j].level > bids[ups[-1]].level]
+            pays = not ups or rows[ups[-1]][1] > 0
+            loses = not above or rows[above[0]][2] < 0
+            assert r[settled] == (pays and loses), settled
         # the estimates: on the reporting half only, clustered by deal
         assert (r["expected"], r["lo"], r["hi"]) == pytest.approx(_cr1_mean(sc[rep, best], deal[rep]), nan_ok=True)
         margin = _cr1_mean(sc[rep, best] - sc[rep, second], deal[rep])
@@ -278,18 +288,18 @@ def test_bidding_chart_chooses_and_reports_on_different_deals(results, frame):
         assert r["clear"] == bool(margin[1] > 0)
         raw = frame["nt_pts" if bids[best].nt else "trump_pts"].to_numpy()[rep]
         assert r["p_make"] == pytest.approx(np.mean(raw >= bids[best].level))
-        # 'sure': the highest bid up to the chosen one whose interval on the reporting half is above 0
+        # 'sure': the highest bid up to the limit whose interval (all the cell's hands) is above 0
         for col, ups in (("bid_up_to_sure", plain), ("nt_up_to_sure", nt)):
             sure = [j for j in range(len(names)) if ups and bids[j].nt == bids[ups[-1]].nt
-                    and bids[j].level <= bids[ups[-1]].level and _cr1_mean(sc[rep, j], deal[rep])[1] > 0]
+                    and bids[j].level <= bids[ups[-1]].level and rows[j][1] > 0]
             assert r[col] == (names[sure[-1]] if sure else "pass"), col
     # the chart note says how it is done
     assert "even-numbered deals" in chart.attrs["note"] and "clustered by deal" in chart.attrs["note"]
 
 
 def test_bidding_chart_choice_ignores_the_reporting_half(results):
-    """Scramble the points of the odd (reporting) deals: every choice stays,
-    every reported estimate of a real cell moves."""
+    """Scramble the points of the odd (reporting) deals: every best-bid
+    choice stays, every reported estimate of a real cell moves."""
     min_cell = 8
     before = bidding_chart.run(results, RULES, min_cell=min_cell)["chart"]
     pts = points_array(results).copy()
@@ -298,8 +308,7 @@ def test_bidding_chart_choice_ignores_the_reporting_half(results):
     pts[odd] = rng.integers(-2, 13, size=pts[odd].shape)
     hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
     after = bidding_chart.run(results_frame(hands, points=pts, seed=SEED), RULES, min_cell=min_cell)["chart"]
-    keys = ["strength", "trump_len", "n_select", "n_report", "best_bid", "runner_up", "bid_up_to", "nt_up_to",
-            "limit_level"]
+    keys = ["strength", "trump_len", "n_select", "n_report", "best_bid", "runner_up"]
     assert before[keys].astype(str).equals(after[keys].astype(str))
     assert not np.allclose(before["expected"], after["expected"])
 

@@ -111,8 +111,8 @@ def glossary_section(inputs: dict) -> Section:
         ("95% interval, clustered by deal", "the numbers in square brackets after an estimate: the range that "
          "covers the true value 95% of the time. The four declarer hands of a deal are not independent, so the "
          "intervals treat the deal as the unit. A difference counts only when its interval excludes 0."),
-        ("Settled, ?, ≈, *", "in the what-to-bid chart and the cheat sheet, a limit is settled when, on a "
-         "separate half of the deals, the 95% intervals show that bid paying and the next one up losing. An "
+        ("Settled, ?, ≈, *", "in the what-to-bid chart and the cheat sheet, a limit is settled when, on all "
+         "the cell's hands, the 95% intervals show that bid paying and the next one up losing. An "
          "unsettled limit says why: '?' too few hands (a larger run may move it by a level); '≈' a bid on the "
          "boundary, scoring within ±0.05 points of 0 (no run settles it: either level is as good); '*' settled "
          "by the deals but not by the table-play model's own error. '·': too few hands for the cell; '-': no "

@@ -20,22 +20,26 @@ Intervals: the four declarer hands of a deal are not independent, so every
 interval is clustered by deal (:func:`~kaiser_sim.studies.common.mean_row`,
 :func:`~kaiser_sim.studies.common.share_row`).
 
-Selection and estimate on different deals: picking the best of many bids
-and reporting its mean from the same hands overstates it (the winner's
-curse).  The chart therefore chooses on one half of the deals and reports
-from the other (:func:`split_halves`: even deal ids select, odd ones
-report; all four seats of a deal fall on the same side).  On the
-selecting half: ``best_bid``, ``runner_up``, ``bid_up_to``, ``nt_up_to``,
-``limit_level``.  On the reporting half: ``expected``/``lo``/``hi`` and
-``p_make`` of ``best_bid``, its ``margin`` over the runner-up (a paired
-per-hand difference) and ``clear``, the score of ``bid_up_to``
-(``up_to_expected``...), and the "sure" judgements: ``bid_up_to_sure`` /
-``nt_up_to_sure`` is the highest bid no higher than the chosen one whose
-95% interval on the reporting half is above 0 (so the chosen bid is
-"sure" when it is confirmed on fresh deals).  ``n`` = ``n_report``, the
-hands behind the reported numbers; ``n_select`` the hands of the choice.
-A cell needs ``min_cell`` hands, and half of that in each half, to
-appear.  The tables ``expected``, ``expected_by_strength`` and
+The limits on every hand of the cell: ``bid_up_to`` / ``nt_up_to`` (and
+``limit_level``) is the highest plain / NT bid whose mean score is above 0,
+``up_to_expected``... its score, ``bid_up_to_sure`` / ``nt_up_to_sure`` the
+highest bid up to it whose 95% interval is above 0, and a limit is
+``settled`` when its bid's interval is above 0 and the next bid's below
+(``why``: :func:`unsettled_reason`).  Each is a test of one bid's sign,
+not the largest of several means, so there is no winner's curse to avoid
+and no reason to halve the hands (``n`` = the cell's hands, the same as
+the ``expected`` table's).
+
+The best bid on different deals: picking the best of many bids and
+reporting its mean from the same hands overstates it (the winner's
+curse).  ``best_bid`` and ``runner_up`` are therefore chosen on one half
+of the deals and measured on the other (:func:`split_halves`: even deal
+ids select, odd ones report; all four seats of a deal fall on the same
+side): ``expected``/``lo``/``hi`` and ``p_make`` of ``best_bid``, its
+``margin`` over the runner-up (a paired per-hand difference) and
+``clear`` come from the reporting half (``n_report`` hands; ``n_select``
+the hands of the choice).  A cell needs ``min_cell`` hands, and half of
+that in each half, to appear.  The tables ``expected``, ``expected_by_strength`` and
 ``thresholds`` report every bid (no choice) and use all hands.
 
 Caveats: the score counts only the declaring side's own score (what the
@@ -61,10 +65,10 @@ QUESTION = "What should I bid, by strength and trump length?"
 METHOD = (
     "For every declarer hand and every bid of the ladder, the declaring side's hand score under the "
     "rules: made, the points taken (NT doubled); failed, minus the bid (NT: twice). Averaged per cell of "
-    "strength x trump length. 'Up to' is the highest bid whose average score is still positive. To avoid "
-    "flattering the winner, the bids are chosen on half the deals (even-numbered) and their scores and "
-    "intervals are measured on the other half; 'sure' means the chosen bid's 95% interval on that other "
-    "half is above zero. n counts the hands of the measuring half. The defenders' score is not subtracted.")
+    "strength x trump length. 'Up to' is the highest bid whose average score is still positive, on all the "
+    "cell's hands (n); 'sure' means its 95% interval is above zero. To avoid flattering the winner, the best "
+    "bid (the highest average of all the bids) is chosen on half the deals (even-numbered) and its score and "
+    "interval are measured on the other half. The defenders' score is not subtracted.")
 #: the parameters of run(), declared (kaiser_sim.studies.params)
 PARAMETERS = (TRUMP_RULE, MIN_CELL)
 #: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
@@ -258,13 +262,16 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         n = len(idx)
         if n < min_cell:
             continue
-        # every bid of the cell, on all its rows (no selection)
+        # every bid of the cell, on all its rows (no selection); the chart's limits use the same rows
+        cell_rows = {}
         for j, name in enumerate(names):
-            m = mean_row(sc[idx, j], deal[idx], j, idx)
+            m = cell_rows[j] = mean_row(sc[idx, j], deal[idx], j, idx)
             p = _p_row(made[idx, j], deal[idx], j, idx)
             expected.append({"strength": sb, "trump_len": lb, "bid": name, "n": n, "expected": m["mean"],
                         "lo": m["lo"], "hi": m["hi"], "p_make": p["p"], "p_lo": p["lo"], "p_hi": p["hi"]})
-        # the chart: choose on the selecting half, report from the other
+        # the chart.  The limits test each bid's sign on its own (is its mean above or below 0?), which
+        # picks no maximum and so has no winner's curse: they use every hand of the cell.  The best bid is
+        # the largest of many means: chosen on the selecting half, measured on the other.
         sel, rep = idx[selecting[idx]], idx[reporting[idx]]
         if len(sel) < half_min or len(rep) < half_min:
             continue
@@ -276,25 +283,23 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         limits = {}
         for nt in (False, True):
             cand = [j for j in range(len(names)) if is_nt[j] == nt]
-            pos = [j for j in cand if means[j] > 0]  # chosen on the selecting half
+            pos = [j for j in cand if cell_rows[j]["mean"] > 0]
             up_to = pos[-1] if pos else None
-            # 'sure': confirmed on the reporting half, at most up to the chosen bid
-            sure = [j for j in cand if up_to is not None and levels[j] <= levels[up_to]
-                    and mean_row(sc[rep, j], deal[rep], j, rep)["lo"] > 0]
-            up = mean_row(sc[rep, up_to], deal[rep], up_to, rep) if up_to is not None else {"mean": np.nan, "lo": np.nan,
-                                                                                "hi": np.nan}
-            # settled: on the reporting half the chosen bid pays (interval above 0) and the next one up
-            # loses (interval below 0); for 'pass', the lowest bid loses
+            # 'sure': the highest bid up to the limit whose 95% interval is above 0
+            sure = [j for j in cand if up_to is not None and levels[j] <= levels[up_to] and cell_rows[j]["lo"] > 0]
+            up = cell_rows[up_to] if up_to is not None else {"mean": np.nan, "lo": np.nan, "hi": np.nan}
+            # settled: the limit pays (its interval above 0) and the next bid up loses (interval below 0);
+            # for 'pass', the lowest bid loses
             above = [j for j in cand if up_to is None or levels[j] > levels[up_to]]
             pays = up_to is None or up["lo"] > 0
-            nxt = mean_row(sc[rep, above[0]], deal[rep], above[0], rep) if above else None
+            nxt = cell_rows[above[0]] if above else None
             loses = nxt is None or nxt["hi"] < 0
             # why a limit is not settled: each failing judgement, with its interval from the deals alone
-            failing = ([(up, _mean_row(sc[rep, up_to], deal[rep]))] if not pays else []) + \
-                ([(nxt, _mean_row(sc[rep, above[0]], deal[rep]))] if not loses else [])
+            failing = ([(up, _mean_row(sc[idx, up_to], deal[idx]))] if not pays else []) + \
+                ([(nxt, _mean_row(sc[idx, above[0]], deal[idx]))] if not loses else [])
             limits[nt] = (names[up_to] if pos else "pass", names[sure[-1]] if sure else "pass",
                           int(levels[up_to]) if pos else 0, up, bool(pays and loses), unsettled_reason(failing))
-        chart.append({"strength": sb, "trump_len": lb, "n": len(rep), "n_select": len(sel), "n_report": len(rep),
+        chart.append({"strength": sb, "trump_len": lb, "n": n, "n_select": len(sel), "n_report": len(rep),
                       "bid_up_to": limits[False][0], "bid_up_to_sure": limits[False][1], "limit_level": limits[False][2],
                       "up_to_expected": limits[False][3]["mean"], "up_to_lo": limits[False][3]["lo"],
                       "up_to_hi": limits[False][3]["hi"],
@@ -344,12 +349,13 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                            f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
                            "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
                            "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
-                           "interval of best_bid's margin over the runner-up excludes 0.  Selection and estimate on "
-                           "different deals (no winner's curse): best_bid, runner_up, bid_up_to, nt_up_to and "
-                           "limit_level are chosen on the even-numbered deals (n_select hands); expected, lo, hi, "
-                           "p_make, margin, clear, up_to_expected and the '_sure' judgements (the highest bid up to "
-                           "the chosen one whose 95% interval is above 0) come from the odd-numbered deals "
-                           "(n = n_report hands).  Intervals clustered by deal")
+                           "interval of best_bid's margin over the runner-up excludes 0.  The limits (bid_up_to, nt_up_to, "
+                           "limit_level, up_to_expected, the '_sure' judgements, settled) use all the cell's hands "
+                           "(n): each tests one bid's sign, so no winner's curse.  The best bid is the largest of "
+                           "many means, so it is chosen on one half and measured on the other (no winner's curse): "
+                           "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
+                           "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
+                           "hands).  Intervals clustered by deal")
     expected.attrs["note"] = "every bid of each cell on all its hands; 95% intervals clustered by deal"
     thresholds.attrs["note"] = (f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
                                 "expected score crosses 0, interpolated between count values (steps of 1/2); "
@@ -361,8 +367,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
 
 #: the mark after an unsettled limit, by :func:`unsettled_reason`
 UNSETTLED_MARKS = {"": "", "few hands": "?", "boundary": "≈", "model": "*"}
-UNSETTLED_WORDS = ("? = not settled for want of hands: on a separate half of the deals the 95% intervals do not "
-                   "show that bid paying and the next one up losing, so a larger run may move it by a level; "
+UNSETTLED_WORDS = ("? = not settled for want of hands: the 95% intervals do not show that bid paying and the "
+                   "next one up losing, so a larger run may move it by a level; "
                    "≈ = on the boundary: a bid involved scores within ±0.05 points of 0 on average, so no run "
                    "settles it (either level is as good); * = settled by the deals but not by the table-play "
                    "model's own error (a model fitted on more played deals would settle it)")
@@ -391,7 +397,7 @@ def _grid_figure(chart, title: str, measure: str):
     from matplotlib import colormaps
 
     foot = (chart.attrs.get("footer", "") + f". Cell: highest plain bid and highest NT bid whose expected hand score "
-            f"(declaring side, {measure}) is positive; chosen on even deals, n = hands of the odd deals; ?, ≈, * = "
+            f"(declaring side, {measure}) is positive, on the cell's n hands; ?, ≈, * = "
             "not settled (see the cheat sheet)")
     rows = list(STRENGTH_LEVELS)
     cols = list(LENGTH_LEVELS)
@@ -465,12 +471,12 @@ def _nt_words(ch) -> str:
 def _chart_rows(ch) -> pd.DataFrame:
     rows = []
     for _, r in ch.iterrows():
-        # no bid pays on the choosing half (plain and NT limits both 'pass'): the best bid is to pass, whatever
+        # no bid pays (plain and NT limits both 'pass'): the best bid is to pass, whatever
         # the least-losing bid scored (the study's CSV keeps it as best_bid)
         passes = r["bid_up_to"] == "pass" and r["nt_up_to"] == "pass"
         rows.append({"count": str(r["strength"]), "trumps": str(r["trump_len"]), "n": count(r["n"]),
                      "bid up to": r["bid_up_to"], "sure up to": r["bid_up_to_sure"], "NT up to": r["nt_up_to"],
-                     "best bid": "pass" if passes else r["best_bid"],
+                     "best bid": "pass" if passes else r["best_bid"], "its n": count(r["n_report"]),
                      "its score": "-" if passes else ci(r["expected"], r["lo"], r["hi"], 2),
                      "P(make) %": "-" if passes else num(100 * r["p_make"], 0)})
     return frame(rows)
@@ -487,10 +493,11 @@ def section(tables) -> tuple[list, list[str], list[str]]:
              for _, r in th.iterrows()]
     blocks = [Table(f"{key}-chart", "How high to bid, by strength and trump length" + (" (table play)" if tp else ""),
                     _chart_rows(ch),
-                    "bid/NT up to: highest bid with a positive expected score, chosen on the even-numbered deals; sure: "
-                    "its 95% interval on the odd-numbered deals is above 0; best bid: highest expected score on the "
-                    "even deals, with its score and interval measured on the odd deals (n = their hands); pass: "
-                    "no bid, plain or NT, has a positive expected score on the even deals"
+                    "bid/NT up to: highest bid with a positive expected score on the cell's n hands; sure: the highest "
+                    "bid up to it whose 95% interval is above 0; best bid: highest expected score on the "
+                    "even-numbered deals, with its score, interval and P(make) measured on the odd-numbered deals "
+                    "(its n: their hands), so that choosing the best of many does not flatter it; pass: no bid, "
+                    "plain or NT, has a positive expected score"
                     + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
                        if tp else "") + _nt_words(ch)),
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
