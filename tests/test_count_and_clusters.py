@@ -256,3 +256,27 @@ def test_win_by_state_is_clustered_by_card_set():
     assert cell["hi"] - cell["lo"] > 1.5 * (hi - lo)
     want = share_row(won_ns.repeat(per), np.arange(n_matches).repeat(per))
     assert (cell["lo"], cell["hi"]) == pytest.approx((want["lo"], want["hi"]))
+
+
+def test_hand_eval_bootstrap_resamples_whole_deals():
+    """The hand evaluation's bootstrap (weights by deal) gives the samples of
+    the plain reference: concatenate the picked deals' rows and score them."""
+    def reference(y, pred, groups, n_boot, rng):
+        def stats(yy, pp):
+            return 1 - ((yy - pp) ** 2).sum() / ((yy - yy.mean()) ** 2).sum(), np.abs(yy - pp).mean()
+        uniq = np.unique(groups)
+        rows_of = {g: np.nonzero(groups == g)[0] for g in uniq}
+        boot = np.array([stats(y[r], pred[r]) for r in
+                         (np.concatenate([rows_of[uniq[k]] for k in rng.integers(0, len(uniq), len(uniq))])
+                          for _ in range(n_boot))])
+        lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+        return (*stats(y, pred)[:1], lo[0], hi[0], stats(y, pred)[1], lo[1], hi[1])
+
+    rng = np.random.default_rng(3)
+    groups = np.repeat(np.arange(300) * 3 + 7, 4)[rng.permutation(1200)]  # deals' rows not adjacent
+    y = rng.integers(-3, 30, groups.size).astype(float) + 40.0  # off-centre: the sums must not lose digits
+    pred = y + rng.normal(0, 3, groups.size)
+    got = hand_eval._scores(y, pred, groups, 60, np.random.default_rng(9))
+    want = reference(y, pred, groups, 60, np.random.default_rng(9))
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert got[1] < got[0] < got[2] and got[4] < got[3] < got[5]

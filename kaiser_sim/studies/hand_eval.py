@@ -175,16 +175,18 @@ def _scores(y, pred, groups, n_boot, rng):
         return 1 - ((yy - pp) ** 2).sum() / ss, np.abs(yy - pp).mean()
 
     r2, mae = stats(y, pred)
+    # a resample takes deal k w_k times, so each statistic is a w-weighted sum of per-deal sums: the same
+    # samples as concatenating the picked deals' rows, in O(deals) a replicate (y centred first, so that
+    # the sum of squares about the resample's mean loses no digits)
     uniq, inv = np.unique(groups, return_inverse=True)
-    order = np.argsort(inv, kind="stable")
-    starts = np.searchsorted(inv[order], np.arange(len(uniq)))
-    ends = np.append(starts[1:], len(inv))
-    boot = []
-    for _ in range(n_boot):
-        pick = rng.integers(0, len(uniq), len(uniq))
-        rows = np.concatenate([order[starts[k]:ends[k]] for k in pick])
-        boot.append(stats(y[rows], pred[rows]))
-    boot = np.array(boot)
+    yc = y - y.mean()
+    per_deal = np.stack([np.bincount(inv, weights=v, minlength=len(uniq))
+                         for v in (np.ones_like(yc), yc, yc * yc, (y - pred) ** 2, np.abs(y - pred))], axis=1)
+    boot = np.empty((n_boot, 2))
+    for b in range(n_boot):
+        w = np.bincount(rng.integers(0, len(uniq), len(uniq)), minlength=len(uniq)).astype(float)
+        n, sy, syy, sres, sabs = w @ per_deal
+        boot[b] = 1 - sres / (syy - sy * sy / n), sabs / n
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0) if n_boot else (np.full(2, np.nan), np.full(2, np.nan))
     return r2, lo[0], hi[0], mae, lo[1], hi[1]
 
