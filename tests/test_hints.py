@@ -154,6 +154,8 @@ def test_from_an_incomplete_run_suggests_a_command_that_finishes_it(run100, tmp_
     (["hand", "AKQJT98.5.-.-", "--deals", "1"], "Invalid value for '--deals'"),
     (["deal", "-n", "x"], "Invalid value for '--count'"),
     (["solve"], "give a DEAL"),
+    (["simulate", "--deals"], "Option '--deals' requires an argument"),  # click's parser gives it no context
+    (["hand", "AKQJT98.5.-.-", "--seat"], "Option '--seat' requires an argument"),
 ])
 def test_a_usage_mistake_is_one_line_with_the_help_pointer(args, fragment):
     message = refused(*args)

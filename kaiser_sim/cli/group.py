@@ -85,6 +85,11 @@ class MainGroup(click.Group):
         except OneLineUsageError:
             raise
         except click.UsageError as e:  # a command's arguments, or raised by the command
+            if e.ctx is None and ctx.invoked_subcommand:  # click's parser leaves some without (an option's
+                # missing value): the pointer names the command being parsed
+                cmd = self.get_command(ctx, ctx.invoked_subcommand)
+                if cmd is not None:
+                    e.ctx = click.Context(cmd, info_name=ctx.invoked_subcommand, parent=ctx)
             raise OneLineUsageError(e) from None
         except KaiserSimError as e:  # any refusal of the library a command did not translate: exit 2
             raise InputError(str(e)) from None
