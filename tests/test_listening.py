@@ -189,6 +189,13 @@ def test_shipped_table_applies_to_standard_only():
     assert listening_note(STANDARD) == ""
     kitty = Rules.preset("kitty-4")
     assert not tables["table"].applies_to(kitty) and "bids as ev" in listening_note(kitty)
+    # the table-play table went through the shipped table-play model (rebuild it, make listening-table,
+    # after the model is rebuilt); the DD table through none
+    from kaiser_sim.strategy.table_play import fit_seeds, load_model
+
+    prov = load_model(rules=STANDARD).provenance
+    assert tables["table"].info["table_model"] == {"deals": prov["deals"], "fit_seeds": fit_seeds(prov)}
+    assert "table_model" not in tables["dd"].info
 
 
 def test_never_an_illegal_call():

@@ -63,6 +63,7 @@ from ..errors import KaiserSimError
 from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
                        hand_values, ladder_arrays, listen_features, position_calls)
 from .measure import MEASURES, measure_for
+from .table_play import fit_seeds
 from ..rules import Rules
 
 #: the shipped table: this many random deals of this seed
@@ -349,6 +350,9 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
                 "solve_seconds": round(solve_s, 1), "seconds": round(time.perf_counter() - t1, 1),
                 "version": __version__, "actions": list(ACTIONS),
                 "calls": ["pass"] + [str(b) for b in ladder_arrays(rules).bids]}
+        if table_model is not None:  # which table-play model the table's scores went through
+            prov = table_model.provenance
+            info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
         out[used] = ListeningTable(table.mean, table.n, table.sd, used, rules.to_dict(), int(min_cell), info,
                                    float(margin))
         log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} rounds "

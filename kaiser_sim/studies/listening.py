@@ -51,6 +51,7 @@ import pandas as pd
 from .. import config
 from ..runs.output_dir import source_date_epoch
 from ..strategy.policies import POLICIES
+from ..strategy.table_play import seeds_text
 from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
 from .match import ENGINE, MATCH_SEED, PLAY
 from .params import Param
@@ -190,7 +191,8 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
                               "those hands whose match it won; 95% intervals clustered by card set")
     rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
                             "like round r-1's policy; shares of the calls in each position, self-play on the table's "
-                            "deals; change = the largest move of a call's share from the round before")
+                            "deals; change = the largest move of a call's share from the round before"
+                            + _table_model_words(rounds.attrs.get("table_model")))
     tables = {"win_rates": win_rates, "by_seat": by_seat, "by_score": by_score, "rounds": rounds}
     measure = {"table": "contracts in table play (PIMC model)", "dd": "double dummy"}[engine_used]
     for df in tables.values():
@@ -225,7 +227,17 @@ def _rounds(policy, rules) -> pd.DataFrame:
     df.attrs["converged"] = bool(table.info.get("converged"))
     df.attrs["deals"] = int(table.info.get("deals", 0))
     df.attrs["tolerance"] = table.info.get("tolerance")
+    df.attrs["table_model"] = table.info.get("table_model")
     return df
+
+
+def _table_model_words(table_model) -> str:
+    """``"; its table play through the table-play model of 80,000 played deals
+    (seeds 101 and 103)"`` for a table that records its model, else ``""``."""
+    if not table_model or not table_model.get("deals"):
+        return ""
+    return (f"; its table play through the table-play model of {int(table_model['deals']):,} played deals "
+            f"({seeds_text(table_model)})")
 
 
 def plot(tables) -> dict:
