@@ -383,3 +383,19 @@ def test_add_pools_an_earlier_models_contracts(tmp_path):
     with pytest.raises(TablePlayError, match="cannot read"):
         table_play_build.build_model(tmp_path / "x.json", seed=15, add=tmp_path / "nothing.json", **kw)
     assert not (tmp_path / "x.json").exists()
+
+
+def test_add_names_the_option_when_its_file_is_no_model(tmp_path):
+    """``--add FILE`` that is not a model, or cannot be read: the message
+    names the option (the file alone does not say which of the command's
+    files was wrong), and its path without saying it twice."""
+    (tmp_path / "empty.json").write_text("{}")
+    (tmp_path / "junk.json").write_text("xx")
+    for name, words in (("empty.json", "not a kaiser-sim table-play model"), ("junk.json", "cannot read"),
+                        ("missing.json", "cannot read")):
+        path = tmp_path / name
+        with pytest.raises(TablePlayError, match=words) as e:
+            table_play_build.check_added_model(path, seed=15, samples=K)
+        message = str(e.value)
+        assert message.startswith("--add") and str(path) in message, message
+        assert not message.startswith(f"--add {path}: cannot read the table-play model {path}"), message

@@ -60,7 +60,10 @@ def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
     (``seed + 1``) among none of the fitting deals."""
     from ..rules import Rules
 
-    part = TablePlayModel.load(path)
+    try:
+        part = TablePlayModel.load(path)
+    except TablePlayError as e:  # name the option: the message alone does not say which file was meant
+        raise TablePlayError(f"--add: {e}" if str(path) in str(e) else f"--add {path}: {e}") from None
     p = part.provenance
     if part.joint is None:
         raise TablePlayError(f"--add {path}: the model keeps no joint counts of its played contracts; "
