@@ -318,13 +318,15 @@ def test_a_row_where_no_bid_pays_has_pass_as_its_best_bid():
     from kaiser_sim.studies.bidding_chart import _chart_rows
 
     ch = pd.DataFrame([
-        {"strength": "4.5-5", "trump_len": "2", "n": 117, "bid_up_to": "pass", "bid_up_to_sure": "pass",
+        {"strength": "4.5-5", "trump_len": "2", "n": 117, "n_select": 59, "n_report": 58, "bid_up_to": "pass", "bid_up_to_sure": "pass",
          "nt_up_to": "pass", "best_bid": "6NT", "expected": 0.28, "lo": -1.33, "hi": 1.89, "p_make": 0.44},
-        {"strength": "5.5-6", "trump_len": "3", "n": 1266, "bid_up_to": "7", "bid_up_to_sure": "6",
+        {"strength": "5.5-6", "trump_len": "3", "n": 1266, "n_select": 633, "n_report": 633, "bid_up_to": "7", "bid_up_to_sure": "6",
          "nt_up_to": "6NT", "best_bid": "6", "expected": 1.66, "lo": 1.36, "hi": 1.97, "p_make": 0.54}])
     rows = _chart_rows(ch)
     assert rows["best bid"].tolist() == ["pass", "6"]
     assert rows["its score"].tolist()[0] == "-" and rows["its score"].tolist()[1].startswith("1.66")
+    # "n" is the cell's hands (the limits); "its n" the odd-deal hands the best bid is measured on
+    assert rows["n"].tolist() == ["117", "1,266"] and rows["its n"].tolist() == ["58", "633"]
 
 
 def test_hand_eval_prints_the_kaiser_count_used_everywhere(built):
