@@ -788,6 +788,25 @@ def test_text_report(strong, strong_dd):
     assert re.search(r"^12NT +NT +0\.0 \(0\.0-", strong_dd.to_text(), re.M)  # --play dd: the report as before
 
 
+def test_a_pre_emptive_call_says_it_would_lose_if_left_to_stand(strong):
+    """A bid recommended over passing although, left to stand, it scores less
+    than passing's worth (the later seats bid over it) says so beside the
+    recommendation, with both numbers; a bid that pays on its own does not."""
+    from kaiser_sim.strategy.advisor.results import ci_text, signed
+
+    a = advise("83.98.87.98", n=1000, seed=1, check=0, specials=False)  # 8 high cards, no ace, the 3S
+    rec, calls = a.recommendation, a.calls.set_index("call")
+    assert rec.call != "pass" and rec.expected.mean < calls.loc["pass", "net"]
+    assert calls.loc[rec.call, "you"] < 0.05  # the others bid over it on almost every deal
+    line = [t for t in a.to_text().splitlines() if t.startswith("A pre-emptive call")]
+    assert len(line) == 1
+    assert f"Left to stand it scores {ci_text(rec.expected)}" in line[0]
+    assert f"below passing's net {signed(calls.loc['pass', 'net'])}" in line[0]
+    assert "pass." in line[0]
+    assert a.to_text().splitlines()[0].endswith(", pre-emptive: left to stand it scores less than passing.")
+    assert strong.recommendation.call != "pass" and "pre-emptive" not in strong.to_text()
+
+
 def test_plot_files(strong, tmp_path):
     for ext, magic in (("png", b"\x89PNG"), ("svg", b"<?xml")):
         path = tmp_path / f"odds.{ext}"

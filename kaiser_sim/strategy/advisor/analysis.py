@@ -26,8 +26,8 @@ from .measures import (
     is_table, p_interval, play_name, played_check, PlayInfo, point_values, solve_strains, table_play_for,
 )
 from .results import (
-    bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, Recommendation, signed, Specials,
-    TrumpChoice, value_text, value_words,
+    bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, pre_emptive, Recommendation, signed,
+    Specials, TrumpChoice, value_text, value_words,
 )
 
 
@@ -569,9 +569,11 @@ def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rule
                        play=play)
 
 
-def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | None) -> str:
+def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | None,
+                 pre_empts: bool = False) -> str:
     """The advice in one line, before the tables: the call, what it is
-    worth, and the calls it heard."""
+    worth, whether it is pre-emptive (:func:`~.results.pre_emptive`), and the
+    calls it heard."""
     if rec.call == "pass":
         holder = None
         if ctx.current is not None:
@@ -608,6 +610,8 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
             action += "; a tie with " + (", ".join(many[:-1]) + " and " + many[-1] if len(many) > 1 else many[0]) + ")"
         else:
             action += f"; next best {rec.versus})" if rec.versus else ")"
+    if pre_empts:
+        action += ", pre-emptive: left to stand it scores less than passing"
     after = ""
     if heard is not None and heard.heard and ctx.calls:
         after = f", having heard {heard_text(ctx)}"
@@ -979,5 +983,5 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
         values=values, points=pts, make=make_table(values, levels, table_model=tp), bids=bids, recommendation=rec,
         match=match_on_calls(cv, basis, bids, ctx, rules, rec, report), specials=spec,
         notes=tuple(notes), trump=trump, play=info, heard=heard, calls=calls,
-        verdict=verdict_text(rec, ctx, heard),
+        verdict=verdict_text(rec, ctx, heard, pre_empts=pre_emptive(rec, calls) is not None),
     )

@@ -561,6 +561,37 @@ def _calls_lines(a: HandAdvice) -> list[str]:
     return lines
 
 
+def pre_emptive(rec: Recommendation, calls: pd.DataFrame | None) -> tuple[float, float] | None:
+    """``(passing's net worth, the share of deals you declare it)`` when the
+    recommended bid is worth more than passing only because the later seats
+    bid over it: its own expected hand score, were it left to stand, is below
+    passing's net worth (and the opponents' points would come off it too).
+    The call's worth assumes the bidding model's later seats, who overcall on
+    their own hands and do not weigh letting a failing contract stand; at a
+    table that lets it stand, passing is the better call.  None for a pass, a
+    forced bid, no call table, or a bid that pays on its own."""
+    if rec.call == "pass" or rec.expected is None or calls is None or "pass" not in set(calls["call"]):
+        return None
+    by_call = calls.set_index("call")
+    passing = float(by_call.loc["pass", "net"])
+    return (passing, float(by_call.loc[rec.call, "you"])) if rec.expected.mean < passing else None
+
+
+def _pre_emptive_text(a: HandAdvice) -> str | None:
+    """The line under the recommendation for a :func:`pre_emptive` bid."""
+    rec = a.recommendation
+    pre = pre_emptive(rec, a.calls)
+    if pre is None:
+        return None
+    passing, you = pre
+    measure = "in table play" if rec.play == "table" else "double dummy"
+    bidders = a.heard.bidders if a.heard else "ev"
+    return (f"A pre-emptive call: you play {bid_label(rec.call, rec.strain)} on {pct(you)}% of these deals; "
+            f"its worth comes from the later seats bidding over it under the {bidders} model. Left to stand it "
+            f"scores {ci_text(rec.expected)} for your side {measure} (the opponents' points besides), below "
+            f"passing's net {signed(passing)}: against players who would let it stand, pass.")
+
+
 def format_text(a: HandAdvice) -> str:
     """The printed report of :class:`HandAdvice`."""
     seat, dealer = Seat(a.seat).name, Seat(a.dealer).name
@@ -639,6 +670,9 @@ def format_text(a: HandAdvice) -> str:
         lines.append(f"Recommended: pass ({rec.reason}).")
     else:
         lines.append(f"Recommended: {bid_label(rec.call, rec.strain)} ({rec.reason}).")
+        stands = _pre_emptive_text(a)
+        if stands:
+            lines.append(stands)
     if rec.limit is not None and rec.value is not None:
         if rec.limit != rec.call:
             row = a.calls.set_index("call").loc[rec.limit]
