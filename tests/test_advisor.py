@@ -794,7 +794,7 @@ def test_a_pre_emptive_call_says_it_would_lose_if_left_to_stand(strong):
     recommendation, with both numbers; a bid that pays on its own does not."""
     from kaiser_sim.strategy.advisor.results import ci_text, signed
 
-    a = advise("83.98.87.98", n=1000, seed=1, check=0, specials=False)  # 8 high cards, no ace, the 3S
+    a = advise("83.98.87.98", n=1000, seed=1, check=0, specials=False)  # eight low cards, nothing above a 9, the 3S
     rec, calls = a.recommendation, a.calls.set_index("call")
     assert rec.call != "pass" and rec.expected.mean < calls.loc["pass", "net"]
     assert calls.loc[rec.call, "you"] < 0.05  # the others bid over it on almost every deal

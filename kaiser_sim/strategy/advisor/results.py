@@ -529,6 +529,11 @@ def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
     return lines
 
 
+def _bidders_name(a: HandAdvice) -> str:
+    """The bidding model the later seats called under (the advisor's default, ev, when none was named)."""
+    return a.heard.bidders if a.heard else "ev"
+
+
 def _calls_lines(a: HandAdvice) -> list[str]:
     """The table of each legal call's worth (:func:`call_table`)."""
     c = a.calls
@@ -537,7 +542,7 @@ def _calls_lines(a: HandAdvice) -> list[str]:
     on = "" if t is None else (f"all {a.n:,} deals" if t.reported_on == "all" else f"the {t.n_report:,} odd deals")
     table = rec.play == "table"
     win = not c["win"].isna().all()
-    head = (f"Each call's worth, the rest of the auction played out by the {a.heard.bidders if a.heard else 'ev'} "
+    head = (f"Each call's worth, the rest of the auction played out by the {_bidders_name(a)} "
             f"model: your side's hand score minus the opponents'"
             + (" in table play (double dummy beside)" if table else " (double dummy)")
             + (", and the chance of winning the match" if win else "") + f" (95% interval, {on})")
@@ -585,9 +590,8 @@ def _pre_emptive_text(a: HandAdvice) -> str | None:
         return None
     passing, you = pre
     measure = "in table play" if rec.play == "table" else "double dummy"
-    bidders = a.heard.bidders if a.heard else "ev"
     return (f"A pre-emptive call: you play {bid_label(rec.call, rec.strain)} on {pct(you)}% of these deals; "
-            f"its worth comes from the later seats bidding over it under the {bidders} model. Left to stand it "
+            f"its worth comes from the later seats bidding over it under the {_bidders_name(a)} model. Left to stand it "
             f"scores {ci_text(rec.expected)} for your side {measure} (the opponents' points besides), below "
             f"passing's net {signed(passing)}: against players who would let it stand, pass.")
 
