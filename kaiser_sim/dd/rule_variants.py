@@ -250,7 +250,7 @@ def _upper_bound(in_play: int, ntricks: int, five: int, three: int, mode: str) -
 
 
 def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "points", *,
-                   return_discard: bool = False):
+                   return_discard: bool = False, count_five: bool = True, count_three: bool = True):
     """Double-dummy value for the declaring side when the declarer takes up
     the kitty and discards as many cards, choosing the best discard.
 
@@ -266,6 +266,9 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
     mode : ``"points"`` or ``"tricks"``.
     return_discard : also return the chosen discard (a card mask, in the
         normal card layout).
+    count_five, count_three : False: the 5H (3S) counts 0 points, as
+        ``five=0`` (``three=0``) does for :func:`kaiser_sim.dd.dd_table`; the
+        card is still the 5H (3S) for what may be discarded.
 
     Returns
     -------
@@ -287,9 +290,10 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
     view = hands.copy()
     view[decl] |= np.uint64(kit)
     view, five, three = play_view(view, rules, low)
-    five, three = int(five), int(three)
-    special = five | three
+    special = int(five) | int(three)  # the cards themselves (what may be discarded, never equivalent)
     forbidden = 0 if rules.may_discard_specials else special
+    # the cards that count: a card switched off counts for nobody, wherever it ends
+    five, three = (int(five) if count_five else 0), (int(three) if count_three else 0)
     hand = int(view[decl])
     in_play = int(view[0] | view[1] | view[2] | view[3])
     cands = discard_classes(hand, in_play, k, forbidden=forbidden, special=special)
@@ -495,6 +499,51 @@ def strain_values(deals, kitties, leader: int, rules: Rules, mode: str = "points
     return out
 
 
+def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, count_three: bool = True,
+                threads=None) -> tuple[np.ndarray, np.ndarray]:
+    """Both sides' double-dummy points under ``rules``, every leader and the
+    five strains S H D C N: ``(leader's side, other side)``, two ``(n, 4, 5)``
+    int64 arrays (axis 1 the leader = declarer N E S W, axis 2 the strain;
+    high no trump only: no low NT column).
+
+    The leader's side's points are :func:`dd_table_for_rules`'s; the other
+    side's are what is left: every trick and the special cards that count,
+    minus a special card discarded with the kitty to nobody (K1), which is
+    why a caller may not take ``rules.raw_total`` minus the first.  Cover 3 is
+    not applied (as in a run's results).  ``count_five`` / ``count_three``
+    False: that card counts 0 (the solver's ``five=0`` / ``three=0``), for
+    both sides.  ``kitties``: the kitty of each deal (needed with a kitty rule;
+    :func:`kaiser_sim.deal.kitty_of` of the deals when None).
+    """
+    from . import api
+
+    deals = np.asarray(deals, dtype=np.uint64)
+    n = deals.shape[0]
+    five_pts, three_pts = (5 if count_five else 0), (-3 if count_three else 0)
+    if rules.kitty == "none":
+        f = FIVE_HEARTS_BIT if count_five else np.uint64(0)
+        t = THREE_SPADES_BIT if count_three else np.uint64(0)
+        lead = (np.asarray(api.dd_table(deals, mode="points", threads=threads, five=f, three=t), dtype=np.int64)
+                if n else np.zeros((0, 4, 5), dtype=np.int64))
+        return lead, rules.tricks + five_pts + three_pts - lead
+    kit = (kitty_of(deals, deck34=rules.deck34) if kitties is None
+           else np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,)))
+    to_declarer = rules.kitty_discard_points == "declarer"
+    five, three = int(FIVE_HEARTS_BIT), int(THREE_SPADES_BIT)
+    lead = np.empty((n, 4, 5), dtype=np.int64)
+    other = np.empty((n, 4, 5), dtype=np.int64)
+    for i in range(n):
+        for seat in range(4):
+            for s in range(5):
+                v, d = kitty_dd_value(deals[i], kit[i], seat, s, rules, "points", return_discard=True,
+                                      count_five=count_five, count_three=count_three)
+                gone = (five_pts if d & five else 0) + (three_pts if d & three else 0)  # discarded specials
+                total = rules.tricks + five_pts + three_pts - (0 if to_declarer else gone)
+                lead[i, seat, s] = v
+                other[i, seat, s] = total - v
+    return lead, other
+
+
 def strain_keys(rules: Rules) -> tuple[str, ...]:
     """Column keys of :func:`dd_table_for_rules`: S H D C N, plus L (low NT)
     when the rules play low no trump."""
@@ -550,6 +599,7 @@ __all__ = [
     "cover3_points",
     "contract_values",
     "strain_values",
+    "side_tables",
     "play_view",
     "discard_classes",
     "kitty_dd_value",

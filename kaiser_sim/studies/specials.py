@@ -58,7 +58,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import config, dd
+from .. import config
+from ..deal import kitty_of
+from ..dd.rule_variants import side_tables  # the rules-aware solve: every re-solve of these studies goes through it
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
@@ -144,17 +146,21 @@ def move_card(deals, card: int, to_seat) -> tuple[np.ndarray, np.ndarray]:
     return deals, ok
 
 
-def swap_kind(deals, card: int, to_seat) -> np.ndarray:
+def swap_kind(deals, card: int, to_seat, kitties=None) -> np.ndarray:
     """For each deal, what a swap of ``card`` with ``to_seat``'s lowest
     card of its suit gives back: ``LIKE`` (the lowest ordinary card of the
-    suit among the four hands, next up from the special card), ``SPOT`` (a
-    higher card, 10 or lower), ``HONOUR`` (J or higher) or ``"no suit"``
-    (the receiver has none)."""
+    suit among the four hands and the kitty, next up from the special card),
+    ``SPOT`` (a higher card, 10 or lower), ``HONOUR`` (J or higher) or
+    ``"no suit"`` (the receiver has none).  ``kitties``: the kitty of each
+    deal under a kitty rule (its cards are in play once the declarer takes
+    it up: a 7 in the kitty sits between the 5H and an 8)."""
     deals = np.asarray(deals, dtype=np.uint64)
     suit = card >> 4
     to = np.broadcast_to(np.asarray(to_seat, dtype=np.int64), (deals.shape[0],))
     low = lowest_rank(deals[np.arange(deals.shape[0]), to], suit)
     in_play = np.bitwise_or.reduce(deals, axis=1) & ~(np.uint64(1) << np.uint64(card))
+    if kitties is not None:
+        in_play = in_play | np.asarray(kitties, dtype=np.uint64)
     next_up = lowest_rank(in_play, suit)  # the special card is the lowest of its suit: the next card up
     return np.where(low < 0, "no suit", np.where(low == next_up, LIKE, np.where(low <= SPOT_MAX_RANK, SPOT, HONOUR)))
 
@@ -173,12 +179,12 @@ def _level(pts, levels):
     return np.where(made.any(axis=1), lv[np.maximum(made.sum(axis=1) - 1, 0)], lv[0] - 1)
 
 
-def side_points(deals, pts, seat, total: int, trump_rule: str) -> dict[str, np.ndarray]:
+def side_points(deals, lead, other, seat, trump_rule: str) -> dict[str, np.ndarray]:
     """``{strain view: (m, 4) points of seat's side with leader L on lead}``
     for each deal: the leader names trump by ``trump_rule`` from its own
-    hand (:data:`STRAIN_VIEWS`).  ``pts`` are the (m, 4, 5) leader's-side
-    points of ``deals``; ``seat`` one seat per deal; ``total`` the two
-    sides' points added."""
+    hand (:data:`STRAIN_VIEWS`).  ``lead`` and ``other`` are the (m, 4, 5)
+    points of the leader's side and of the other side of ``deals``
+    (:func:`sides`); ``seat`` one seat per deal."""
     m = deals.shape[0]
     rows = np.arange(m)[:, None]
     leaders = np.arange(4)[None, :]
@@ -186,9 +192,40 @@ def side_points(deals, pts, seat, total: int, trump_rule: str) -> dict[str, np.n
     same_side = ((np.asarray(seat)[:, None] - leaders) % 2) == 0
     out = {}
     for view, strain in (("trump by rule", trump), ("NT", np.full((m, 4), NT))):
-        lead_side = pts[rows, leaders, strain]
-        out[view] = np.where(same_side, lead_side, total - lead_side)
+        out[view] = np.where(same_side, lead[rows, leaders, strain], other[rows, leaders, strain])
     return out
+
+
+def declaring_points(deals, lead, trump_rule: str) -> dict[str, np.ndarray]:
+    """``{strain view: (m, 4) the leader's side's points}`` (the declaring
+    side's, for the table-play model)."""
+    m = deals.shape[0]
+    rows = np.arange(m)[:, None]
+    leaders = np.arange(4)[None, :]
+    trump = trump_by_rule(deals, trump_rule)
+    return {"trump by rule": lead[rows, leaders, trump], "NT": lead[rows, leaders, np.full((m, 4), NT)]}
+
+
+def fixed_total(rules) -> bool:
+    """Do the two sides' points always add up to ``rules.raw_total``?  Not
+    when the declarer may discard the 5H or 3S with the kitty to nobody (K1):
+    then the other side's points are not the total minus the leader's."""
+    return rules.kitty == "none" or not rules.may_discard_specials or rules.kitty_discard_points == "declarer"
+
+
+def kitties_of(deals, rules):
+    """Each deal's kitty under ``rules`` (None without a kitty rule): the
+    rest of the deck (:func:`kaiser_sim.deal.kitty_of`)."""
+    return None if rules.kitty == "none" else kitty_of(deals, deck34=rules.deck34)
+
+
+def sides(deals, rules, kitties=None, **switch) -> tuple[np.ndarray, np.ndarray]:
+    """``(leader's side, other side)`` (m, 4, 5) points of ``deals`` under
+    ``rules``, through the rules-aware solve
+    (:func:`kaiser_sim.dd.rule_variants.side_tables`: the kitty taken up and
+    discarded best, as in the run's results); ``switch``: ``count_five`` /
+    ``count_three`` False switch a card's points off."""
+    return side_tables(deals, rules, kitties, **switch)
 
 
 def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarray:
@@ -204,38 +241,51 @@ def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarr
 
 
 def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
-                   trump_rule: str = DEFAULT_TRUMP_RULE, solve=None):
+                   trump_rule: str = DEFAULT_TRUMP_RULE):
     """View (a): ``(summary, make_change, swings, records)`` DataFrames
     (module doc).  ``records`` has one row per (deal, receiver, leader,
-    strain view) of the swaps made; ``solve`` is the points solver (default
-    ``dd.dd_table``)."""
-    solve = solve or dd.dd_table
+    strain view) of the swaps made.  Both sides of each worth come from the
+    same rules: the swapped deals are solved through the rules-aware solve
+    (:func:`sides`: with a kitty, the declarer takes it up and discards
+    best), the deals as dealt are the run's values (solved the same way),
+    solved again only when the other side's points cannot be read from them
+    (:func:`fixed_total`)."""
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
-    pts = points_array(sample)
+    kitties = kitties_of(deals, rules)
     ids = sample["deal"].to_numpy(dtype=np.int64)
     m = len(sample)
     holder = holder_of(deals, card)
     total = rules.raw_total
-    before = side_points(deals, pts, holder, total, trump_rule)
+    if fixed_total(rules):
+        lead = points_array(sample)
+        lead_other = (lead, total - lead)
+    else:
+        lead_other = sides(deals, rules, kitties)
+    before = side_points(deals, *lead_other, holder, trump_rule)
+    decl_before = declaring_points(deals, lead_other[0], trump_rule)
     role = _ROLE_OF[(holder[:, None] - np.arange(4)[None, :]) % 4]  # (m, 4)
     parts, no_suit = [], {}
     for recv in receivers:
         to = (holder + RECEIVERS[recv]) % 4
-        kind = swap_kind(deals, card, to) if recv != "self" else np.full(m, LIKE)
+        kind = swap_kind(deals, card, to, kitties) if recv != "self" else np.full(m, LIKE)
         no_suit[recv] = int((kind == "no suit").sum())
         idx = np.nonzero(kind != "no suit")[0]
         if idx.size == 0:
             continue
         new, _ = move_card(deals[idx], card, to[idx])
-        new_pts = solve(new).astype(np.int64)  # also for 'self': a check of the pipeline
-        after = side_points(new, new_pts, holder[idx], total, trump_rule)
+        # also for 'self': a check of the pipeline; a swap between hands leaves the kitty as it was
+        new_lead, new_other = sides(new, rules, None if kitties is None else kitties[idx])
+        after = side_points(new, new_lead, new_other, holder[idx], trump_rule)
+        decl_after = declaring_points(new, new_lead, trump_rule)
         for view in STRAIN_VIEWS:
             parts.append(pd.DataFrame({
                 "deal": np.repeat(ids[idx], 4), "receiver": recv, "swap": np.repeat(kind[idx], 4),
                 "role": np.array(ROLES)[role[idx]].ravel(), "leader": np.tile(np.arange(4), idx.size),
-                "strain": view, "with_card": before[view][idx].ravel(), "without_card": after[view].ravel()}))
-    cols = ["deal", "receiver", "swap", "role", "leader", "strain", "with_card", "without_card"]
+                "strain": view, "with_card": before[view][idx].ravel(), "without_card": after[view].ravel(),
+                "decl_with": decl_before[view][idx].ravel(), "decl_without": decl_after[view].ravel()}))
+    cols = ["deal", "receiver", "swap", "role", "leader", "strain", "with_card", "without_card", "decl_with",
+            "decl_without"]
     rec = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
     rec["worth"] = rec["with_card"].astype(np.int64) - rec["without_card"].astype(np.int64)
     model, _ = table_play_model(rules)
@@ -243,11 +293,14 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
         declaring = rec["role"].to_numpy() != "you defend"
         nt = rec["strain"].to_numpy() == "NT"
         def tp_worth(m):
+            # the model maps the declaring side's DD points; the defenders get the rest of the total
             tp = {}
-            for col in ("with_card", "without_card"):
-                tp[col] = np.where(nt, table_play_side(m, rec[col], declaring, True, total),
-                                   table_play_side(m, rec[col], declaring, False, total))
-            return tp["with_card"] - tp["without_card"]
+            for col in ("with", "without"):
+                dp = rec[f"decl_{col}"].to_numpy(dtype=np.int64)
+                tp[col] = np.where(nt, table_play_side(m, dp, np.ones_like(declaring), True, total),
+                                   table_play_side(m, dp, np.ones_like(declaring), False, total))
+                tp[col] = np.where(declaring, tp[col], total - tp[col])
+            return tp["with"] - tp["without"]
 
         rec["tp_worth"] = tp_worth(model)
         # the same under the model's bootstrap replicates: its own error (kaiser_sim.strategy.table_play.model_se),
@@ -307,11 +360,14 @@ class _RecordReplicates:
         for b, r in enumerate(model.replicates()):
             for k in (0, 1):
                 for decl in (0, 1):
-                    tabs[b, k, decl] = table_play_side(r, DD_POINTS, np.full(V, bool(decl)), bool(k), total)
+                    e = table_play_side(r, DD_POINTS, np.full(V, True), bool(k), total)  # the declaring side's
+                    tabs[b, k, decl] = e if decl else total - e
         self.tabs = tabs.reshape(tabs.shape[0], -1)
+        # keyed by the declaring side's DD points (always in DD_POINTS' range; your side's need not be
+        # when a special card is discarded to nobody)
         base = (np.asarray(nt, dtype=np.int64) * 2 + np.asarray(declaring, dtype=np.int64)) * V - DD_POINTS[0]
-        self.with_key = base + rec["with_card"].to_numpy(dtype=np.int64)
-        self.without_key = base + rec["without_card"].to_numpy(dtype=np.int64)
+        self.with_key = base + rec["decl_with"].to_numpy(dtype=np.int64)
+        self.without_key = base + rec["decl_without"].to_numpy(dtype=np.int64)
 
     def means(self, rows) -> np.ndarray:
         """(B,): each replicate's mean worth over the records ``rows`` (positions; the group's
@@ -337,7 +393,9 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     rows = []
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
     # each seat's side's points with each leader on lead, both strain views (solved once, not per view)
-    by_seat = [side_points(deals, pts, you[:, y], total, trump_rule) for y in range(4)]
+    # the other side's points as the total minus the leader's: the run's results hold the leader's side's only
+    # (under a 4-card kitty a 5H or 3S discarded to nobody makes this an approximation; see run_card's note)
+    by_seat = [side_points(deals, pts, total - pts, you[:, y], trump_rule) for y in range(4)]
     for view in STRAIN_VIEWS:
         # (m, you, leader): your side's points with that leader on lead
         side = np.stack([by_seat[y][view] for y in range(4)], axis=1)
@@ -383,22 +441,27 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     return out
 
 
-def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESOLVE, solve=None) -> pd.DataFrame:
+def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESOLVE) -> pd.DataFrame:
     """View (c): one row per (sample deal, leader, strain) with ``worth``,
-    the points of the card's own value the holder's side keeps (module doc)."""
+    the points of the card's own value the holder's side keeps (module doc).
+    Both solves go through the rules-aware solve (:func:`sides`): with a
+    kitty, the declarer takes it up and discards best in each."""
     name, suit, value, key = CARDS[card]
-    solve = solve or dd.dd_table
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
-    pts = points_array(sample)
-    off = solve(deals, **{key: np.uint64(0)}).astype(np.int64)
-    w_leader = pts - off  # (m, 4, 5): for the leader's side
+    kitties = kitties_of(deals, rules)
+    if fixed_total(rules):
+        lead = points_array(sample)
+        lead, other = lead, rules.raw_total - lead
+    else:
+        lead, other = sides(deals, rules, kitties)
+    off_lead, off_other = sides(deals, rules, kitties, **{f"count_{key}": False})
     holder = holder_of(deals, card)
     m = len(sample)
     leader = np.arange(4)[None, :, None]
     rel = (holder[:, None, None] - leader) % 4  # holder seen from the leader
     same = rel % 2 == 0
-    worth = np.where(same, w_leader, value - w_leader)
+    worth = np.where(same, lead - off_lead, other - off_other)  # the holder's side's points with - without
     hlen = suit_lengths(deals[np.arange(m), holder])[:, suit]
     strain = np.broadcast_to(np.arange(5)[None, None, :], (m, 4, 5))
     trumps = Strain(suit).noun
@@ -459,7 +522,10 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
         f"re-solved deals; no_suit = deals where the receiver has no {suit_name} (no swap); 95% intervals "
         "clustered by deal")
     obs.attrs["note"] = (f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
-                         "minus when the receiver holds it; 95% intervals clustered by deal")
+                         "minus when the receiver holds it; 95% intervals clustered by deal"
+                         + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
+                            "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
+                            "counts for the defenders here"))
     overall.attrs["note"] = (f"(c) kept = the holder's side's points - points with the {name} counting 0 "
                              f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
                              f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
