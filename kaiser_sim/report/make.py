@@ -111,6 +111,7 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, 
         else:
             log(f"simulating {deals:,} deals (seed {seed}, rules {rules.label}) into {out / 'results'}")
             results = obtain_results(None, deals, seed, rules, out, progress, workers, force)
+    with removed_on_failure(out):  # a failure from here on keeps the deals simulated into out/results
         if from_path is None:
             source = str(out / "results") if keep_results else (
                 f"not kept (--no-keep-results); kaiser-sim simulate --deals {deals} --seed {seed} --mode points "

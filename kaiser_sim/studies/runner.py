@@ -355,8 +355,11 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
 
     Everything is checked before any work (the definition, the parameters,
     the rules, that ``from_path`` holds points values, that ``out`` can be
-    written); a run that fails leaves nothing it created behind (files
-    written, directories made, deals simulated).  ``force``: deals already
+    written); a run refused or failing before its results are obtained
+    leaves nothing it created behind (files written, directories made); a
+    study that fails after simulating its deals keeps them in ``out/results``
+    (a rerun, or ``--from out/results``, reuses them) and removes only what
+    it wrote after them.  Nothing it did not create is ever removed.  ``force``: deals already
     simulated into ``out/results`` are simulated again (``study --force``).
 
     Refusals are :class:`~kaiser_sim.errors.KaiserSimError`: the study's own
@@ -388,6 +391,9 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     rules = rules or results_rules(meta, source) or definition.make_rules()
     if write or simulating:
         check_output_dir(out)
+    # a failure while the results are obtained removes what that created (nothing is left of a refused run);
+    # once they are, a failure of the study keeps them: the deals simulated into out/results are the run's most
+    # costly part, and a rerun or --from out/results reuses them
     with removed_on_failure(out, Path(out) / "results"):
         if results is None and from_path is not None:
             results = obtain_results(from_path)
@@ -400,6 +406,7 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
         if run_rules is not None and (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
             raise StudyError(f"the results were dealt for rules '{run_rules.label}' (hand size {run_rules.hand_size}), "
                              f"not for '{rules.label}'")
+    with removed_on_failure(out):  # removes out only if this run is to create it (no deals simulated into it)
         return _finish_study(module, definition, out, results, meta, source, rules, t0, write)
 
 
