@@ -76,7 +76,9 @@ class Bid:
 
 _BID_RE = re.compile(r"^(\d{1,2})\s*(?:(nt|n|no\s*trumps?|no)?\s*-?\s*(low|l)?)$")
 
-PASS = None
+#: a call that is not a bid, as :class:`Bid` | None calls hold it (None).  Not the policies' rank code
+#: for a pass in arrays, :data:`kaiser_sim.strategy.policies.PASS` (-1)
+PASS_CALL = None
 
 
 def call_text(call: Bid | None) -> str:

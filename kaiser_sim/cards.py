@@ -116,6 +116,10 @@ class Strain(IntEnum):
 
 #: the strains of a standard table, in the solver's order: S H D C N
 STRAINS = tuple(Strain)[:5]
+#: the keys of the five strains of a standard table, in array order (the one definition: S H D C N)
+STRAIN_KEYS = tuple(s.name for s in STRAINS)
+#: the keys of every strain, with low no trump's L (rules ``low_nt``; the sixth column where the rules have it)
+ALL_STRAIN_KEYS = tuple(s.name for s in Strain)
 NO_TRUMP = int(Strain.N)
 LOW_NO_TRUMP = int(Strain.L)
 SUIT_BITS = 16

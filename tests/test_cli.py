@@ -436,7 +436,7 @@ def test_type_metavars_are_the_vocabulary_keys():
     from kaiser_sim.cli import types
 
     assert types.SEAT_KEYS == tuple(s.name for s in Seat)
-    assert types.STRAIN_KEYS == tuple(s.name for s in Strain)
+    assert types.ALL_STRAIN_KEYS == tuple(s.name for s in Strain)
     text = CliRunner().invoke(probe, ["--help"]).stdout
     for metavar in ("--seat [N|E|S|W]", "--strain [S|H|D|C|N|L]", "--trump [S|H|D|C|N]", "--hand HAND",
                     "--deal DEAL", "--bid BID"):

@@ -244,7 +244,8 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
         kaiser-sim report --from runs/big --out reports/big --edition
     """
     from ..runs.progress import make_progress
-    from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, make_report
+    from ..config import STUDY_SEED
+    from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, make_report
 
     not_empty(out=out, **{"from": from_path})
     if from_path is not None and (deals is not None or seed is not None):
@@ -255,7 +256,7 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     if out and os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out {out}: is a file; give a directory")
     preset = ctx.params.get("rules_preset") or "standard"
-    _, doc = make_report(out, deals or DEFAULT_DEALS, DEFAULT_SEED if seed is None else seed,
+    _, doc = make_report(out, deals or DEFAULT_DEALS, STUDY_SEED if seed is None else seed,
                          rules if (from_path is None or given(ctx, "rules_preset", "rule_overrides")) else None,
                          preset, studies, from_path, max_resolve or DEFAULT_MAX_RESOLVE, workers,
                          make_progress(quiet), log, force=force, keep_results=keep_results, edition=edition)

@@ -34,7 +34,9 @@ from .rules_options import rules_of
 
 #: the keys the metavars show (``Seat`` and ``Strain`` names; tests/test_cli.py checks them)
 SEAT_KEYS = ("N", "E", "S", "W")
-STRAIN_KEYS = ("S", "H", "D", "C", "N", "L")
+#: every strain's key, with low no trump's L: kaiser_sim.cards.ALL_STRAIN_KEYS written out (cards imports numba,
+#: which the command line's startup must not; tests/test_cli.py keeps the two equal)
+ALL_STRAIN_KEYS = ("S", "H", "D", "C", "N", "L")
 
 
 def _complete(keys, incomplete: str):
@@ -75,7 +77,7 @@ class StrainType(click.ParamType):
         self.low = low
 
     def get_metavar(self, param, ctx=None) -> str:
-        return "[" + "|".join(STRAIN_KEYS if self.low else STRAIN_KEYS[:5]) + "]"
+        return "[" + "|".join(ALL_STRAIN_KEYS if self.low else ALL_STRAIN_KEYS[:5]) + "]"
 
     def convert(self, value, param, ctx):
         from ..cards import NotationError, Strain
@@ -88,7 +90,7 @@ class StrainType(click.ParamType):
             self.fail(str(e), param, ctx)
 
     def shell_complete(self, ctx, param, incomplete):
-        return _complete(STRAIN_KEYS if self.low else STRAIN_KEYS[:5], incomplete)
+        return _complete(ALL_STRAIN_KEYS if self.low else ALL_STRAIN_KEYS[:5], incomplete)
 
 
 class HandType(click.ParamType):

@@ -33,13 +33,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import (
+    ALL_STRAIN_KEYS,
     FIVE_HEARTS_BIT,
     LOW_NO_TRUMP,
     NO_TRUMP,
     SUIT_BITS,
     THREE_SPADES_BIT,
     Seat,
-    Strain,
     format_hand,
     popcount,
     reverse_ranks,
@@ -52,7 +52,6 @@ from ..rules import Rules
 #: Strain number for low (reversed-rank) no trump in this module's strain
 #: arguments and in the 6th column of :func:`dd_table_for_rules`.
 LOW_NT = LOW_NO_TRUMP  # 5
-STRAIN_KEYS = tuple(s.name for s in Strain)  # S H D C N L
 
 
 # --- deals -----------------------------------------------------------------------------
@@ -547,7 +546,7 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
 def strain_keys(rules: Rules) -> tuple[str, ...]:
     """Column keys of :func:`dd_table_for_rules`: S H D C N, plus L (low NT)
     when the rules play low no trump."""
-    return STRAIN_KEYS if rules.low_nt != "off" else STRAIN_KEYS[:5]
+    return ALL_STRAIN_KEYS if rules.low_nt != "off" else ALL_STRAIN_KEYS[:5]
 
 
 def dd_table_for_rules(deals, rules: Rules, mode: str = "points", kitties=None) -> np.ndarray:
@@ -589,7 +588,7 @@ def format_kitty(kitty) -> str:
 
 __all__ = [
     "LOW_NT",
-    "STRAIN_KEYS",
+    "ALL_STRAIN_KEYS",
     "deal_for_rules",
     "weak_hands",
     "certainly_weak",

@@ -26,14 +26,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards import STRAINS, Seat, Strain
+from ..cards import STRAIN_KEYS, STRAINS, Seat, Strain
 
 #: The solver's modes, in the order they appear in records and text.
 MODES = ("points", "tricks")
 
 #: Row keys (leaders) and column keys (strains) of a table, in array order.
 LEADER_KEYS = tuple(s.name for s in Seat)  # N E S W
-STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
 
 #: Column headings of the text table (the strains' labels: no trump written NT, not "N" twice).
 _STRAIN_HEADINGS = tuple(s.label for s in STRAINS)

@@ -45,7 +45,7 @@ from __future__ import annotations
 # every public name the module had before it was a folder: the defining modules' names, re-exported
 from ..studies.blocks import Chart, Table, Text, ci, count, frame, num, pct, signed_ci  # noqa: F401
 from .build import build_report, parse_studies
-from .content import (DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, DEFAULT_SEED, EDITION_PATH,  # noqa: F401
+from .content import (DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, EDITION_PATH,  # noqa: F401
                       MIN_DEALS, Report, ReportError, Section, report_date)
 from .make import make_report, write_report
 from .markdown import render_markdown
@@ -56,4 +56,4 @@ from .sections import (GLOSSARY_TITLE, appendix_section, cheat_sheet, edition_wo
 
 __all__ = ["make_report", "build_report", "write_report", "render_markdown", "render_pdf", "cheat_sheet",
            "parse_studies", "ReportError", "Report", "Section", "Table", "Chart", "Text",
-           "DEFAULT_DEALS", "DEFAULT_SEED", "DEFAULT_MAX_RESOLVE", "MIN_DEALS", "EDITION_PATH"]
+           "DEFAULT_DEALS", "DEFAULT_MAX_RESOLVE", "MIN_DEALS", "EDITION_PATH"]

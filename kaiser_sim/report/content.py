@@ -20,7 +20,6 @@ from ..studies.blocks import Chart, Table
 #: default size of ``kaiser-sim report`` (chosen to finish well within 10
 #: minutes on a 2-core machine; see README)
 DEFAULT_DEALS = 4000
-DEFAULT_SEED = config.STUDY_SEED  # one home: kaiser_sim.config
 #: deals re-solved by the studies that re-solve deals (a ``max_resolve``
 #: parameter: the 5H and 3S) in the report (their own default is larger)
 DEFAULT_MAX_RESOLVE = 1000
@@ -70,5 +69,5 @@ def report_date() -> _dt.datetime:
     return _dt.datetime.now(tz=_dt.timezone.utc).replace(microsecond=0)
 
 
-__all__ = ["Section", "Report", "ReportError", "report_date", "DEFAULT_DEALS", "DEFAULT_SEED", "DEFAULT_MAX_RESOLVE",
+__all__ = ["Section", "Report", "ReportError", "report_date", "DEFAULT_DEALS", "DEFAULT_MAX_RESOLVE",
            "DEFAULT_PLAY_DEALS", "EDITION_PATH", "MIN_DEALS"]

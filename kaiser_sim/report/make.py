@@ -18,7 +18,8 @@ from pathlib import Path
 from ..runs.output_dir import source_date_epoch
 from ..rules import Rules
 from .build import build_report, parse_studies
-from .content import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED, MIN_DEALS, Report, ReportError
+from ..config import STUDY_SEED
+from .content import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, MIN_DEALS, Report, ReportError
 from .markdown import render_markdown
 from .pdf import render_pdf
 
@@ -49,7 +50,7 @@ def _write_doc(path: Path, doc: dict) -> None:
     path.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
 
 
-def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, rules: Rules | None = None,
+def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = STUDY_SEED, rules: Rules | None = None,
                 rules_preset: str = "standard", studies=None, from_path=None,
                 max_resolve: int = DEFAULT_MAX_RESOLVE, workers: int | None = None, progress=None,
                 log=None, force: bool = False, keep_results: bool = True,

@@ -54,8 +54,6 @@ from .params import check_params as check_declared, describe, short, toml_value
 #: definitions from the study modules
 ANALYSES_DIR = Path(__file__).resolve().parents[2] / "analyses"
 DEFAULT_DEALS = 10_000
-#: the seed of a study definition that names none (one home: kaiser_sim.config)
-DEFAULT_SEED = config.STUDY_SEED
 _KEYS = {"study", "deals", "seed", "rules", "rule", "params", "description"}
 #: the width of the definition files' comments and of the parameter listing
 _TEXT_WIDTH = 110
@@ -67,7 +65,7 @@ class StudyDefinition:
 
     study: str
     deals: int = DEFAULT_DEALS
-    seed: int = DEFAULT_SEED
+    seed: int = config.STUDY_SEED  # a definition that names no seed: the studies' seed
     rules: str = "standard"
     rule: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
@@ -148,7 +146,7 @@ def definition_from_dict(data: dict, source: str) -> StudyDefinition:
     if "params" in data and not isinstance(data["params"], dict):
         raise bad("params", "a table of parameters, like [params] followed by key = value lines")
     d = StudyDefinition(study=data["study"], deals=data.get("deals", DEFAULT_DEALS),
-                        seed=data.get("seed", DEFAULT_SEED), rules=data.get("rules", "standard"),
+                        seed=data.get("seed", config.STUDY_SEED), rules=data.get("rules", "standard"),
                         rule=list(data.get("rule", [])), params=dict(data.get("params", {})),
                         description=data.get("description", ""), source=source)
     try:

@@ -12,7 +12,7 @@ import numpy as np
 from ...errors import KaiserSimError
 from ... import config
 from ...auction import AuctionError, Bid, bid_rank, legal_calls
-from ...cards import STRAINS, NotationError, Seat, Strain, format_hand, parse_hand, popcount
+from ...cards import ALL_STRAIN_KEYS, STRAIN_KEYS, NotationError, Seat, Strain, format_hand, parse_hand, popcount  # noqa: F401 (keys re-exported)
 from ...rules import Rules
 from ..measure import MEASURES
 
@@ -20,10 +20,6 @@ from ..measure import MEASURES
 #: the measures the choices can be made on: table play (the model) or double dummy
 PLAY_CHOICES = MEASURES
 
-#: strain keys, in the solver's column order (N is no trump)
-STRAIN_KEYS = tuple(s.name for s in STRAINS)  # S H D C N
-#: with the sixth column, low no trump (rules ``low_nt``), as in :func:`kaiser_sim.dd.rule_variants.strain_keys`
-ALL_STRAIN_KEYS = tuple(s.name for s in Strain)  # and L, low no trump
 STRAIN_NAMES = {s.name: s.noun for s in Strain}
 STRAIN_SHORT = {s.name: s.label for s in Strain}
 #: the column of low no trump in the values (rules ``low_nt``)
