@@ -15,8 +15,10 @@ What is measured
   ``--policies`` (default every registered policy but ``--vs``; the
   population too where it is registered): P's win rate (Wilson 95%), its
   edge (mean pair score - 1/2, t 95%; a pair's score is P's wins in both
-  seatings / 2), the final score margin, and the pairs P won in both
-  seatings, split, or lost in both.  Every interval is clustered by pair of
+  seatings / 2), its net a board (its hand score minus the opponents' on
+  each board played in both matches of a pair, both seatings / 2: the
+  hands' measure of the edge, in points), the final score margin, and the
+  pairs P won in both seatings, split, or lost in both.  Every interval is clustered by pair of
   matches (the independent unit).  One seed: every policy meets the same
   deal sequences;
 - for ``--compare`` policies (default ``ev`` and ``listening``) the same
@@ -90,14 +92,17 @@ def main(argv=None) -> int:
            "sequence, with its dealers and table-play draws, played twice with the partnerships swapped), standard "
            f"rules, seed {args.seed} (every policy meets the same deal sequences), contracts scored in table play, "
            "the policies expecting table play. Win rate: Wilson 95%; edge: the mean pair score - 1/2 (a pair's "
-           "score: the policy's wins in both seatings / 2), t 95%; every interval clustered by pair of matches.", "",
-           f"| policy | win rate vs {args.vs} (95%) | edge, points of percentage (95%) | final margin (95%) | "
-           "pairs won both / split / lost both | hands a match | seconds |",
-           "|---|---:|---:|---:|---:|---:|---:|"]
+           "score: the policy's wins in both seatings / 2), t 95%; net a board: the policy's hand score minus "
+           f"{args.vs}'s on each board played in both matches of its pair, both seatings / 2 (points a hand, t 95%); "
+           "every interval clustered by pair of matches.", "",
+           f"| policy | win rate vs {args.vs} (95%) | edge, points of percentage (95%) | net a board (95%) | "
+           "final margin (95%) | pairs won both / split / lost both | hands a match | seconds |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for p, r in sorted(dup.items(), key=lambda x: -x[1].summary()["a_win_rate"]):
         s = r.summary()
         out.append(f"| {p} | {_pct(s['a_win_rate'], s['a_win_lo'], s['a_win_hi'])} | "
                    f"{_pts(s['edge'], s['edge_lo'], s['edge_hi'])} | "
+                   f"{s['board_net']:+.2f} [{s['board_net_lo']:+.2f}, {s['board_net_hi']:+.2f}] | "
                    f"{s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, {s['margin_hi']:+.2f}] | "
                    f"{s['pairs_both']:,} / {s['pairs_split']:,} / {s['pairs_none']:,} | {s['hands_mean']:.1f} | "
                    f"{r.seconds:.0f} |")
@@ -111,7 +116,8 @@ def main(argv=None) -> int:
                 "ratio (not duplicate / duplicate, squared ratio of the edge's widths) is how many matches on their "
                 "own cards one duplicate match is worth.", "",
                 "| policy | duplicate: edge (95%) | width | not duplicate: edge (95%) | width | variance ratio | "
-                "duplicate margin width | not duplicate margin width | matches for a ±1-point edge, duplicate |",
+                "margin width: duplicate / not | net a board (a hand) width: duplicate / not | "
+                "matches for a ±1-point edge, duplicate |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for p, r in rnd.items():
             s = r.summary()
@@ -121,7 +127,8 @@ def main(argv=None) -> int:
             need = args.matches * (wd / 2 / 0.01) ** 2
             out.append(f"| {p} | {_pts(d['edge'], d['edge_lo'], d['edge_hi'])} | {100 * wd:.1f} | "
                        f"{_pts(s['edge'], s['edge_lo'], s['edge_hi'])} | {100 * wr:.1f} | {(wr / wd) ** 2:.2f} | "
-                       f"{d['margin_hi'] - d['margin_lo']:.2f} | {s['margin_hi'] - s['margin_lo']:.2f} | "
+                       f"{d['margin_hi'] - d['margin_lo']:.2f} / {s['margin_hi'] - s['margin_lo']:.2f} | "
+                       f"{d['board_net_hi'] - d['board_net_lo']:.2f} / {s['board_net_hi'] - s['board_net_lo']:.2f} | "
                        f"{need:,.0f} |")
         out.append("")
     out += ["Machine and run:", "",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
@@ -121,3 +122,21 @@ def test_match_study_plays_duplicate_unless_told_and_says_which(tmp_path):
     assert not rr["duplicate"].iloc[0] and rr["units"].iloc[0] == 4
     assert "not duplicate" in rr.attrs["note"] and "not duplicate" in rr.attrs["footer"]
     assert not t["rules_effect"]["duplicate"].any()
+
+
+def test_the_net_a_board_is_a_naive_sum_over_the_score_sheets():
+    r = play_matches("ev", "cautious", 6, seed=8)
+    s = r.summary()
+    # naive: walk every pair's two score sheets, hand by hand
+    by_match = {m: g.set_index("hand") for m, g in r.hands.groupby("match")}
+    boards = []
+    for k in range(3):
+        h0, h1 = by_match[2 * k], by_match[2 * k + 1]
+        for h in sorted(set(h0.index) & set(h1.index)):
+            a0 = (h0.loc[h, "ns"] - h0.loc[h, "ns_before"]) - (h0.loc[h, "ew"] - h0.loc[h, "ew_before"])  # A is N-S
+            a1 = (h1.loc[h, "ew"] - h1.loc[h, "ew_before"]) - (h1.loc[h, "ns"] - h1.loc[h, "ns_before"])  # A is E-W
+            boards.append((a0 + a1) / 2)
+    assert s["boards"] == len(boards) and s["board_net"] == pytest.approx(np.mean(boards))
+    assert s["board_net_lo"] < s["board_net"] < s["board_net_hi"]
+    same = play_matches("cautious", "cautious", 4, seed=8).summary()
+    assert same["board_net"] == 0 and same["board_net_lo"] == same["board_net_hi"] == 0  # mirrored boards cancel

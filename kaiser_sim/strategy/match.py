@@ -224,7 +224,9 @@ class MatchResults:
         (:mod:`kaiser_sim.stats`).  ``edge`` is the mean pair score - 1/2
         with a t interval over the pairs; ``pairs_both`` / ``pairs_split`` /
         ``pairs_none``: pairs A won twice, once, never (None when not
-        duplicate).  Not duplicate, each match is its own unit.  One unit
+        duplicate); ``board_net`` (``_lo``, ``_hi``, over ``boards``): A's
+        net a board in points (:meth:`_board_net`), the hands' measure of
+        the same edge, less noisy than the matches' outcomes.  Not duplicate, each match is its own unit.  One unit
         gives no spread: the means' bounds are NaN."""
         m = self.matches
         n = len(m)
@@ -247,6 +249,7 @@ class MatchResults:
         out["unfinished"] = int((m["winner"] < 0).sum())
         out.update({"duplicate": self.duplicate, "units": int(np.unique(unit).size), "edge": edge.mean,
                     "edge_lo": edge.lo, "edge_hi": edge.hi})
+        out.update(self._board_net())
         if self.duplicate:
             wins = np.bincount(unit, weights=a_won, minlength=int(unit.max()) + 1)
             whole = np.bincount(unit, minlength=int(unit.max()) + 1) == 2  # an odd last match is half a pair
@@ -262,6 +265,34 @@ class MatchResults:
         out["engine_note"] = self.play.get("engine_note", "")
         out["rules_note"] = self.play.get("rules_note", "")
         return out
+
+    def _board_net(self) -> dict:
+        """A's net a hand (its side's hand score minus the other's): in
+        duplicate per board, a board being hand ``h`` of a pair played in
+        both its matches, its score A's net in both seatings / 2 (the cards'
+        luck cancels; boards one match did not reach are left out); not
+        duplicate per hand.  95% t interval clustered by unit (pair or match)."""
+        h = self.hands
+        if not len(h):
+            return {"boards": 0, "board_net": float("nan"), "board_net_lo": float("nan"),
+                    "board_net_hi": float("nan")}
+        a_side = self.matches.set_index("match")["a_side"].reindex(h["match"]).to_numpy()
+        d_ns = (h["ns"] - h["ns_before"]).to_numpy(float)
+        d_ew = (h["ew"] - h["ew_before"]).to_numpy(float)
+        net = np.where(a_side == 0, d_ns - d_ew, d_ew - d_ns)
+        match = h["match"].to_numpy()
+        if self.duplicate:
+            key = pd.DataFrame({"pair": match // 2, "hand": h["hand"].to_numpy(), "net": net})
+            g = key.groupby(["pair", "hand"])["net"].agg(["sum", "size"]).reset_index()
+            g = g[g["size"] == 2]
+            x, unit = g["sum"].to_numpy(float) / 2, g["pair"].to_numpy()
+        else:
+            x, unit = net, match
+        if not x.size:
+            return {"boards": 0, "board_net": float("nan"), "board_net_lo": float("nan"),
+                    "board_net_hi": float("nan")}
+        m = cluster_mean_ci(x, unit)
+        return {"boards": int(x.size), "board_net": m.mean, "board_net_lo": m.lo, "board_net_hi": m.hi}
 
     def summary_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.summary()])
@@ -285,6 +316,11 @@ class MatchResults:
                  f"score margin ({a} - {b}): {s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, "
                  f"{s['margin_hi']:+.2f}]",
                  _duplicate_text(s),
+                 (f"net a board ({a}'s hand score - {b}'s, the mean of both seatings of a board both matches of "
+                  f"its pair reached): {s['board_net']:+.2f} [{s['board_net_lo']:+.2f}, {s['board_net_hi']:+.2f}] over "
+                  f"{s['boards']:,} boards" if s["duplicate"] else
+                  f"net a hand ({a}'s hand score - {b}'s): {s['board_net']:+.2f} [{s['board_net_lo']:+.2f}, "
+                  f"{s['board_net_hi']:+.2f}] over {s['boards']:,} hands"),
                  f"bidders expect: {_play_text(s['play_a'])} ({a}), {_play_text(s['play_b'])} ({b}); "
                  f"contracts scored in {_play_text(s['engine'])} (engine {s['engine']})", "",
                  f"{'side':<{w}}  {'wins':>6}  {'bidding':>8}  {'defending':>9}  {'kaiser':>6}  {'lose_at':>7}  "

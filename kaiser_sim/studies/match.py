@@ -301,7 +301,9 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
            if duplicate else "not duplicate: every match its own cards")
     round_robin.attrs["note"] = (f"{matches} matches per pair of policies ({dup}); "
                                  f"the policies bid expecting {expect}, the contracts are {scored}; "
-                                 "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%); "
+                                 "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
+                                 "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
+                                 "duplicate; 95%); "
                                  "margin = A's score - B's at the end; intervals clustered by "
                                  + ("pair of matches (the same cards)" if duplicate else "match")
                                  + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
