@@ -17,8 +17,12 @@ from .types import POLICY
 @click.option("--policy", "-a", "policy_a", required=True, type=POLICY, help="Policy A (the one measured).")
 @click.option("--vs", "-b", "policy_b", required=True, type=POLICY, help="Policy B, the opponents.")
 @click.option("--matches", "-n", type=click.IntRange(1, config.MATCH_MAX_COUNT), default=config.MATCH_DEFAULT_COUNT,
-              show_default=True, help="Matches to play (in pairs on the same cards, A on each side once; "
-              f"at most {config.MATCH_MAX_COUNT:,}).")
+              show_default=True, help="Matches to play (in duplicate: pairs on the same cards, A on each side "
+              f"once; at most {config.MATCH_MAX_COUNT:,}).")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Duplicate: each deal sequence (the same dealers and table-play draws) played twice with the "
+                   "partnerships swapped, the pair of matches the independent unit (its score: A's wins in both "
+                   "seatings / 2), so the cards' luck cancels. --no-duplicate: every match its own cards.")
 @seed_option
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table", show_default=True,
               help="What the policies' make-probabilities expect: table play (the double-dummy make model "
@@ -35,7 +39,7 @@ from .types import POLICY
               help="Also write summary.csv, summary.json, matches.csv and hands.csv into this directory.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
-def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rules):
+def match(policy_a, policy_b, matches, duplicate, seed, play, engine, fmt, out, quiet, rules):
     """Play whole matches of policy A against policy B; A's win rate.
 
     Each hand is dealt (redealt when a hand is weak, under rules with the
@@ -45,8 +49,11 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
     dummy) and scored by the rules, until a side wins.  The policies bid
     expecting table play (--play table, the default) or double dummy
     (--play dd); the output records both.  Printed: A's win rate with its
-    95% interval, hands per match, the score margin, how each side went
-    out (bidding or defending) and skunks.  Policies: ev, cautious,
+    95% interval and its edge over 50%, hands per match, the score
+    margin, how each side went out (bidding or defending) and skunks.
+    The matches are played duplicate (--duplicate, the default: each deal
+    sequence twice, partnerships swapped; intervals clustered by pair) or
+    each on its own cards (--no-duplicate); the output says which.  Policies: ev, cautious,
     aggressive, score-aware, rank-squared, trump-heuristic, and listening
     (each call's net value given the calls heard, from a simulated table;
     score-aware from 45 on) (README: Matches).  Every preset works: a kitty (the declarer takes it and
@@ -68,7 +75,8 @@ def match(policy_a, policy_b, matches, seed, play, engine, fmt, out, quiet, rule
     if out:
         output_dir(out, f"--out {out}")
     result = play_matches(policy_a, policy_b, matches, seed, rules, play=play.lower(),
-                          engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet))
+                          engine="auto" if engine is None else engine.lower(), progress=make_progress(quiet),
+                          duplicate=duplicate)
     if result.play.get("play_note"):
         click.echo(f"warning: {result.play['play_note']}", err=True)
     if result.play.get("engine_note"):  # table play asked for, or the default falling back to dd

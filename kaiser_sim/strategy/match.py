@@ -38,10 +38,22 @@ cards; refused with :class:`MatchError`).
 
 Design of the runs (fair and reproducible):
 
-- matches come in pairs with the same cards: in match ``2k`` policy A sits
-  N-S, in ``2k+1`` E-W, and hand ``h`` of both is deal ``k`` of round ``h``
-  (a seed derived from (seed, h); redeals from it), so each policy holds the
-  other's cards once (duplicate style); the first dealer is ``k % 4``;
+- duplicate (the default, ``duplicate=True``): matches come in pairs with
+  the same cards: in match ``2k`` policy A sits N-S, in ``2k+1`` E-W, and
+  hand ``h`` of both is deal ``k`` of round ``h`` (a seed derived from
+  (seed, h); redeals from it) with the same dealer (the first is
+  ``k % 4``) and the same table-play draw, so each policy holds the
+  other's cards once.  The pair is the independent unit: its score is A's
+  result in both seatings, ``(won as N-S + won as E-W) / 2``, and every
+  interval is clustered by pair.  Two copies of one deterministic policy
+  (or a stochastic one, whose draws are a hash of the hand and the
+  auction) play the two matches of a pair identically, mirrored: the pair
+  scores exactly 1/2;
+- not duplicate (``duplicate=False``): match ``i`` plays card set ``i``
+  (hand ``h`` is deal ``i`` of round ``h``, the first dealer ``i % 4``), A
+  still N-S in the even matches and E-W in the odd ones; the matches are
+  independent, and so are the intervals' units.  The duplicate default is
+  the engine as it was (the same matches, byte for byte);
 - a match's hands depend only on (seed, match number, hand number): the
   results do not depend on how many matches run together.
 
@@ -190,24 +202,42 @@ class MatchResults:
     extra: dict = field(default_factory=dict)
     play: dict = field(default_factory=dict)
 
-    def summary(self) -> dict:
-        """Win rate of A (Wilson 95%), mean hands and margin (95%), how the
-        winners went out, skunks.
+    @property
+    def duplicate(self) -> bool:
+        """Whether the matches were played duplicate (module doc)."""
+        return bool(self.play.get("duplicate", True))
 
-        The two matches of a pair (``match // 2``) are played on the same
-        cards (module doc), so they are not independent: every interval is
-        clustered by pair (:mod:`kaiser_sim.stats`; with the sides swapped
-        the pair's results tend to cancel, so the clustered interval of the
-        margin is usually the narrower one, as duplicate play intends).
-        One pair (n <= 2) gives no spread: the means' bounds are NaN."""
+    def units(self) -> np.ndarray:
+        """(matches,) the independent unit of each match: its pair
+        (``match // 2``) in duplicate, else the match itself."""
+        ids = self.matches["match"].to_numpy()
+        return ids // 2 if self.duplicate else ids
+
+    def summary(self) -> dict:
+        """Win rate of A (Wilson 95%), its edge over 1/2 (95%), mean hands
+        and margin (95%), how the winners went out, skunks.
+
+        In duplicate (module doc) the two matches of a pair (``match // 2``)
+        are played on the same cards, so they are not independent: the pair
+        is the unit, its score A's result in both seatings (the mean of its
+        two ``a_won``), and every interval is clustered by pair
+        (:mod:`kaiser_sim.stats`).  ``edge`` is the mean pair score - 1/2
+        with a t interval over the pairs; ``pairs_both`` / ``pairs_split`` /
+        ``pairs_none``: pairs A won twice, once, never (None when not
+        duplicate); ``board_net`` (``_lo``, ``_hi``, over ``boards``): A's
+        net a board in points (:meth:`_board_net`), the hands' measure of
+        the same edge, less noisy than the matches' outcomes.  Not duplicate, each match is its own unit.  One unit
+        gives no spread: the means' bounds are NaN."""
         m = self.matches
         n = len(m)
         k = int(m["a_won"].sum())
-        pair = m["match"].to_numpy() // 2
-        win = cluster_proportion_ci(m["a_won"].to_numpy(bool), pair)
+        unit = self.units()
+        a_won = m["a_won"].to_numpy(bool)
+        win = cluster_proportion_ci(a_won, unit)
         lo, hi = win.lo, win.hi
-        hands = cluster_mean_ci(m["hands"].to_numpy(float), pair)
-        margin = cluster_mean_ci(m["margin"].to_numpy(float), pair)
+        edge = cluster_mean_ci(a_won.astype(float) - 0.5, unit)
+        hands = cluster_mean_ci(m["hands"].to_numpy(float), unit)
+        margin = cluster_mean_ci(m["margin"].to_numpy(float), unit)
         out = {"policy_a": self.policy_a, "policy_b": self.policy_b, "matches": n, "a_wins": k,
                "a_win_rate": k / n, "a_win_lo": float(lo), "a_win_hi": float(hi),
                "hands_mean": hands.mean, "hands_lo": hands.lo, "hands_hi": hands.hi,
@@ -217,6 +247,16 @@ class MatchResults:
                 out[f"{who}_out_{o}"] = int((won & (m["outcome"] == o)).sum())
             out[f"{who}_skunks"] = int((won & m["skunk"]).sum())
         out["unfinished"] = int((m["winner"] < 0).sum())
+        out.update({"duplicate": self.duplicate, "units": int(np.unique(unit).size), "edge": edge.mean,
+                    "edge_lo": edge.lo, "edge_hi": edge.hi})
+        out.update(self._board_net())
+        if self.duplicate:
+            wins = np.bincount(unit, weights=a_won, minlength=int(unit.max()) + 1)
+            whole = np.bincount(unit, minlength=int(unit.max()) + 1) == 2  # an odd last match is half a pair
+            out.update({"pairs_both": int((whole & (wins == 2)).sum()), "pairs_split": int((whole & (wins == 1)).sum()),
+                        "pairs_none": int((whole & (wins == 0)).sum())})
+        else:
+            out.update({"pairs_both": None, "pairs_split": None, "pairs_none": None})
         out.update({"seed": self.seed, "rules": self.rules.label, "seconds": round(self.seconds, 2),
                     "version": __version__})
         out.update({k: self.play.get(k) for k in ("play_a", "play_b")})
@@ -225,6 +265,34 @@ class MatchResults:
         out["engine_note"] = self.play.get("engine_note", "")
         out["rules_note"] = self.play.get("rules_note", "")
         return out
+
+    def _board_net(self) -> dict:
+        """A's net a hand (its side's hand score minus the other's): in
+        duplicate per board, a board being hand ``h`` of a pair played in
+        both its matches, its score A's net in both seatings / 2 (the cards'
+        luck cancels; boards one match did not reach are left out); not
+        duplicate per hand.  95% t interval clustered by unit (pair or match)."""
+        h = self.hands
+        if not len(h):
+            return {"boards": 0, "board_net": float("nan"), "board_net_lo": float("nan"),
+                    "board_net_hi": float("nan")}
+        a_side = self.matches.set_index("match")["a_side"].reindex(h["match"]).to_numpy()
+        d_ns = (h["ns"] - h["ns_before"]).to_numpy(float)
+        d_ew = (h["ew"] - h["ew_before"]).to_numpy(float)
+        net = np.where(a_side == 0, d_ns - d_ew, d_ew - d_ns)
+        match = h["match"].to_numpy()
+        if self.duplicate:
+            key = pd.DataFrame({"pair": match // 2, "hand": h["hand"].to_numpy(), "net": net})
+            g = key.groupby(["pair", "hand"])["net"].agg(["sum", "size"]).reset_index()
+            g = g[g["size"] == 2]
+            x, unit = g["sum"].to_numpy(float) / 2, g["pair"].to_numpy()
+        else:
+            x, unit = net, match
+        if not x.size:
+            return {"boards": 0, "board_net": float("nan"), "board_net_lo": float("nan"),
+                    "board_net_hi": float("nan")}
+        m = cluster_mean_ci(x, unit)
+        return {"boards": int(x.size), "board_net": m.mean, "board_net_lo": m.lo, "board_net_hi": m.hi}
 
     def summary_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.summary()])
@@ -243,8 +311,16 @@ class MatchResults:
                  f"win rate of {a}: {100 * s['a_win_rate']:.1f}% [{100 * s['a_win_lo']:.1f}, "
                  f"{100 * s['a_win_hi']:.1f}] ({s['a_wins']:,} of {s['matches']:,})",
                  f"hands per match: {s['hands_mean']:.2f} [{s['hands_lo']:.2f}, {s['hands_hi']:.2f}]",
+                 f"edge of {a} (win rate - 50%): {100 * s['edge']:+.1f} points [{100 * s['edge_lo']:+.1f}, "
+                 f"{100 * s['edge_hi']:+.1f}]",
                  f"score margin ({a} - {b}): {s['margin_mean']:+.2f} [{s['margin_lo']:+.2f}, "
                  f"{s['margin_hi']:+.2f}]",
+                 _duplicate_text(s),
+                 (f"net a board ({a}'s hand score - {b}'s, the mean of both seatings of a board both matches of "
+                  f"its pair reached): {s['board_net']:+.2f} [{s['board_net_lo']:+.2f}, {s['board_net_hi']:+.2f}] over "
+                  f"{s['boards']:,} boards" if s["duplicate"] else
+                  f"net a hand ({a}'s hand score - {b}'s): {s['board_net']:+.2f} [{s['board_net_lo']:+.2f}, "
+                  f"{s['board_net_hi']:+.2f}] over {s['boards']:,} hands"),
                  f"bidders expect: {_play_text(s['play_a'])} ({a}), {_play_text(s['play_b'])} ({b}); "
                  f"contracts scored in {_play_text(s['engine'])} (engine {s['engine']})", "",
                  f"{'side':<{w}}  {'wins':>6}  {'bidding':>8}  {'defending':>9}  {'kaiser':>6}  {'lose_at':>7}  "
@@ -259,8 +335,10 @@ class MatchResults:
             if s[key]:
                 lines.append(f"{'note' if key == 'rules_note' else 'warning'}: {s[key]}")
         lines.append("")
-        lines.append("intervals: 95% (Wilson for the win rate, t for means), clustered by pair of matches on "
-                     "the same cards; went out by bidding = the winner declared the last hand")
+        lines.append("intervals: 95% (Wilson for the win rate, t for means), "
+                     + ("clustered by pair of matches on the same cards (the pairs are the independent units)"
+                        if s["duplicate"] else "over independent matches")
+                     + "; went out by bidding = the winner declared the last hand")
         return "\n".join(lines)
 
     def write(self, out) -> list[str]:
@@ -279,7 +357,7 @@ class MatchResults:
 
 def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, rules: Rules | None = None, *, play: str = "table",
                  engine: str = "auto", threads=None, progress=None, max_hands: int = MAX_HANDS,
-                 table_model=None) -> MatchResults:
+                 table_model=None, duplicate: bool = True) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or
     :class:`~kaiser_sim.strategy.policies.Policy`), module doc.  ``play``: what the
     make-probabilities of policies given by name model, ``"table"`` (table
@@ -288,6 +366,8 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     the model holds for the rules, else DD), ``"table"`` (falls back to DD
     with a note where it does not hold) or ``"dd"`` (:data:`ENGINES`);
     ``table_model``: the table-play model (default the shipped one).
+    ``duplicate``: the two matches of each pair on the same cards, sides
+    swapped (the default), or every match on its own cards (module doc).
     ``threads``: solver threads (default all); ``progress``: a
     :class:`kaiser_sim.runs.progress.Progress` counting finished matches.
     Refused: rules, an engine or ``n`` it cannot play (:class:`MatchError`),
@@ -312,7 +392,8 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     notes = {play_note(rules, p.play) for p in policies if p.play is not None} - {""}
     play_info = {"requested": play, "play_a": pa.effective_play(rules), "play_b": pb.effective_play(rules),
                  "play_note": "; ".join(sorted(notes)), "engine_requested": str(engine).strip().lower(),
-                 "engine": used_engine, "engine_note": engine_note, "rules_note": rules_note(rules)}
+                 "engine": used_engine, "engine_note": engine_note, "rules_note": rules_note(rules),
+                 "duplicate": bool(duplicate)}
     redeal = rules.weak_redeal != "off"
     split = rules.kitty != "none" or rules.cover3  # the defenders' points are not raw_total - raw
     progress = progress or Progress()
@@ -320,7 +401,8 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     t0 = time.perf_counter()
     lad = ladder_arrays(rules)
     ids = np.arange(n)
-    pair = ids // 2
+    # the card set of each match: shared by the two matches of a pair in duplicate, else its own
+    pair = ids // 2 if duplicate else ids
     a_side = ids % 2
     side_policy = np.stack([a_side, 1 - a_side], axis=1)  # policy index of N-S, E-W: A = 0
     dealer = pair % 4
@@ -426,6 +508,16 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
                             "outcome": [OUTCOMES[o] for o in outcome], "skunk": skunk})
     return MatchResults(pa.name, pb.name, int(seed), rules, matches, hands, time.perf_counter() - t0,
                         {"solver_seconds": solver_s, "rounds": h}, play_info)
+
+
+def _duplicate_text(s: dict) -> str:
+    """The line of :meth:`MatchResults.to_text` saying how the matches were played."""
+    if not s["duplicate"]:
+        return (f"not duplicate: every match its own cards ({s['units']:,} independent matches; "
+                "kaiser-sim match plays duplicate unless --no-duplicate)")
+    return (f"duplicate: {s['units']:,} pairs of matches on the same cards, sides swapped (pair score = "
+            f"{s['policy_a']}'s wins in both seatings / 2); pairs won by {s['policy_a']} in both seatings "
+            f"{s['pairs_both']:,}, split {s['pairs_split']:,}, in neither {s['pairs_none']:,}")
 
 
 def _play_text(play) -> str:

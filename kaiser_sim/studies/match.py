@@ -9,9 +9,11 @@ matches (per pair of policies) and its seed the seed of the matches.
 Tables:
 
 - ``round_robin``: every pair of ``policies``, ``matches`` matches each
-  (in pairs on the same cards, each policy on each side once): the win rate
-  of the first policy (Wilson 95%), hands per match, the score margin
-  (95%), how the winners went out;
+  (duplicate by default: in pairs on the same cards, each policy on each
+  side once; ``duplicate=false``: every match its own cards): the win rate
+  of the first policy (Wilson 95%) and its edge over 50% (the mean pair
+  score - 1/2, 95%), hands per match, the score margin (95%), how the
+  winners went out, and ``duplicate`` saying which was played;
 - ``standings``: each policy's win rate over all its matches;
 - ``win_by_state``: P(win the match) from the score at the start of a hand,
   (our, their) scores in buckets, over every hand of the round robin from
@@ -30,10 +32,11 @@ Tables:
   preset).
 
 Intervals: a match is one row of ``round_robin``, but not an independent
-one: matches ``2k`` and ``2k+1`` of a pair of policies are played on the
-same cards (sides swapped), and every pair of policies plays the same card
-sets (one seed), so card set ``k`` (``cards``, the match number // 2 within
-its pair of policies) is the independent unit.  The round-robin and
+one: in duplicate matches ``2k`` and ``2k+1`` of a pair of policies are
+played on the same cards (sides swapped), and every pair of policies plays
+the same card sets (one seed), so card set ``k`` (``cards``, the match
+number // 2 within its pair of policies; the match number itself when not
+duplicate) is the independent unit.  The round-robin and
 ``rules_effect`` intervals are clustered by pair of matches
 (:meth:`kaiser_sim.strategy.match.MatchResults.summary`), ``standings`` (a policy's
 matches against every opponent, on the same card sets) and
@@ -94,6 +97,8 @@ PLAY = Param("play", str, "table", "what the policies' make-probabilities expect
              choices=MEASURES, fold_case=True)
 ENGINE = Param("engine", str, "auto", "how the contracts are scored: auto (table play where its model holds for "
                "the rules, else double dummy), table or dd.", choices=ENGINES, fold_case=True)
+DUPLICATE = Param("duplicate", bool, True, "play duplicate: each deal sequence twice with the partnerships swapped, "
+                  "the pair of matches the independent unit (false: every match its own cards).")
 #: the parameters of run(), declared (kaiser_sim.studies.params)
 PARAMETERS = (
     Param("matches", int, 400, "matches per pair of policies, in pairs on the same cards.", low=1,
@@ -108,6 +113,7 @@ PARAMETERS = (
           high=config.MATCH_MAX_COUNT, unset="matches"),
     PLAY,
     ENGINE,
+    DUPLICATE,
 )
 #: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
 #: analyses/match.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
@@ -226,11 +232,12 @@ def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
 
 def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, policies=DEFAULT_POLICIES, hands: int = 2000,
         grid_step: int = 5, rules_matches: int | None = None, play: str = "table",
-        engine: str = "auto") -> dict[str, pd.DataFrame]:
+        engine: str = "auto", duplicate: bool = True) -> dict[str, pd.DataFrame]:
     """Play the round robin and build the tables (module doc).  ``results``
     is not used (this study plays matches); ``play``: what the policies'
     make-probabilities expect, ``"table"`` or ``"dd"``; ``engine``: how the
-    contracts are scored, ``"auto"``, ``"table"`` or ``"dd"``."""
+    contracts are scored, ``"auto"``, ``"table"`` or ``"dd"``; ``duplicate``:
+    pairs of matches on the same cards (module doc) or every match its own."""
     from ..deal import deal_batch
     from ..strategy.match import play_matches
     from ..strategy.policies import POLICIES, play_note, play_used
@@ -245,11 +252,11 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     play, engine_used, engine_note = check_play_and_engine(play, engine, rules)
     rr, logs, mats = [], [], []
     for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
-        r = play_matches(a, b, matches, seed, rules, play=play, engine=engine)
+        r = play_matches(a, b, matches, seed, rules, play=play, engine=engine, duplicate=duplicate)
         rr.append(r.summary())
         logs.append(r.hands.assign(match=r.hands["match"] + k * matches))
         # cards: the card set of the match (the same for both matches of a pair and every pair of policies)
-        mats.append(r.matches.assign(match=r.matches["match"] + k * matches, cards=r.matches["match"] // 2,
+        mats.append(r.matches.assign(match=r.matches["match"] + k * matches, cards=r.units(),
                                      policy_a=a, policy_b=b))
     round_robin = pd.DataFrame(rr)
     if source_date_epoch() is not None:  # reproducible outputs: no wall-clock column (as report.json, study.json)
@@ -272,9 +279,10 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
                 "target 32": _short(rules)}
     eff = []
     for name, r_ in variants.items():
-        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_, play=play, engine=engine).summary()
+        m = play_matches("score-aware", "ev", rules_matches or matches, seed, r_, play=play, engine=engine,
+                         duplicate=duplicate).summary()
         g = bid_grid(r_, sample[: max(1, hands // 4)], max(grid_step, 10), play)
-        eff.append({"rules": name, "matches": m["matches"], "score_aware_win": m["a_win_rate"],
+        eff.append({"rules": name, "matches": m["matches"], "duplicate": m["duplicate"], "score_aware_win": m["a_win_rate"],
                     "lo": m["a_win_lo"], "hi": m["a_win_hi"], "hands_mean": m["hands_mean"],
                     "won_defending": (m["a_out_defending"] + m["b_out_defending"]) / m["matches"],
                     "bid_diff_mean": float(g["diff"].mean()), "bid_diff_max": float(g["diff"].max()),
@@ -283,16 +291,21 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
 
     info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules)), "play": play,
             "play_used": play_used(rules, play), "play_note": play_note(rules, play), "engine": engine_used,
-            "engine_note": engine_note}
+            "engine_note": engine_note, "duplicate": bool(duplicate)}
     tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
               "bid_vs_state": grid, "rules_effect": rules_effect}
     expect = {"table": "table play", "dd": "double dummy"}[info["play_used"]]
     scored = {"table": "scored in table play (points drawn from the table-play model)",
               "dd": "played double dummy"}[engine_used]
-    round_robin.attrs["note"] = (f"{matches} matches per pair (pairs of matches on the same cards, sides swapped); "
+    dup = ("duplicate: pairs of matches on the same cards, sides swapped, the pair the independent unit"
+           if duplicate else "not duplicate: every match its own cards")
+    round_robin.attrs["note"] = (f"{matches} matches per pair of policies ({dup}); "
                                  f"the policies bid expecting {expect}, the contracts are {scored}; "
-                                 "a_win_rate with its Wilson 95% interval; margin = A's score - B's at the end; "
-                                 "intervals clustered by pair of matches (the same cards)"
+                                 "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
+                                 "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
+                                 "duplicate; 95%); "
+                                 "margin = A's score - B's at the end; intervals clustered by "
+                                 + ("pair of matches (the same cards)" if duplicate else "match")
                                  + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
     standings.attrs["note"] = ("each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
                                "set: its matches against every opponent are played on the same cards)")
@@ -304,11 +317,13 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
                           "policy would make - level of the highest bid with a positive expected hand score (ev); "
                           "0 = no bid; more / less = share of hands bidding higher / lower")
-    rules_effect.attrs["note"] = ("score-aware vs ev under each rules variant (Wilson 95%); bid_diff: the "
+    rules_effect.attrs["note"] = (f"score-aware vs ev under each rules variant ({'duplicate' if duplicate else 'not duplicate'}; "
+                                  "Wilson 95%); bid_diff: the "
                                   "bid_vs_state difference averaged / max / min over a coarser grid")
     for df in tables.values():
         df.attrs["run"] = dict(info)
-        df.attrs["footer"] = (footer(info, f"{matches} matches a pair, bids expecting {expect}")
+        df.attrs["footer"] = (footer(info, f"{matches} matches a pair{', duplicate' if duplicate else ', not duplicate'}"
+                                     f", bids expecting {expect}")
                               .replace(" deals,", " matches,").replace("; double dummy;", f"; contracts {scored};")
                               .replace("clustered by deal", "clustered by card set"))
     return tables
@@ -376,4 +391,4 @@ def plot(tables) -> dict:
 
 
 __all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS", "KEY", "DEFINITION", "PARAMETERS", "PLAY", "ENGINE",
-           "MATCH_SEED"]
+           "MATCH_SEED", "DUPLICATE"]
