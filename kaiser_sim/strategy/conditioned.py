@@ -396,8 +396,10 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     order = list(range(k))  # the calls are independent filters: the rarest is asked first (speed only)
     asked_n, made_n = np.zeros(k), np.zeros(k)
     got = tried = 0
+    step = _first_step(n)
     while got < n and tried < cap:
-        size = min(block, cap - tried)
+        size = min(block, cap - tried, step)
+        step *= 4
         d, kit = deal_for_rules(size, int(seed), rules, start=tried, fixed=fixed, redeal_weak=True, seats=others)
         rows = np.arange(size)
         asked = np.zeros(size, dtype=np.uint8)
@@ -450,6 +452,14 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     return out
 
 
+def _first_step(n: int) -> int:
+    """The first block's size: about what common calls need (a few times
+    ``n``), growing fourfold up to the block size after it, so that a few
+    deals asked for do not deal and ask a whole block (speed only: the
+    result does not depend on the blocks)."""
+    return max(1024, 4 * int(n))
+
+
 def _running(total: float, x: np.ndarray) -> np.ndarray:
     """The running sums ``total + x[0], total + x[0] + x[1], ...``, added one
     by one (the same floats whatever blocks ``x`` is cut into)."""
@@ -477,9 +487,11 @@ def _weighted(hand: int, seat: int, dealer: int, calls: tuple, n: int, seed: int
     top_i = np.empty(0, dtype=np.int64)
     top_d, top_k = np.empty((0, 4), dtype=np.uint64), np.empty(0, dtype=np.uint64)
     tried = 0
+    step = _first_step(n)
     done = False
     while not done and tried < cap:
-        size = min(block, cap - tried)
+        size = min(block, cap - tried, step)
+        step *= 4
         d, kit = deal_for_rules(size, int(seed), rules, start=tried, fixed=fixed, redeal_weak=True, seats=others)
         heard = np.broadcast_to(ranks, (size, k))
         p = np.empty((size, k))
