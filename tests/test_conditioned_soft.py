@@ -234,3 +234,15 @@ def test_deal_at_is_deal_batch_at_each_index():
     hand = read_hand(HAND, STANDARD)
     ref = np.stack([deal_batch(1, 9, start=int(i), fixed={SOUTH: hand})[0] for i in idx])
     assert np.array_equal(deal_at(idx, 9, fixed={SOUTH: hand}), ref)
+
+
+def test_the_summary_says_how_the_deals_were_conditioned():
+    hand = read_hand("KQ.QJ.KQ.K8", STANDARD)
+    cd = conditioned_deals(hand, WEST, "pass pass pass", 200, 0, STANDARD, max_candidates=3000)
+    d = cd.summary()
+    assert d["method"] == "weights" and d["deals"] == 200 and d["candidates"] == 3000 and d["short"]
+    assert d["ess"] == pytest.approx(cd.weights.sum() ** 2 / (cd.weights ** 2).sum(), abs=0.06)
+    assert d["candidate_ess"] < d["ess_floor"] == 200
+    assert "effective sample size" in cd.describe() and "ran out" in cd.describe()
+    r = conditioned_deals(read_hand(HAND, STANDARD), SOUTH, "6", 50, 0, STANDARD, method="reject")
+    assert r.summary()["ess"] == 50 and r.describe().startswith(f"50 of {r.candidates:,} candidate deals")

@@ -265,6 +265,33 @@ class ConditionedDeals:
             return bool(self.candidate_ess < self.ess_floor) or self.kept < self.requested
         return self.kept < self.requested
 
+    def summary(self) -> dict:
+        """How the deals were conditioned, for JSON: method, deals kept,
+        candidates, the effective sample size (of the kept deals; of the
+        candidates and its floor under weights), the acceptance (kept /
+        candidates, or the estimated P(the calls | the hand)) and short."""
+        out = {"method": self.method, "deals": self.kept, "requested": self.requested,
+               "candidates": self.candidates, "ess": round(self.ess, 1), "acceptance": self.acceptance,
+               "short": self.short}
+        if self.method == "weights":
+            out.update(candidate_ess=round(float(self.candidate_ess), 1), ess_floor=self.ess_floor)
+        return out
+
+    def describe(self) -> str:
+        """One sentence: how the deals were conditioned and what they are worth."""
+        if self.method != "weights":
+            return (f"{self.kept:,} of {self.candidates:,} candidate deals ({100 * self.acceptance:.3g}%) are those "
+                    f"on which the {self.bidders} model makes every call heard")
+        text = (f"{self.candidates:,} candidate deals weighted by the {self.bidders} model's probability of the "
+                f"calls heard (mean weight {self.acceptance:.3g}: the calls' probability with this hand), thinned "
+                f"without bias to {self.kept:,} weighted deals worth {self.ess:,.0f} equally weighted ones "
+                "(effective sample size)")
+        if self.short:
+            text += (f"; the candidates ran out (--max-candidates {self.max_candidates:,}) before their effective "
+                     f"sample size reached {self.ess_floor:,} (it is {float(self.candidate_ess):,.0f}): the intervals "
+                     "are wider for it")
+        return text
+
     def mean(self, x) -> np.ndarray:
         """The (weighted) mean over the kept deals of ``x`` (first axis: the
         deals): ``sum w x / sum w``, the plain mean under rejection."""
