@@ -102,6 +102,9 @@ class AuctionTooRare(KaiserSimError):
     deals consistent with them; the message names the rarest call."""
 
 
+#: the relative rounding allowed when the effective sample size is compared with its floor
+ESS_ROUNDING = 1e-9
+
 #: the words read as "no calls heard" (the first seat to speak)
 NO_CALLS = ("none",)
 
@@ -262,7 +265,7 @@ class ConditionedDeals:
         """The candidates ran out: fewer deals than asked for (rejection), or
         an effective sample size below its floor (weights)."""
         if self.method == "weights":
-            return bool(self.candidate_ess < self.ess_floor) or self.kept < self.requested
+            return bool(self.candidate_ess < self.ess_floor * (1 - ESS_ROUNDING)) or self.kept < self.requested
         return self.kept < self.requested
 
     def summary(self) -> dict:
@@ -531,7 +534,8 @@ def _weighted(hand: int, seat: int, dealer: int, calls: tuple, n: int, seed: int
         w = np.prod(p, axis=1) if k else np.ones(size)
         c1, c2 = _running(s1, w), _running(s2, w * w)
         ess = np.divide(c1 * c1, c2, out=np.zeros(size), where=c2 > 0)
-        stop = np.nonzero((ess >= ess_floor) & (tried + np.arange(1, size + 1) >= n))[0]
+        # (equal weights reach the floor at n candidates, whatever their rounding)
+        stop = np.nonzero((ess >= ess_floor * (1 - ESS_ROUNDING)) & (tried + np.arange(1, size + 1) >= n))[0]
         m = int(stop[0]) + 1 if stop.size else size
         done = bool(stop.size)
         w, p, top, d, kit = w[:m], p[:m], top[:m], d[:m], kit[:m]
