@@ -169,3 +169,10 @@ AUCTION_MAX_CANDIDATES_LIMIT = 100_000_000
 AUCTION_MIN_DEALS = 200
 #: candidates dealt and asked at once (memory and speed, not results: the kept deals do not depend on it)
 AUCTION_BLOCK = 65_536
+#: how the deals are conditioned on the calls heard (:mod:`kaiser_sim.strategy.conditioned`): ``weights``
+#: (every candidate weighted by the model's probability of the calls; every legal auction gets an
+#: answer) or ``reject`` (only the candidates on which the model makes every call)
+AUCTION_CONDITIONING = "weights"
+#: under ``weights``, candidates are drawn until their effective sample size reaches this fraction
+#: of the deals asked for (about the information of as many deals dealt by rejection)
+AUCTION_ESS_FRACTION = 1.0

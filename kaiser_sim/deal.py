@@ -37,9 +37,15 @@ def bounded(state, n):
             return state, int(r % un)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _deal_batch(key, first_index, n, free_cards, fixed, need):
-    """Deal ``n`` deals with indices ``first_index .. first_index+n-1``.
+    """Deal ``n`` deals with indices ``first_index .. first_index+n-1`` (:func:`_deal_at`)."""
+    return _deal_at(key, np.arange(first_index, first_index + n), free_cards, fixed, need)
+
+
+@njit(cache=True, parallel=True)
+def _deal_at(key, indices, free_cards, fixed, need):
+    """Deal the deals with the given indices (int64 array), in that order.
 
     free_cards : int64 array of the card numbers still to deal (sorted)
     fixed      : (4,) uint64, cards every deal gives to each seat
@@ -47,10 +53,11 @@ def _deal_batch(key, first_index, n, free_cards, fixed, need):
     Each deal is a Fisher-Yates shuffle of ``free_cards`` driven by a
     generator seeded from (key, deal index) only.
     """
+    n = indices.shape[0]
     out = np.empty((n, 4), dtype=np.uint64)
     m = free_cards.shape[0]
     for i in prange(n):
-        state = key ^ (np.uint64(first_index + i) * _GOLDEN)
+        state = key ^ (np.uint64(indices[i]) * _GOLDEN)
         state, _ = splitmix64(state)
         perm = free_cards.copy()
         for j in range(m - 1, 0, -1):
@@ -115,6 +122,23 @@ def deal_batch(n: int, seed: int, start: int = 0, fixed=None, hand_size: int = 8
     """
     if n < 0:
         raise ValueError("n must be >= 0")
+    key, free, fixed, need = _deal_args(seed, fixed, hand_size, deck34)
+    return _deal_batch(key, int(start), int(n), free, fixed, need)
+
+
+def deal_at(indices, seed: int, fixed=None, hand_size: int = 8, deck34: bool = False) -> np.ndarray:
+    """The deals with these indices of the run ``seed`` (arguments as
+    :func:`deal_batch`): ``deal_at(idx, s)[j] == deal_batch(1, s, start=idx[j])[0]``,
+    in one kernel call (a redeal of scattered deals, :func:`kaiser_sim.dd.rule_variants.deal_for_rules`)."""
+    idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+    if idx.size and idx.min() < 0:
+        raise ValueError("deal indices must be >= 0")
+    key, free, fixed, need = _deal_args(seed, fixed, hand_size, deck34)
+    return _deal_at(key, idx, free, fixed, need)
+
+
+def _deal_args(seed: int, fixed, hand_size: int, deck34: bool):
+    """``(key, free cards, fixed, need)`` for the kernels, the fixed cards checked."""
     fixed = normalize_fixed(fixed)
     deck = int(DECK_34 if deck34 else DECK_32)
     for s in Seat:
@@ -128,7 +152,7 @@ def deal_batch(n: int, seed: int, start: int = 0, fixed=None, hand_size: int = 8
     need = np.array([hand_size - popcount(fixed[s]) for s in Seat], dtype=np.int64)
     if need.sum() > free.shape[0]:
         raise NotationError("not enough cards left to complete the hands")
-    return _deal_batch(seed_key(seed), int(start), int(n), free, fixed, need)
+    return seed_key(seed), free, fixed, need
 
 
 def kitty_of(deals: np.ndarray, deck34: bool = False) -> np.ndarray:

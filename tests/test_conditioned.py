@@ -76,7 +76,7 @@ def test_the_deals_are_those_of_a_plain_loop(calls):
     policy = get_policy("ev")
     ref, tried = plain_loop(hand, seat, calls, 12, 5, STANDARD, policy)
     for block in (7, 1000):
-        cd = conditioned_deals(hand, seat, calls, 12, 5, STANDARD, "ev", min_deals=1, block=block)
+        cd = conditioned_deals(hand, seat, calls, 12, 5, STANDARD, "ev", min_deals=1, block=block, method="reject")
         assert np.array_equal(cd.deals, ref) and cd.candidates == tried
         assert cd.acceptance == pytest.approx(12 / tried)
     steps = cd.steps
@@ -92,7 +92,7 @@ def test_the_advice_is_computed_on_the_conditioned_deals():
     ref, tried = plain_loop(hand, SOUTH, calls, 40, 3, STANDARD, get_policy("ev"))
     v = np.asarray(dd_strains(ref, SOUTH, "points")).astype(int)
     r = cli(HAND, "--seat", "S", "--auction", "6 7 pass", "-n", 40, "--seed", 3, "--format", "json",
-            "--no-specials")
+            "--no-specials", "--conditioning", "reject")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["deals"] == 40 and d["dealer"] == "S" and d["current_bid"] == "7"
@@ -107,7 +107,8 @@ def test_the_advice_is_computed_on_the_conditioned_deals():
     told = au["told"]
     assert set(told) == {"W", "N", "E"} and told["N"]["call"] == "7"
     assert told["N"]["count"] > told["N"]["count_unconditioned"]
-    text = cli(HAND, "--seat", "S", "--auction", "6 7 pass", "-n", 40, "--seed", 3, "--no-specials").stdout
+    text = cli(HAND, "--seat", "S", "--auction", "6 7 pass", "-n", 40, "--seed", 3, "--no-specials",
+               "--conditioning", "reject").stdout
     first = text.splitlines()[0]
     assert first.startswith("Verdict: ") and "having heard W 6, N (partner) 7, E pass" in first
     assert "What the calls told" in text and "under the ev bidding model" in text
@@ -117,8 +118,10 @@ def test_no_calls_heard_gives_the_advisors_own_deals():
     hand = read_hand(HAND, STANDARD)
     from kaiser_sim.strategy.advisor import advisor_deals
 
-    cd = conditioned_deals(hand, SOUTH, (), 30, 9, STANDARD)
-    assert np.array_equal(cd.deals, advisor_deals(hand, SOUTH, 30, 9, STANDARD)) and cd.candidates == 30
+    for method in ("weights", "reject"):
+        cd = conditioned_deals(hand, SOUTH, (), 30, 9, STANDARD, method=method)
+        assert np.array_equal(cd.deals, advisor_deals(hand, SOUTH, 30, 9, STANDARD)) and cd.candidates == 30
+        assert cd.ess == 30 and (cd.weights is None or (cd.weights == 1).all())
     assert parse_calls("none") == () and parse_calls(" 6, pass 7NT-low ") == (Bid(6), None, Bid(7, True, True))
 
 
@@ -142,25 +145,28 @@ def test_illegal_auctions_are_refused_with_the_rule():
 
 def test_too_rare_calls_are_refused_naming_the_rarest_call():
     """Under ev, after two passes the third seat always bids with these
-    cards: a third pass is too rare to deal, and the message says so."""
-    r = cli(HAND, "--seat", "S", "--auction", "pass pass pass", "--max-candidates", 20000, "-n", 50)
+    cards: a third pass is too rare to deal by rejection, and the message says so."""
+    r = cli(HAND, "--seat", "S", "--auction", "pass pass pass", "--max-candidates", 20000, "-n", 50,
+            "--conditioning", "reject")
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "too rare under the ev bidding model" in r.stderr and "the rarest is E's pass after pass pass" in r.stderr
-    assert "--max-candidates" in r.stderr
+    assert "--max-candidates" in r.stderr and "--conditioning weights" in r.stderr
     hand = read_hand(HAND, STANDARD)
     with pytest.raises(AuctionTooRare):
-        conditioned_deals(hand, SOUTH, "pass pass pass", 50, 0, STANDARD, max_candidates=5000)
+        conditioned_deals(hand, SOUTH, "pass pass pass", 50, 0, STANDARD, max_candidates=5000, method="reject")
 
 
 def test_short_of_deals_goes_on_with_what_it_has_and_says_so():
     hand = read_hand(HAND, STANDARD)
-    cd = conditioned_deals(hand, SOUTH, "6 7 pass", 100, 0, STANDARD, max_candidates=600, min_deals=20)
+    cd = conditioned_deals(hand, SOUTH, "6 7 pass", 100, 0, STANDARD, max_candidates=600, min_deals=20,
+                           method="reject")
     assert cd.short and 20 <= cd.kept < 100 and cd.candidates == 600
     # a cap between the candidates the 200th and the 300th kept deals need (they depend on the bidding
     # model, which reads the table-play model): the advisor then keeps from 200 to 299 deals
-    need = [conditioned_deals(hand, SOUTH, "6 7 pass", k, 0, STANDARD).candidates for k in (200, 300)]
+    need = [conditioned_deals(hand, SOUTH, "6 7 pass", k, 0, STANDARD, method="reject").candidates for k in (200, 300)]
     assert need[0] < need[1]
-    a = advise(HAND, seat="S", auction="6 7 pass", n=300, max_candidates=(need[0] + need[1]) // 2, specials=False)
+    a = advise(HAND, seat="S", auction="6 7 pass", n=300, max_candidates=(need[0] + need[1]) // 2, specials=False,
+               conditioning="reject")
     assert a.heard.short and 200 <= a.n == a.heard.kept < 300
     assert f"Only {a.n:,} of the 300 deals asked for" in a.to_text()
 
@@ -255,7 +261,7 @@ def test_every_preset_hears_the_auction(preset):
     assert d["recommendation"]["call"] in d["legal_calls"] == [c["call"] for c in d["calls"]]
     # the kept deals: every speaker's call is the model's
     hand_mask = read_hand(hand, rules)
-    cd = conditioned_deals(hand_mask, SOUTH, (first, None), n, 1, rules)
+    cd = conditioned_deals(hand_mask, SOUTH, (first, None), n, 1, rules, method="reject")
     ev = get_policy("ev")
     for deal in cd.deals:
         assert ev.call(int(deal[0]), (), seat=0, dealer=3, rules=rules) == first  # N, on W's left

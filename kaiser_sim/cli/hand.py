@@ -40,6 +40,11 @@ from .types import BID, HAND, POLICY, SEAT, joined
 @click.option("--max-candidates", type=click.IntRange(1, config.AUCTION_MAX_CANDIDATES_LIMIT), default=None,
               help="With --auction: the most candidate deals tried before giving up on rare calls.  [default: "
               f"{config.AUCTION_MAX_CANDIDATES:,}]")
+@click.option("--conditioning", type=click.Choice(["weights", "reject"], case_sensitive=False),
+              default=config.AUCTION_CONDITIONING, show_default=True,
+              help="With --auction: weights: every candidate deal weighted by the --bidders model's probability "
+              "of the calls (every legal auction gets an answer); reject: only the deals on which the model makes "
+              "every call (refuses calls the model almost never makes).")
 @click.option("--current-bid", type=BID, help="The highest bid so far (8, 8NT), without the calls: only calls "
               "after it are considered, the deals are not conditioned on it (use --auction for that).")
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table",
@@ -58,7 +63,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
 @click.option("--specials/--no-specials", default=True, show_default=True,
               help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
 @rules_options
-def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_candidates, current_bid, play, play_check,
+def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_candidates, conditioning, current_bid, play, play_check,
          fmt, plot, specials, rules):
     """Advise on one hand: make odds, expected score of each bid, the call.
 
@@ -118,7 +123,8 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         output_file(plot, f"--plot {plot}")
     advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                     current_bid=current_bid, specials=specials, play=play.lower(), check=play_check,
-                    auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates)
+                    auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates,
+                    conditioning=conditioning.lower())
     if plot:
         import matplotlib
 

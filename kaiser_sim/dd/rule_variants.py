@@ -46,7 +46,7 @@ from ..cards import (
     special_bits_after_reverse,
 )
 from ..auction import seat_of
-from ..deal import deal_batch, kitty_of
+from ..deal import deal_at, deal_batch, kitty_of
 from ..rules import Rules
 
 #: Strain number for low (reversed-rank) no trump in this module's strain
@@ -94,9 +94,8 @@ def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
                 raise RedealError(f"no deal without a weak hand after {MAX_REDEALS} redeals (rules "
                                   f"weak_redeal={rules.weak_redeal}): are the fixed cards always weak?")
             sub_seed = redeal_seed(seed, attempt)
-            for i in todo:
-                deals[i] = deal_batch(1, sub_seed, start=start + int(i), fixed=fixed,
-                                      hand_size=rules.hand_size, deck34=rules.deck34)[0]
+            deals[todo] = deal_at(start + todo, sub_seed, fixed=fixed, hand_size=rules.hand_size,
+                                  deck34=rules.deck34)  # one kernel call, not one per deal (~30 ms each)
             redeals[todo] += 1
             todo = todo[weak(deals[todo])]
     kitties = (np.zeros(deals.shape[0], dtype=np.uint64) if rules.kitty == "none"

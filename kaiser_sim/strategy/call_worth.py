@@ -34,7 +34,13 @@ only pushes the opponents out.  Here a call is valued on a set of deals
 
 A call's value is the mean over the deals, with its 95% interval; each deal
 is one independent draw, so the interval is clustered by deal.  The values
-are only as good as the bidding model is a model of the other players.
+here are per deal: when the deals carry importance weights (the default
+conditioning, :attr:`kaiser_sim.strategy.conditioned.ConditionedDeals.weights`)
+the caller weighs them (``sum w x / sum w``; the advisor does).  The later
+seats call with the model's own call (:meth:`~kaiser_sim.strategy.policies.Policy.bid`:
+for a deterministic policy its call, not its trembling hand, which serves only
+to give every heard auction a likelihood).  The values are only as good as the
+bidding model is a model of the other players.
 """
 
 from __future__ import annotations

@@ -95,6 +95,12 @@ PASS = -1
 #: expected-score margins of the cautious and aggressive policies (points)
 CAUTIOUS_MARGIN = 2.0
 AGGRESSIVE_MARGIN = -2.0
+#: the trembling hand of a deterministic policy's :meth:`Policy.probs`: the probability that it
+#: makes another legal call than its own (shared equally by the other legal calls), so that every
+#: legal auction has a likelihood > 0 under every model (the soft conditioning of the calls heard,
+#: :mod:`kaiser_sim.strategy.conditioned`): about one call in a hundred that a real player's
+#: judgement, a misread hand or a slip makes differently from the model
+TREMBLE = 0.01
 #: what the policies' make-probabilities model (module doc): table play, or double dummy
 PLAYS = MEASURES
 DEFAULT_PLAY = "table"
@@ -186,6 +192,17 @@ class BidView:
     def limits(self):
         """:func:`auction_limits` of this view."""
         return auction_limits(self.calls, self.rules)
+
+
+def legal_columns(view: BidView) -> np.ndarray:
+    """``(n, L + 1)`` bool: the legal next calls of each row of ``view`` under
+    its rules (:func:`kaiser_sim.auction.legal_calls`; column 0 pass, column
+    ``1 + r`` ladder rank ``r``), every bid the rules allow, also one no policy
+    makes (12NT under the solo Kaiser)."""
+    _, min_rank, can_pass = view.limits
+    L = len(ladder_arrays(view.rules))
+    ranks = np.arange(L)[None, :]
+    return np.concatenate([can_pass[:, None], ranks >= min_rank[:, None]], axis=1)
 
 
 def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
@@ -295,6 +312,9 @@ class Policy:
     name = "policy"
     #: what the make-probabilities model (:data:`PLAYS`); None: a policy without them
     play: str | None = None
+    #: True for a policy whose :meth:`bid` draws from :meth:`probs` (False: a deterministic policy,
+    #: whose :meth:`probs` is the trembling hand around its :meth:`bid`)
+    stochastic = False
 
     def effective_play(self, rules: Rules) -> str | None:
         """The play this policy's make-probabilities model under ``rules``
@@ -304,6 +324,26 @@ class Policy:
 
     def bid(self, view: BidView) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def probs(self, view: BidView) -> np.ndarray:
+        """``(n, L + 1)`` float64: the probability of each next call (column 0
+        pass, column ``1 + r`` ladder rank ``r``, ``L = len(ladder_arrays(rules))``);
+        each row sums to 1, an illegal call has 0 and every legal call more
+        than 0 (:func:`legal_columns`).
+
+        The default is a trembling hand around :meth:`bid`: ``1 - TREMBLE``
+        on the call :meth:`bid` makes, :data:`TREMBLE` shared equally by the
+        other legal calls (all of it on the one call when it is the only
+        legal one).  A stochastic policy overrides it."""
+        legal = legal_columns(view)
+        n = legal.shape[0]
+        col = np.asarray(self.bid(view), dtype=np.int64) + 1  # PASS (-1) -> column 0
+        rows = np.arange(n)
+        others = legal.sum(axis=1) - 1
+        share = np.where(others > 0, TREMBLE / np.maximum(others, 1), 0.0)
+        out = np.where(legal, share[:, None], 0.0)
+        out[rows, col] = np.where(others > 0, 1.0 - TREMBLE, 1.0)
+        return out
 
     def trump(self, view: BidView, rank: np.ndarray) -> np.ndarray:
         """(n,) trump suit 0..3 for the plain contract ``rank`` (default: by
@@ -1035,4 +1075,4 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "hand_values", "bid_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
            "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED", "ACTIONS", "position_calls",
            "ListeningPolicy", "ListeningTable", "listen_features", "auction_context", "read_listening_tables",
-           "listening_note", "HOLDERS", "LISTEN_BINS"]
+           "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns"]

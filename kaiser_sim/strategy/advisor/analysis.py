@@ -786,7 +786,8 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
            current_bid=None, specials: bool = True, play: str = "table", table_model=None, check: int | None = None,
-           *, auction=None, bidders=None, scores=None, max_candidates: int | None = None) -> HandAdvice:
+           *, auction=None, bidders=None, scores=None, max_candidates: int | None = None,
+           conditioning: str | None = None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -823,6 +824,9 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     scores : (ours, theirs) before the hand: the calls are then chosen on
         the chance of winning the match (and scored from that score).
     max_candidates : the most candidate deals tried with ``auction``.
+    conditioning : ``"weights"`` or ``"reject"``: how the deals are conditioned on ``auction``
+        (:func:`kaiser_sim.strategy.conditioned.conditioned_deals`; default
+        :data:`kaiser_sim.config.AUCTION_CONDITIONING`).
     specials : also measure the 5H and 3S (two more solves of each reporting deal).
     play : ``"table"`` (default): the choices on table play (the table-play
         model, DD beside it); ``"dd"``: everything double dummy.  Table play
@@ -877,7 +881,7 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         raise AdvisorInputError("--max-candidates must be at least 1")
     if auction is not None and ctx.calls:
         cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
-                               scores or (0, 0), max_candidates=max_candidates)
+                               scores or (0, 0), max_candidates=max_candidates, method=conditioning)
         deals, kitties = cd.deals, cd.kitties
         heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
                             int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),
