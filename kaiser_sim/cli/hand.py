@@ -74,7 +74,8 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
     it and discard best; low no trump is its own column (LNT) and bid;
     cover 3 is approximate and the solo Kaiser's 12NT is left out (the
     notes say how); under the weak-hand redeal the other hands are never
-    weak.  Table play applies to the standard game only (else dd, noted).
+    weak.  Every preset has its table-play model (a kitty, low no trump
+    and cover 3 their own), the hand's own play under the rules.
     Printed: first the verdict, one line; per strain the chance of taking
     at least each bid and the mean points; per bid the expected hand score
     if it becomes the contract (trump chosen once for the hand); each
@@ -104,6 +105,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         kaiser-sim hand 98.5.T9.987 --rules low-nt
     """
     from ..strategy.advisor import advise, plot_format
+    from ..strategy.advisor.measures import solver_compiles
 
     not_empty(plot=plot)
     if auction is not None and not auction.strip():
@@ -116,9 +118,15 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         if os.path.isdir(plot):
             raise InputError(f"--plot {plot}: is a directory; give a file name")
         output_file(plot, f"--plot {plot}")
+    def progress(line: str) -> None:  # stderr: stdout is the report (or the JSON)
+        click.echo(line, err=True)
+
+    if solver_compiles():
+        progress("Compiling the solver once, about a minute (numba's cache is cold; later runs start at once) ...")
     advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                     current_bid=current_bid, specials=specials, play=play.lower(), check=play_check,
-                    auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates)
+                    auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates,
+                    progress=progress)
     if plot:
         import matplotlib
 
