@@ -311,3 +311,61 @@ def test_expert_panel(name, hand, opts, ok, why):
     a = advise(hand, n=200, seed=7, check=0, specials=False, max_candidates=400_000, **opts)
     check_answer(a)
     assert ok(_call_of(a)), f"{name}: {why}; got {_call_of(a)} ({a.verdict})"
+
+
+# --- importance weights plug in ---------------------------------------------------------------------
+
+
+class _Weighted:
+    """A ConditionedDeals with importance weights (the interface wt-soft adds): every attribute of the
+    real one, plus ``weights`` and ``ess``."""
+
+    def __init__(self, cd, weights):
+        self._cd, self.weights = cd, weights
+        self.ess = float(weights.sum() ** 2 / (weights ** 2).sum())
+
+    def __getattr__(self, name):
+        return getattr(self._cd, name)
+
+
+def _numbers(doc):
+    """Every number of the JSON but the auction's (the effective size is new there)."""
+    out = {k: v for k, v in doc.items() if k not in ("auction", "version")}
+    return json.dumps(out, sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def heard():
+    kw = dict(seat="E", auction="6", n=60, seed=5, check=0, specials=True)
+    return kw, advise("AK93.5.AK.8", **kw)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.5])
+def test_equal_importance_weights_give_the_unweighted_advice(heard, monkeypatch, scale):
+    """Weights all equal (of any size) are rejection sampling: the same advice, number for number; the
+    effective sample size is printed beside the acceptance and in the JSON."""
+    import kaiser_sim.strategy.conditioned as conditioned
+
+    kw, plain = heard
+    real = conditioned.conditioned_deals
+    monkeypatch.setattr(conditioned, "conditioned_deals",
+                        lambda *a, **k: _Weighted(real(*a, **k), np.full(60, scale)))
+    w = advise("AK93.5.AK.8", **kw)
+    assert _numbers(w.to_dict()) == _numbers(plain.to_dict())
+    assert w.to_dict()["auction"]["ess"] == pytest.approx(60) and plain.to_dict()["auction"]["ess"] == 60
+    assert "effective sample size 60)" in w.to_text() and "effective sample size" not in plain.to_text()
+
+
+def test_importance_weights_move_the_numbers_as_repeated_deals(heard, monkeypatch):
+    """Integer weights: each mean is the mean over the deals repeated that many times."""
+    import kaiser_sim.strategy.conditioned as conditioned
+
+    kw, plain = heard
+    k = np.random.default_rng(9).integers(1, 4, size=60).astype(float)
+    real = conditioned.conditioned_deals
+    monkeypatch.setattr(conditioned, "conditioned_deals", lambda *a, **kw_: _Weighted(real(*a, **kw_), k))
+    w = advise("AK93.5.AK.8", **kw)
+    v = plain.values.astype(float)
+    np.testing.assert_allclose(w.points["mean"], (k[:, None] * v).sum(axis=0) / k.sum())
+    assert w.to_dict()["auction"]["ess"] == pytest.approx(k.sum() ** 2 / (k ** 2).sum(), abs=0.01)
+    check_answer(w)

@@ -895,9 +895,9 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     dealer : the dealer's seat; default the seat on ``seat``'s right (this
         seat speaks first), or with ``auction`` the seat the calls imply
         (another is refused).
-    n : deals of the other cards (kept deals with ``auction``; at least 2:
-        the even ones choose the call, the odd ones report when a choice is
-        not clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
+    n : deals of the other cards (kept deals with ``auction``; at least 2,
+        and 4 for the worth on fresh deals: half of them choose, the other
+        half score the choice); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
         rules with a kitty (each value a search over the discards).
     seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``
         (with ``auction``, the first ``n`` of that stream consistent with the calls).
@@ -959,8 +959,8 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
     if int(n) < config.HAND_MIN_DEALS:
-        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (half of them choose the call, "
-                                "the other half report when the choice is not clear)")
+        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (the call's worth on fresh deals "
+                                "is chosen on half of them and scored on the other half)")
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")
     try:

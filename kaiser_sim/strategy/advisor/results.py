@@ -43,17 +43,19 @@ class Recommendation:
     strain : the strain to play (S H D C N), None for a pass.
     expected : the bid's expected hand score, None for a pass (counted 0).
     forced : this seat is the dealer, the others passed, it must bid.
-    limit, limit_strain : the highest legal bid whose expected score is
-        above 0 (how far to compete), or None.
-    versus, difference : the runner-up, the best legal call in another
-        strain (or pass) on the selection deals, and how much better the
-        recommended call is on the reporting deals (a paired difference), or
-        None.
+    limit, limit_strain : how far to compete: on ``"net"``/``"win"``, the
+        highest legal bid not below the call whose mean worth is at least
+        passing's (the call itself for a forced bid, which nobody bids over;
+        None for a pass); on ``"score"``, the highest legal bid whose
+        expected score is above 0.
+    versus, difference : the best-ranked call the recommended one is not
+        clearly better than (a tie), else the next best call that differs on
+        some deal; the paired difference recommended - versus on the same
+        deals as everything else, or None.
     reason : one sentence saying why.
-    clear : the call beat ``versus`` clearly on the selection deals (the
-        95% interval of the paired difference lies above 0), or had no
-        alternative.
-    tie : ``difference``'s interval reaches 0 (or lies below it): the
+    clear : not ``tie`` (the recommended call is clearly better than every
+        other call), or there is no alternative.
+    tie : ``difference``'s 95% interval reaches 0 (or lies below it): the
         recommended call is not clearly better than ``versus``.
     basis : what the call was chosen on: ``"net"`` (its worth net of the
         opponents, :mod:`kaiser_sim.strategy.call_worth`), ``"win"`` (the chance of
