@@ -700,7 +700,7 @@ def test_json_schema():
             check_pair(p, check_p)
     assert [b["bid"] for b in d["bids"]] == [str(b) for b in ladder(STANDARD)]
     for b in d["bids"]:
-        assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "by_strain"}
+        assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "stands", "by_strain"}
         check_pair(b["make"], check_p)
         check_pair(b["expected"], check_expected)
         assert b["strain"] in b["by_strain"] and set(b["by_strain"]) <= set(STRAIN_KEYS)
@@ -800,16 +800,16 @@ def test_a_pre_emptive_call_says_it_would_lose_if_left_to_stand(strong):
     # net with net: the bid's net score if left to stand, against passing's net
     stands = a.bids.set_index("bid").loc[rec.call, "table_stands"]
     raw = a.values[:, 4 if rec.call.endswith("NT") else "SHDC".index(rec.strain)]
-    assert rec.call != "pass" and stands < calls.loc["pass", "net"]
+    assert rec.call != "pass" and stands < min(0, calls.loc["pass", "net"])
     assert a.bids.set_index("bid").loc[rec.call, "stands"] == pytest.approx(np.mean(score_hands(
         STANDARD, int(rec.call.rstrip("NT")), rec.call.endswith("NT"), 1, raw, (0, 0)).delta @ [-1, 1]))
     assert calls.loc[rec.call, "you"] < 0.05  # the others bid over it on almost every deal
     line = [t for t in a.to_text().splitlines() if t.startswith("A pre-emptive call")]
     assert len(line) == 1
     assert f"Left to stand it nets {signed(stands)} (your side's hand score minus the opponents'" in line[0]
-    assert f"below passing's net {signed(calls.loc['pass', 'net'])}" in line[0]
+    assert f"a loss and below passing's net {signed(calls.loc['pass', 'net'])}" in line[0]
     assert "pass." in line[0]
-    assert ", pre-emptive: left to stand it nets less than passing" in a.to_text().splitlines()[0]
+    assert ", pre-emptive: left to stand it loses, and nets less than passing" in a.to_text().splitlines()[0]
     assert strong.recommendation.call != "pass" and "pre-emptive" not in strong.to_text()
 
 

@@ -76,7 +76,13 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
     notes say how); under the weak-hand redeal the other hands are never
     weak.  Every preset has its table-play model (a kitty, low no trump
     and cover 3 their own), the hand's own play under the rules.
-    Printed: first the verdict, one line; per strain the chance of taking
+
+    Every number is on the same deals as the choices: the trump is the top
+    of the per-strain means, the call the top of the calls table (or pass
+    when no bid is clearly worth more; a tie is said), and the call's worth
+    on deals it did not see is printed apart (expected on fresh deals).  A
+    run that must first compile the solver says so on stderr, and so does
+    any step longer than 2 s.  Printed: first the verdict, one line; per strain the chance of taking
     at least each bid and the mean points; per bid the expected hand score
     if it becomes the contract (trump chosen once for the hand); each
     legal call's worth, pass included: the rest of the auction played out

@@ -718,7 +718,7 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         else:
             action += f"; next best {rec.versus})" if rec.versus else ")"
     if pre_empts:
-        action += ", pre-emptive: left to stand it nets less than passing"
+        action += ", pre-emptive: left to stand it loses, and nets less than passing"
     after = ""
     if heard is not None and heard.heard and ctx.calls:
         after = f", having heard {heard_text(ctx)}"

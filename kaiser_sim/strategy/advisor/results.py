@@ -415,6 +415,7 @@ def _to_dict(a: HandAdvice) -> dict:
                      "expected": _pair({"mean": _num(r.table_expected), "lo": _num(r.table_lo),
                                         "hi": _num(r.table_hi)} if table else None,
                                        {"mean": _num(r.expected), "lo": _num(r.lo), "hi": _num(r.hi)}),
+                     "stands": _pair(_num(r.table_stands) if table else None, _num(r.stands)),
                      "by_strain": by})
     rec = a.recommendation
     out = {
@@ -575,11 +576,14 @@ def pre_emptive(rec: Recommendation, calls: pd.DataFrame | None, bids: pd.DataFr
     you declare it)`` when the recommended bid is worth more than passing
     only because the later seats bid over it: left to stand (everyone
     passing after it), its net score -- your side's hand score minus the
-    opponents', the measure of the calls' worth -- is below passing's net.
-    The call's worth assumes the bidding model's later seats, who overcall on
-    their own hands and do not weigh letting a failing contract stand; at a
-    table that lets it stand, passing is the better call.  None for a pass,
-    a forced bid, no call or bid table, or a bid that pays on its own."""
+    opponents', the measure of the calls' worth -- is a loss (below 0, the
+    net of a hand thrown in) and below passing's net.  The call's worth
+    assumes the bidding model's later seats, who overcall on their own hands
+    and do not weigh letting a failing contract stand; at a table that lets
+    it stand, the bid loses.  None for a pass, a forced bid, no call or bid
+    table, or a bid that pays on its own (a positive net left to stand: an
+    opening on four aces is no pre-empt, whatever passing is worth against
+    the model's overcalls)."""
     if (rec.call == "pass" or rec.forced or calls is None or bids is None or rec.basis != "net"
             or "pass" not in set(calls["call"]) or "stands" not in bids.columns):
         return None
@@ -587,7 +591,7 @@ def pre_emptive(rec: Recommendation, calls: pd.DataFrame | None, bids: pd.DataFr
     passing = float(by_call.loc["pass", "net"])
     row = bids.set_index("bid").loc[rec.call]
     stands = float(row["table_stands"] if rec.play == "table" else row["stands"])
-    return (stands, passing, float(by_call.loc[rec.call, "you"])) if stands < passing else None
+    return (stands, passing, float(by_call.loc[rec.call, "you"])) if stands < min(0.0, passing) else None
 
 
 def _pre_emptive_text(a: HandAdvice) -> str | None:
@@ -600,8 +604,8 @@ def _pre_emptive_text(a: HandAdvice) -> str | None:
     measure = "in table play" if rec.play == "table" else "double dummy"
     return (f"A pre-emptive call: you play {bid_label(rec.call, rec.strain)} on {pct(you)}% of these deals; "
             f"its worth comes from the later seats bidding over it under the {_bidders_name(a)} model. Left to "
-            f"stand it nets {signed(stands)} (your side's hand score minus the opponents', {measure}), below "
-            f"passing's net {signed(passing)}: against players who would let it stand, pass.")
+            f"stand it nets {signed(stands)} (your side's hand score minus the opponents', {measure}), a loss "
+            f"and below passing's net {signed(passing)}: against players who would let it stand, pass.")
 
 
 def format_text(a: HandAdvice) -> str:
