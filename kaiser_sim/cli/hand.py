@@ -56,7 +56,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
 @click.option("--specials/--no-specials", default=True, show_default=True,
-              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
+              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves of every other deal).")
 @rules_options
 def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_candidates, current_bid, play, play_check,
          fmt, plot, specials, rules):

@@ -110,7 +110,8 @@ The 5H and 3S
 The solver returns values, not the play, so who *captures* the special
 cards is not known; "points minus tricks" mixes two different optimal
 lines and is not used.  Instead, on the strain of the recommendation (the
-trump when it is to pass) and the reporting deals:
+trump when it is to pass) and the odd deals (rows 1, 3, 5, ...: two more
+solves a deal, so on half of them):
 
 - ``worth_5h`` = DD points - DD points with the 5H counting 0.  Every line
   of play scores exactly 5 more with the 5H counted when the declaring

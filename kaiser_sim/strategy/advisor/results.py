@@ -722,7 +722,8 @@ def format_text(a: HandAdvice) -> str:
         lines.append(f"As dealer facing {m.bid}: {m.decision} ({m.reason}).")
     if a.specials is not None:
         s = a.specials
-        lines += ["", f"The 5H and the 3S (strain {STRAIN_SHORT[s.strain]}, double dummy)"]
+        on = "" if s.worth_5h.n == a.n else f"; what they are worth on the {s.worth_5h.n:,} odd deals"
+        lines += ["", f"The 5H and the 3S (strain {STRAIN_SHORT[s.strain]}, double dummy{on})"]
         for card in ("5H", "3S"):
             d = s.dealt[card]
             mine = d["declarer"][1] == 1.0
