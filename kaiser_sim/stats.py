@@ -253,5 +253,82 @@ def cluster_diff_ci(x, in_a, in_b, cluster=None, z: float = Z95) -> MeanCI:
     return MeanCI(d, d - q * se, d + q * se, float("nan"), se, na + nb, int(g))
 
 
+def weighted_mean_ci(x, weights=None, z: float = Z95, axis: int | None = None) -> MeanCI:
+    """The weighted mean of ``x`` with its 95% interval: the one estimator
+    behind every mean, proportion and interval the hand advisor prints, so
+    that importance weights of conditioned deals plug in.
+
+    ``weights`` None: :func:`mean_ci` itself (every row weight 1).  Else one
+    weight ``w`` a row (a deal, along ``axis``): mean ``sum w x / sum w``;
+    variance of the mean ``G/(G-1) sum w^2 (x - mean)^2 / (sum w)^2`` over
+    the ``G`` rows with a positive weight (each deal its own cluster; the
+    ``G/(G-1)`` makes weights all 1 give :func:`mean_ci`'s ``sd^2 / n``, and
+    integer weights give the cluster-robust variance of the rows repeated,
+    :func:`cluster_mean_ci` with the row as cluster); ``sd`` the weighted
+    spread ``sqrt(sum w (x - mean)^2 / sum w * G/(G-1))``.  ``n`` is the
+    number of rows.  No rows, or no positive weight, is refused (ValueError).
+    """
+    if weights is None:
+        return mean_ci(x, z=z, axis=axis)
+    a = np.asarray(x, dtype=np.float64)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    a = np.moveaxis(a, axis, 0)
+    n = a.shape[0]
+    w = np.asarray(weights, dtype=np.float64).ravel()
+    if w.size != n:
+        raise ValueError(f"weighted_mean_ci: {w.size} weights for {n} rows")
+    if n == 0 or not (w > 0).any():
+        raise ValueError("weighted_mean_ci of no values (or no positive weight)")
+    if (w < 0).any() or not np.isfinite(w).all():
+        raise ValueError("weighted_mean_ci: weights must be finite and >= 0")
+    ws = w.reshape((-1,) + (1,) * (a.ndim - 1))
+    total = w.sum()
+    m = (ws * a).sum(axis=0) / total
+    g = int((w > 0).sum())
+    dev = a - m
+    if g > 1:
+        c = g / (g - 1)
+        var_mean = c * (ws ** 2 * dev ** 2).sum(axis=0) / total ** 2
+        sd = np.sqrt(c * (ws * dev ** 2).sum(axis=0) / total)
+    else:
+        var_mean = sd = np.full_like(m, np.nan)
+    se = np.sqrt(var_mean)
+    lo, hi = m - z * se, m + z * se
+    if np.ndim(m) == 0:
+        return MeanCI(float(m), float(lo), float(hi), float(sd), float(se), int(n))
+    return MeanCI(m, lo, hi, sd, se, int(n))
+
+
+def effective_size(weights, n: int | None = None) -> float:
+    """Kish's effective sample size ``(sum w)^2 / sum w^2``; ``n`` (the row
+    count) when ``weights`` is None."""
+    if weights is None:
+        return float(n)
+    w = np.asarray(weights, dtype=np.float64).ravel()
+    s2 = float((w ** 2).sum())
+    return float(w.sum() ** 2 / s2) if s2 > 0 else 0.0
+
+
+def weighted_share_ci(flags, weights=None, z: float = Z95, axis: int = 0) -> tuple:
+    """``(p, lo, hi)``: the weighted share of true ``flags`` (along ``axis``)
+    with the Wilson 95% interval at the effective sample size
+    (:func:`effective_size`).  ``weights`` None: ``k / n`` and
+    :func:`wilson_interval` ``(k, n)`` exactly."""
+    f = np.asarray(flags, dtype=bool)
+    n = f.shape[axis]
+    if weights is None:
+        k = f.sum(axis=axis)
+        lo, hi = wilson_interval(k, n, z)
+        return k / n, lo, hi
+    w = np.asarray(weights, dtype=np.float64).ravel()
+    shape = [1] * f.ndim
+    shape[axis] = -1
+    p = (f * w.reshape(shape)).sum(axis=axis) / w.sum()
+    ess = effective_size(w)
+    lo, hi = wilson_interval(np.clip(p * ess, 0.0, ess), ess, z)  # (rounding may leave p * ess a hair above ess)
+    return p, lo, hi
+
+
 __all__ = ["Z95", "t_quantile", "wilson_interval", "MeanCI", "mean_ci", "ShareCI", "cluster_mean_ci", "cluster_proportion_ci",
-           "cluster_diff_ci"]
+           "cluster_diff_ci", "weighted_mean_ci", "weighted_share_ci", "effective_size"]

@@ -316,15 +316,15 @@ def test_mirrored_suits_are_a_tie(mirror):
     assert d["difference"]["dd"]["lo"] <= 0 <= d["difference"]["dd"]["hi"]
 
 
-def test_unclear_choice_is_reported_on_the_other_half(mirror):
-    """The trump is chosen on every deal (the means the per-strain table
-    prints, so it never trails them) and is a tie here; the call is chosen
-    on the even deals and, when not clear there, every number that depends
-    on it comes from the odd deals only."""
+def test_every_number_is_on_the_deals_of_the_choice(mirror):
+    """One set of figures (issue 42): the trump is chosen on every deal (the
+    means the per-strain table prints, so it never trails them) and is a tie
+    here; the call too, and every number that depends on them is on the same
+    deals, all of them."""
     a, t = mirror, mirror.trump
     assert (t.chosen_on, t.n_select) == ("all", 200) and t.tie
-    odd_only = t.reported_on == "odd"
-    assert odd_only == (not a.recommendation.clear) and t.n_report == (100 if odd_only else 200)
+    odd_only = False
+    assert (t.reported_on, t.n_report) == ("all", 200) and a.recommendation.clear == (not a.recommendation.tie)
     # the choices are on table play now (the default): each deal's expected table points, recomputed
     # from the model; the plain (DD) columns keep their meaning
     from kaiser_sim.strategy.advisor import advisor_deals
@@ -366,9 +366,9 @@ def test_unclear_choice_is_reported_on_the_other_half(mirror):
     assert b.loc["6", "table_p"] == pytest.approx(m.make_prob(odd_dd[:, tr], False, [6])[:, 0].mean())
     assert b.loc["6NT", "table_expected"] == pytest.approx(
         m.expected_score(odd_dd[:, 4], True, np.where(POINTS >= 6, 2 * POINTS, -12)).mean())
-    assert a.recommendation.value.n == a.specials.worth_5h.n == t.n_report
+    assert a.recommendation.value.n == t.n_report == 200 and a.specials.worth_5h.n == 100  # the 5H/3S: odd deals
     assert (a.make["n"] == 200).all() and sum(k for k, *_ in a.specials.dealt["5H"].values()) == 200
-    assert ("only the 100 odd deals" in a.to_text()) == odd_only
+    assert "odd deals" not in a.to_text().split("The 5H and the 3S")[0]  # (the 5H/3S worth: every other deal)
     # the trump is a tie, and says so
     assert "a tie" in _trump_text(t)
 
@@ -379,7 +379,7 @@ def test_obvious_trump_is_no_tie():
     assert t.strain == "H" and t.clear and not t.tie and t.difference.lo > 0
     assert a.recommendation.clear and (t.reported_on, t.n_report) == ("all", 100)  # no selection to undo
     text = a.to_text()
-    assert "Trump: hearts (better than " in text and "use all 100 deals" in text
+    assert "Trump: hearts (better than " in text and "every number below is on them" in text
     assert set(a.bids.loc[~a.bids["nt"], "strain"]) == {"H"}
 
 
@@ -700,7 +700,7 @@ def test_json_schema():
             check_pair(p, check_p)
     assert [b["bid"] for b in d["bids"]] == [str(b) for b in ladder(STANDARD)]
     for b in d["bids"]:
-        assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "by_strain"}
+        assert set(b) == {"bid", "nt", "legal", "strain", "make", "expected", "stands", "by_strain"}
         check_pair(b["make"], check_p)
         check_pair(b["expected"], check_expected)
         assert b["strain"] in b["by_strain"] and set(b["by_strain"]) <= set(STRAIN_KEYS)
@@ -710,7 +710,7 @@ def test_json_schema():
         assert b["strain"] == ("N" if b["nt"] else d["trump"]["strain"])  # one trump for the hand
     rec = d["recommendation"]
     assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
-                        "clear", "tie", "reason", "basis", "value"}
+                        "clear", "tie", "reason", "basis", "value", "fresh"}
     assert rec["call"] in d["legal_calls"] and rec["basis"] == "net"
     if rec["call"] != "pass":
         check_pair(rec["expected"], check_mean)
@@ -749,10 +749,10 @@ def test_json_schema():
     check_pair(t["difference"], check_mean)
     check_mean(t["selection_difference"])
     assert t["chosen_on"] == "all" and t["n_select"] == 30 and t["selection_difference"]["n"] == 30
-    assert (t["reported_on"], t["n_report"]) in (("all", 30), ("odd", 15))
+    assert (t["reported_on"], t["n_report"]) == ("all", 30)  # one set of figures: every deal
     # the trump's difference on every deal; what depends on the call on the reporting deals
     assert t["difference"]["table"]["n"] == d["deals"] == 30
-    assert t["n_report"] == rec["value"]["table"]["n"] == m["expected"]["dd"]["n"] == sp["worth_5h"]["n"]
+    assert t["n_report"] == rec["value"]["table"]["n"] == m["expected"]["dd"]["n"] == 2 * sp["worth_5h"]["n"]
     assert t["tie"] == (t["difference"]["table"]["lo"] <= 0)  # the tie and the choice are on table play
     assert t["clear"] == (t["selection_difference"]["lo"] > 0)
 
@@ -792,18 +792,24 @@ def test_a_pre_emptive_call_says_it_would_lose_if_left_to_stand(strong):
     """A bid recommended over passing although, left to stand, it scores less
     than passing's worth (the later seats bid over it) says so beside the
     recommendation, with both numbers; a bid that pays on its own does not."""
-    from kaiser_sim.strategy.advisor.results import ci_text, signed
+    from kaiser_sim.strategy.advisor.results import signed
 
-    a = advise("83.98.87.98", n=1000, seed=1, check=0, specials=False)  # eight low cards, nothing above a 9, the 3S
+    # eight low cards over an opponent's 6: a jump the ev model's later seats always bid over
+    a = advise("98.J9.T8.98", seat="E", auction="6", n=1000, seed=1, check=0, specials=False)
     rec, calls = a.recommendation, a.calls.set_index("call")
-    assert rec.call != "pass" and rec.expected.mean < calls.loc["pass", "net"]
+    # net with net: the bid's net score if left to stand, against passing's net
+    stands = a.bids.set_index("bid").loc[rec.call, "table_stands"]
+    raw = a.values[:, 4 if rec.call.endswith("NT") else "SHDC".index(rec.strain)]
+    assert rec.call != "pass" and stands < min(0, calls.loc["pass", "net"])
+    assert a.bids.set_index("bid").loc[rec.call, "stands"] == pytest.approx(np.mean(score_hands(
+        STANDARD, int(rec.call.rstrip("NT")), rec.call.endswith("NT"), 1, raw, (0, 0)).delta @ [-1, 1]))
     assert calls.loc[rec.call, "you"] < 0.05  # the others bid over it on almost every deal
     line = [t for t in a.to_text().splitlines() if t.startswith("A pre-emptive call")]
     assert len(line) == 1
-    assert f"Left to stand it scores {ci_text(rec.expected)}" in line[0]
-    assert f"below passing's net {signed(calls.loc['pass', 'net'])}" in line[0]
+    assert f"Left to stand it nets {signed(stands)} (your side's hand score minus the opponents'" in line[0]
+    assert f"a loss and below passing's net {signed(calls.loc['pass', 'net'])}" in line[0]
     assert "pass." in line[0]
-    assert a.to_text().splitlines()[0].endswith(", pre-emptive: left to stand it scores less than passing.")
+    assert ", pre-emptive: left to stand it loses, and nets less than passing" in a.to_text().splitlines()[0]
     assert strong.recommendation.call != "pass" and "pre-emptive" not in strong.to_text()
 
 

@@ -61,7 +61,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
 @click.option("--specials/--no-specials", default=True, show_default=True,
-              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves a deal).")
+              help="Measure the 5H and 3S: where they are dealt, their double-dummy worth (two more solves of every other deal).")
 @rules_options
 def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_candidates, conditioning, current_bid, play, play_check,
          fmt, plot, specials, rules):
@@ -79,8 +79,15 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
     it and discard best; low no trump is its own column (LNT) and bid;
     cover 3 is approximate and the solo Kaiser's 12NT is left out (the
     notes say how); under the weak-hand redeal the other hands are never
-    weak.  Table play applies to the standard game only (else dd, noted).
-    Printed: first the verdict, one line; per strain the chance of taking
+    weak.  Every preset has its table-play model (a kitty, low no trump
+    and cover 3 their own), the hand's own play under the rules.
+
+    Every number is on the same deals as the choices: the trump is the top
+    of the per-strain means, the call the top of the calls table (or pass
+    when no bid is clearly worth more; a tie is said), and the call's worth
+    on deals it did not see is printed apart (expected on fresh deals).  A
+    run that must first compile the solver says so on stderr, and so does
+    any step longer than 2 s.  Printed: first the verdict, one line; per strain the chance of taking
     at least each bid and the mean points; per bid the expected hand score
     if it becomes the contract (trump chosen once for the hand); each
     legal call's worth, pass included: the rest of the auction played out
@@ -109,6 +116,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         kaiser-sim hand 98.5.T9.987 --rules low-nt
     """
     from ..strategy.advisor import advise, plot_format
+    from ..strategy.advisor.measures import solver_compiles
 
     not_empty(plot=plot)
     if auction is not None and not auction.strip():
@@ -121,10 +129,15 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
         if os.path.isdir(plot):
             raise InputError(f"--plot {plot}: is a directory; give a file name")
         output_file(plot, f"--plot {plot}")
+    def progress(line: str) -> None:  # stderr: stdout is the report (or the JSON)
+        click.echo(line, err=True)
+
+    if solver_compiles():
+        progress("Compiling the solver once, about a minute (numba's cache is cold; later runs start at once) ...")
     advice = advise(hand_mask, seat=seat, dealer=dealer, n=deals, seed=seed, rules=rules,
                     current_bid=current_bid, specials=specials, play=play.lower(), check=play_check,
                     auction=auction, bidders=bidders, scores=score, max_candidates=max_candidates,
-                    conditioning=conditioning.lower())
+                    conditioning=conditioning.lower(), progress=progress)
     if plot:
         import matplotlib
 

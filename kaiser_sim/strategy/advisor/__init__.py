@@ -63,38 +63,41 @@ that plays differently (a kitty, low no trump, cover 3) has its own model
 (:func:`kaiser_sim.strategy.table_play.model_for`), and the hand's own PIMC play is
 under the rules.
 
-One trump and one call, chosen on half the deals
--------------------------------------------------
-Picking the best of several noisy means and reporting the winner's mean on
-the same deals overstates it (the winner's curse), and picking a strain bid
-by bid makes near ties look like answers.  So:
+One set of figures
+------------------
+Every number printed for the trump, the bids and the calls is on the same
+``n`` deals as the choices made from them, so the choices agree with the
+tables line by line:
 
-- **Selection deals**: the even rows 0, 2, 4, ... of the ``n`` deals.  On
-  them the trump is the candidate suit (S H D C; no trump too with
+- **Trump**: the candidate suit (S H D C; no trump too with
   ``plain_bid_nt``) with the highest mean points of the declaring side in
   the measure the advice uses (table play: each deal's expected table
-  points; DD: its DD points; exact ties: S H D C N order), and the
-  runner-up the next one; then the call is the legal call with the best
-  mean hand score (passing 0) with that trump, and its runner-up the best
-  call in another strain or pass.
-- **Clear**: a choice is clear when the 95% interval of the paired
-  difference winner - runner-up on the selection deals lies above 0 (a call
-  with no alternative is clear).
-- **Reporting deals**: all ``n`` deals when both the trump and the call are
-  clear (a choice the data make with near certainty is no selection);
-  otherwise only the odd rows 1, 3, 5, ..., which played no part in the
-  choices.  Every number that depends on a choice -- the bid table
-  (``by_strain`` included), the recommendation and its comparison, matching,
-  the 5H/3S worth -- is on the reporting deals
-  (:attr:`TrumpChoice.n_report`).  The per-strain tables (make odds, mean
-  points) and where the 5H and 3S are dealt involve no choice: all deals.
-- **Ties**: the trump is a tie when the paired difference trump - runner-up
-  on the reporting deals has a 95% interval reaching 0 (or lying below it);
-  the call is a tie with its runner-up likewise
-  (:attr:`Recommendation.tie`).  A tie is reported as a tie, with the
-  difference and its interval, not as an answer.  Pass is the default: when
-  no bid is clearly worth more than passing, the call is pass, the best bid
-  its runner-up.
+  points, the hand's own play included; DD: its DD points; exact ties: S H
+  D C N order), i.e. the top of the per-strain means printed beside it.
+- **Call**: the legal call with the highest mean worth, the top of the
+  calls table, except that pass is the default: when the 95% interval of
+  the paired difference best bid - pass reaches 0, the call is pass.
+- **Ties**: a call is a tie with another when the 95% interval of their
+  paired difference reaches 0 (:attr:`Recommendation.ties`;
+  :attr:`Recommendation.tie` is exactly ``difference.lo <= 0``, with
+  ``versus`` the best-ranked tied call, else the next best); the trump
+  likewise with the next suit.
+- **The winner's curse**: the best of several noisy means flatters itself.
+  It is measured apart, never by moving the choice: the call chosen on the
+  even deals is scored on the odd ones and the other way round
+  (:attr:`Recommendation.fresh`, printed "expected on fresh deals").
+- **Coherent probabilities**: P(at least b) never rises with b; the
+  table-play chances corrected by the hand's own play are made monotone by
+  isotonic regression (:func:`~.measures.monotone_survival`).
+- **Weights**: every mean, share and interval goes through one weighted
+  estimator (:func:`~.measures.estimate`, :func:`kaiser_sim.stats.weighted_mean_ci`):
+  the importance weights of conditioned deals plug in (``ConditionedDeals.weights``;
+  None: every deal weight 1, the plain mean and interval), with the
+  effective sample size printed beside the acceptance.
+
+The old fields of the selection (``chosen_on``, ``n_select``,
+``reported_on``, ``n_report``) stay in the results and the JSON, now
+"all" and ``n``.
 
 Everything is a pure function of (hand, seat, dealer, n, seed, rules,
 current bid); :class:`HandAdvice` carries the results as DataFrames and
@@ -107,7 +110,8 @@ The 5H and 3S
 The solver returns values, not the play, so who *captures* the special
 cards is not known; "points minus tricks" mixes two different optimal
 lines and is not used.  Instead, on the strain of the recommendation (the
-trump when it is to pass) and the reporting deals:
+trump when it is to pass) and the odd deals (rows 1, 3, 5, ...: two more
+solves a deal, so on half of them):
 
 - ``worth_5h`` = DD points - DD points with the 5H counting 0.  Every line
   of play scores exactly 5 more with the 5H counted when the declaring
@@ -138,12 +142,14 @@ from .inputs import (
     advisor_deals, AdvisorInputError, ALL_STRAIN_KEYS, auction_context, AuctionContext, AuctionInfo, check_rules,
     DEFAULT_DEALS, heard_context, KITTY_DEALS, PLAY_CHOICES, read_hand, STRAIN_KEYS, STRAIN_NAMES,
 )
-from .measures import PlayInfo, point_values, solve_strains, table_play_for
+from .measures import (
+    estimate, monotone_survival, PlayInfo, point_values, solve_strains, solver_compiles, table_play_for,
+)
 from .results import format_text, HandAdvice, MatchAdvice, Recommendation, SCHEMA, Specials, TrumpChoice
 from .analysis import (
-    advise, advisor_values, bid_table, check_scores, choose_call, choose_trump, DealScores, make_table, match_advice,
-    points_table, recommend, report_rows, report_trump, selection_rows, specials_table, table_play_note,
-    trump_candidates,
+    advise, advisor_values, bid_table, check_scores, choose_call, choose_trump, DealScores, fresh_value, make_table,
+    match_advice, points_table, Progress, recommend, report_rows, report_trump, selection_rows, specials_table,
+    table_play_note, trump_candidates,
 )
 from .plot import plot_format, PLOT_FORMATS, plot_make_probability, save_plot
 
@@ -194,4 +200,9 @@ __all__ = [
     "solve_strains",
     "format_text",
     "check_scores",
+    "estimate",
+    "fresh_value",
+    "monotone_survival",
+    "Progress",
+    "solver_compiles",
 ]

@@ -16,14 +16,15 @@ from ...cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT, Seat, Strain
 from ...dd import dd_contracts
 from ...rules import MAX_BID, Rules, get_preset
 from ...scoring import score_hands
-from ...stats import MeanCI, mean_ci, wilson_interval
+from ...stats import effective_size, MeanCI, mean_ci, weighted_share_ci
 from .inputs import (
     advisor_deals, AdvisorInputError, ALL_STRAIN_KEYS, auction_context, AuctionContext, AuctionInfo, check_rules,
     DEFAULT_DEALS, heard_context, HOLDERS, keys_of, KITTY_DEALS, LOW, PLAY_CHOICES, read_hand, rules_notes,
     STRAIN_NAMES,
 )
 from .measures import (
-    is_table, p_interval, play_name, played_check, PlayInfo, point_values, solve_strains, table_play_for,
+    estimate, is_table, mean_of, monotone_survival, p_interval, play_name, played_check, PlayInfo, point_values,
+    solve_strains, table_play_for,
 )
 from .results import (
     bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, pre_emptive, Recommendation, signed,
@@ -44,41 +45,45 @@ def _strain_key(strain: int) -> str:
     return ALL_STRAIN_KEYS[int(strain)]
 
 
-def make_table(values: np.ndarray, levels, table_model=None) -> pd.DataFrame:
+def make_table(values: np.ndarray, levels, table_model=None, weights=None) -> pd.DataFrame:
     """One row per (strain, level): deals where the declaring side takes at
     least ``level`` points DD (k, n, p) with the Wilson 95% interval; with a
     table-play ``table_model`` also ``table_p``, the mean over deals of
-    ``table_model.make_prob(v, nt, [level])``, and its iid 95% interval
-    (``table_lo``, ``table_hi``; NaN without a model)."""
+    ``table_model.make_prob(v, nt, [level])``, and its 95% interval
+    (``table_lo``, ``table_hi``; NaN without a model), made non-increasing in
+    the level (:func:`monotone_survival`: the hand's own play can make the
+    corrected means rise by a hair).  ``weights``: one a deal (None: equal),
+    every share and mean weighted (:func:`estimate`; the Wilson interval at
+    the effective sample size)."""
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
     lv = np.asarray(list(levels), dtype=np.int64)
     k = (v[:, :, None] >= lv[None, None, :]).sum(axis=0)  # (5, levels)
-    lo, hi = wilson_interval(k, n)
+    p, lo, hi = weighted_share_ci(v[:, :, None] >= lv[None, None, :], weights, axis=0)
     tp = np.full((3, v.shape[1], len(lv)), np.nan)
     if is_table(table_model):
         from ..table_play import hand_play
 
         hp = hand_play(table_model, v)
         for s in range(v.shape[1]):
-            tp[:, s] = p_interval(hp.make_prob(s, lv))
+            tp[:, s] = monotone_survival(*p_interval(hp.make_prob(s, lv), weights))
     rows = []
     for s, key in enumerate(keys_of(v)):
         for j, level in enumerate(lv):
-            rows.append((key, int(level), int(k[s, j]), n, k[s, j] / n, float(lo[s, j]), float(hi[s, j]),
+            rows.append((key, int(level), int(k[s, j]), n, float(p[s, j]), float(lo[s, j]), float(hi[s, j]),
                          *(float(x) for x in tp[:, s, j])))
     return pd.DataFrame(rows, columns=["strain", "bid", "k", "n", "p", "lo", "hi", "table_p", "table_lo",
                                        "table_hi"])
 
 
-def points_table(values: np.ndarray, table_model=None) -> pd.DataFrame:
+def points_table(values: np.ndarray, table_model=None, weights=None) -> pd.DataFrame:
     """One row per strain: mean DD points of the declaring side with its 95%
     interval, the standard deviation, the least and the most; with a
     table-play ``table_model`` the mean table points (mean over deals of the
     expected table points given the DD value, iid 95% interval) and their
     standard deviation over deals and play (NaN without a model)."""
     v = np.asarray(values, dtype=np.int64)
-    m = mean_ci(v, axis=0)
+    m = estimate(v, weights, axis=0)
     out = pd.DataFrame(
         {"mean": m.mean, "lo": m.lo, "hi": m.hi, "sd": m.sd, "min": v.min(axis=0), "max": v.max(axis=0)},
         index=pd.Index(keys_of(v), name="strain"),
@@ -88,10 +93,10 @@ def points_table(values: np.ndarray, table_model=None) -> pd.DataFrame:
         from ..table_play import POINTS, hand_play
 
         e = point_values(v, table_model)
-        tm = mean_ci(e, axis=0)
+        tm = estimate(e, weights, axis=0)
         hp = hand_play(table_model, v)
         sq = np.stack([hp.expected_score(s, POINTS.astype(np.float64) ** 2) for s in range(v.shape[1])], axis=1)
-        sd = np.sqrt(np.maximum(sq.mean(axis=0) - e.mean(axis=0) ** 2, 0.0))
+        sd = np.sqrt(np.maximum(mean_of(sq, weights) - mean_of(e, weights) ** 2, 0.0))
         t = np.stack([tm.mean, tm.lo, tm.hi, sd])
     for i, col in enumerate(("table_mean", "table_lo", "table_hi", "table_sd")):
         out[col] = t[i]
@@ -113,6 +118,11 @@ def _rows(rows, n: int) -> np.ndarray:
     return np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
 
 
+def _w(weights, rows):
+    """The weights of ``rows`` (None stays None: equal weights)."""
+    return None if weights is None else np.asarray(weights, dtype=np.float64)[np.asarray(rows, dtype=np.int64)]
+
+
 def trump_candidates(rules: Rules) -> list[int]:
     """The strains a plain bid may be played in (S H D C; N too with
     ``plain_bid_nt``), in order."""
@@ -124,7 +134,7 @@ def _key(strain) -> int:
     return ALL_STRAIN_KEYS.index(strain) if isinstance(strain, str) else int(strain)
 
 
-def choose_nt(values: np.ndarray, rules: Rules, rows=None, table_model=None) -> int:
+def choose_nt(values: np.ndarray, rules: Rules, rows=None, table_model=None, weights=None) -> int:
     """The column NT bids are played in: N, or with ``low_nt="choice"`` N or
     L (low), whichever has the higher mean points on ``rows`` (the
     selection deals; ties: N).  Low NT bids (``low_nt="bid"``) are always L."""
@@ -132,10 +142,11 @@ def choose_nt(values: np.ndarray, rules: Rules, rows=None, table_model=None) -> 
         return int(Strain.N)
     pts = point_values(values, table_model)
     rows = _rows(rows, pts.shape[0])
-    return LOW if pts[rows, LOW].mean() > pts[rows, int(Strain.N)].mean() else int(Strain.N)
+    w = _w(weights, rows)
+    return LOW if mean_of(pts[rows, LOW], w) > mean_of(pts[rows, int(Strain.N)], w) else int(Strain.N)
 
 
-def choose_trump(values: np.ndarray, rules: Rules, rows=None, table_model=None) -> TrumpChoice:
+def choose_trump(values: np.ndarray, rules: Rules, rows=None, table_model=None, weights=None) -> TrumpChoice:
     """The trump with the highest mean points on ``rows`` (default all;
     :func:`advise` passes :func:`selection_rows`), the runner-up, their paired
     difference there and whether it is clear (its 95% interval above 0).
@@ -145,19 +156,20 @@ def choose_trump(values: np.ndarray, rules: Rules, rows=None, table_model=None) 
     pts = point_values(values, table_model)
     rows = _rows(rows, pts.shape[0])
     cands = trump_candidates(rules)
-    means = pts[rows][:, cands].mean(axis=0)
+    means = mean_of(pts[rows][:, cands], _w(weights, rows))
     order = sorted(range(len(cands)), key=lambda i: -means[i])  # stable: exact ties keep S H D C N order
     best = cands[order[0]]
     play = play_name(table_model)
     if len(cands) < 2:
         return TrumpChoice(_strain_key(best), None, CHOSEN_ON, len(rows), None, True, play=play)
     second = cands[order[1]]
-    d = mean_ci(pts[rows, best] - pts[rows, second])
+    d = estimate(pts[rows, best] - pts[rows, second], _w(weights, rows))
     return TrumpChoice(_strain_key(best), _strain_key(second), CHOSEN_ON, len(rows), d, bool(d.lo > 0),
                        play=play)
 
 
-def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, table_model=None) -> TrumpChoice:
+def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows, table_model=None,
+                 weights=None) -> TrumpChoice:
     """``choice`` with the paired difference trump - runner-up on the
     reporting ``rows`` (in ``choice.play``'s points: pass the same ``table_model``
     as to :func:`choose_trump`; and DD), and the tie flag."""
@@ -168,13 +180,14 @@ def report_trump(choice: TrumpChoice, values: np.ndarray, reported_on: str, rows
         raise ValueError(f"report_trump: the trump was chosen on {choice.play}, not {play_name(table_model)}")
     a, b = _key(choice.strain), _key(choice.runner_up)
     v = np.asarray(values, dtype=np.int64)
-    d_dd = mean_ci(v[rows, a] - v[rows, b])
+    w = _w(weights, rows)
+    d_dd = estimate(v[rows, a] - v[rows, b], w)
     d = d_dd
     if is_table(table_model):
         from ..table_play import hand_play
 
         hp = hand_play(table_model, v)
-        d = mean_ci(hp.expected(a, rows) - hp.expected(b, rows))
+        d = estimate(hp.expected(a, rows) - hp.expected(b, rows), w)
     return replace(choice, reported_on=reported_on, n_report=len(rows), difference=d, tie=not d.lo > 0,
                    difference_dd=d_dd)
 
@@ -192,7 +205,7 @@ class DealScores(dict):
 
 
 def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
-              rows=None, table_model=None, nt_strain=None) -> tuple[pd.DataFrame, DealScores]:
+              rows=None, table_model=None, nt_strain=None, weights=None) -> tuple[pd.DataFrame, DealScores]:
     """Expected hand score of every bid of the ladder, and the per-deal
     scores (:class:`DealScores`) of the strain each bid is played in.
 
@@ -209,6 +222,14 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
     nt_strain : the column NT bids are played in (:func:`choose_nt`; default
         N); low NT bids are played in L.  Under the solo Kaiser 12NT is left
         out (the solver does not play one against three).
+    weights : one a deal (None: equal); every mean and share is weighted
+        (:func:`estimate`).
+
+    ``stands`` (``table_stands``): the bid's net score if it is left to stand
+    (your side's hand score minus the opponents', the opponents scoring the
+    points they take), the measure a call's worth is in.  The table-play
+    make chances of the bids played in one strain never rise with the level
+    (:func:`monotone_survival`).
     """
     v = np.asarray(values, dtype=np.int64)
     n = v.shape[0]
@@ -232,37 +253,60 @@ def bid_table(values: np.ndarray, rules: Rules, seat: int, legal, trump=None,
         if played not in choices:
             raise AdvisorInputError(f"{bid} cannot be played in {STRAIN_NAMES[_strain_key(played)]} "
                                     "under these rules")
-        means = {s: float(_score(rules, bid, seat, v[rows, s]).mean()) if nr else nan for s in choices}
+        w = _w(weights, rows)
+        means = {s: float(mean_of(_score(rules, bid, seat, v[rows, s]), w)) if nr else nan for s in choices}
         sc = _score(rules, bid, seat, v[:, played])
         per_deal.dd[str(bid)] = sc
         if nr:
-            m = mean_ci(sc[rows])
-            k = int((v[rows, played] >= bid.level).sum())
-            plo, phi = wilson_interval(k, nr)
-            mean, lo, hi, p = m.mean, m.lo, m.hi, k / nr
+            m = estimate(sc[rows], w)
+            p, plo, phi = (float(x) for x in weighted_share_ci(v[rows, played] >= bid.level, w))
+            mean, lo, hi = m.mean, m.lo, m.hi
+            stands = float(mean_of(_net_stands(rules, bid, seat, v[rows, played]), w))
         else:
-            mean = lo = hi = p = plo = phi = nan
+            mean = lo = hi = p = plo = phi = stands = nan
         row = {"bid": str(bid), "nt": bid.nt, "legal": bid in legal, "strain": _strain_key(played),
-               "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi}
+               "p": p, "p_lo": plo, "p_hi": phi, "expected": mean, "lo": lo, "hi": hi, "stands": stands}
         for s in range(len(keys)):
             row[f"exp_{keys[s]}"] = means.get(s, nan)
-        t = dict.fromkeys(("table_p", "table_p_lo", "table_p_hi", "table_expected", "table_lo", "table_hi"), nan)
+        t = dict.fromkeys(("table_p", "table_p_lo", "table_p_hi", "table_expected", "table_lo", "table_hi",
+                           "table_stands"), nan)
         t_means = {}
         if table:
             score = _score(rules, bid, seat, POINTS).astype(np.float64)  # the bid's score of each raw total
             tsc = hp.expected_score(played, score)
             per_deal[str(bid)] = tsc
             if nr:
-                tm = mean_ci(tsc[rows])
-                tp = p_interval(hp.make_prob(played, [bid.level], rows)[:, 0])
+                tm = estimate(tsc[rows], w)
+                tp = p_interval(hp.make_prob(played, [bid.level], rows)[:, 0], w)
+                net = _net_stands(rules, bid, seat, POINTS)
                 t.update(table_p=float(tp[0]), table_p_lo=float(tp[1]), table_p_hi=float(tp[2]),
-                         table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi)
-                t_means = {s: float(hp.expected_score(s, score, rows).mean()) for s in choices}
+                         table_expected=tm.mean, table_lo=tm.lo, table_hi=tm.hi,
+                         table_stands=float(mean_of(hp.expected_score(played, net, rows), w)))
+                t_means = {s: float(mean_of(hp.expected_score(s, score, rows), w)) for s in choices}
         row.update(t)
         for s in range(len(keys)):
             row[f"table_exp_{keys[s]}"] = t_means.get(s, nan)
         rows_out.append(row)
-    return pd.DataFrame(rows_out), per_deal
+    out = pd.DataFrame(rows_out)
+    if table and nr:
+        # each strain's bids in ladder order: P(make) never rises with the level
+        for _, idx in out.groupby("strain", sort=False).groups.items():
+            idx = list(idx)
+            cols = ["table_p", "table_p_lo", "table_p_hi"]
+            fixed = monotone_survival(*(out.loc[idx, c].to_numpy() for c in cols))
+            for c, x in zip(cols, fixed):
+                out.loc[idx, c] = x
+    return out, per_deal
+
+
+def _net_stands(rules: Rules, bid: Bid, seat: int, raw) -> np.ndarray:
+    """Per raw total of the declaring side: ``bid``'s net score if it is left
+    to stand, your side's hand score minus the opponents' (they score the
+    points they take, per the rules)."""
+    raw = np.asarray(raw, dtype=np.int64)
+    res = score_hands(rules, bid.level, bid.nt, seat, raw, (0, 0))
+    side = seat & 1
+    return (res.delta[:, side] - res.delta[:, 1 - side]).astype(np.float64)
 
 
 def _call_options(bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext) -> list[tuple]:
@@ -422,7 +466,7 @@ def _call_strain(call: str, trump: str, nt: int) -> str | None:
     return _strain_key(nt) if bid.nt else trump
 
 
-def call_table(cv, rows, trump: str, nt: int, seat: int) -> pd.DataFrame:
+def call_table(cv, rows, trump: str, nt: int, seat: int, weights=None) -> pd.DataFrame:
     """One row per legal call (:class:`kaiser_sim.strategy.call_worth.CallValues`) on
     ``rows``: the strain the hand plays it in, its net value (``net``,
     ``net_lo``, ``net_hi``, in ``cv.play``'s measure; ``net_dd_*`` double
@@ -430,6 +474,7 @@ def call_table(cv, rows, trump: str, nt: int, seat: int) -> pd.DataFrame:
     score), and who ends up declaring (shares of the deals: ``you``,
     ``partner``, ``opponents``, ``thrown_in``)."""
     rows = np.asarray(rows, dtype=np.int64)
+    w = _w(weights, rows)
     out = []
     for i, call in enumerate(cv.calls):
         row = {"call": call, "strain": _call_strain(call, trump, nt)}
@@ -438,106 +483,165 @@ def call_table(cv, rows, trump: str, nt: int, seat: int) -> pd.DataFrame:
             if basis == "win" and cv.win is None:
                 row.update({name: np.nan, f"{name}_lo": np.nan, f"{name}_hi": np.nan})
                 continue
-            m = mean_ci(cv.values(basis, dd)[i, rows])
+            m = estimate(cv.values(basis, dd)[i, rows], w)
             row.update({name: m.mean, f"{name}_lo": m.lo, f"{name}_hi": m.hi})
         who = cv.declarer[i, rows]
-        row.update(you=float((who == seat).mean()), partner=float((who == (seat + 2) % 4).mean()),
-                   opponents=float(((who >= 0) & ((who & 1) != (seat & 1))).mean()),
-                   thrown_in=float((who < 0).mean()))
+        row.update(you=float(mean_of(who == seat, w)), partner=float(mean_of(who == (seat + 2) % 4, w)),
+                   opponents=float(mean_of((who >= 0) & ((who & 1) != (seat & 1)), w)),
+                   thrown_in=float(mean_of(who < 0, w)))
         out.append(row)
     return pd.DataFrame(out)
 
 
-def choose_on_values(cv, basis: str, rows) -> tuple[int, int | None, bool]:
+def choose_on_values(cv, basis: str, rows, weights=None) -> tuple[int, int | None, bool]:
     """``(best, runner-up or None, clear)``: the call with the highest mean
     value on ``rows`` (ties: the first in the ladder's order, pass first),
     the next best call, and whether the paired difference best - runner-up
     has its 95% interval above 0 there (or there is no other call).  Pass is
     the default: when no bid is clearly worth more than passing (the paired
     difference's interval reaches 0), the choice is pass, the best bid its
-    runner-up, and the choice is not clear."""
-    v = cv.values(basis)[:, np.asarray(rows, dtype=np.int64)]
-    means = v.mean(axis=1)
+    runner-up, and the choice is not clear.  ``weights``: all the deals'
+    (None: equal), the means and intervals weighted (:func:`estimate`)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    w = _w(weights, rows)
+    v = cv.values(basis)[:, rows]
+    means = mean_of(v, w, axis=1)
     order = sorted(range(len(cv.calls)), key=lambda i: -means[i])
     # a call worth exactly the same on every deal (9NT and 10NT when both always make and keep the
-    # opponents out) is the same choice, not a rival: the runner-up is the best call that differs
+    # opponents out) is the same choice, not a rival: the runner-up is the best call that differs.  Of
+    # such calls the choice is pass when pass is one of them (it risks nothing), else the highest bid
+    # (the level the hand surely makes: 10NT, not 9NT, with every trick)
+    pass_i = cv.index("pass") if "pass" in cv.calls else None
+    same = [i for i in range(len(cv.calls)) if np.array_equal(v[i], v[order[0]])]
+    best = pass_i if pass_i in same else max(same)
+    order = [best] + [i for i in order if i != best]
     others = [i for i in order[1:] if not np.array_equal(v[i], v[order[0]])]
     if not others:
         return order[0], None, True
-    pass_i = cv.index("pass") if "pass" in cv.calls else None
-    if pass_i is not None and pass_i in others and not mean_ci(v[order[0]] - v[pass_i]).lo > 0:
+    if pass_i is not None and pass_i in others and not estimate(v[order[0]] - v[pass_i], w).lo > 0:
         # no bid is clearly worth more than passing: pass, the call that risks nothing; the best bid
         # is then the runner-up (and the choice is not clear)
         return pass_i, order[0], False
-    d = mean_ci(v[order[0]] - v[others[0]])
+    d = estimate(v[order[0]] - v[others[0]], w)
     return order[0], others[0], bool(d.lo > 0)
 
 
+def fresh_value(cv, basis: str, weights=None) -> MeanCI | None:
+    """The worth of the advisor's choice on deals it did not see: the call
+    chosen (:func:`choose_on_values`) on the even deals is scored on the odd
+    ones and the call chosen on the odd deals on the even ones (cross-fitting),
+    so the winner's curse -- the best of several noisy means flatters itself
+    -- is out of it.  One value a deal; its (weighted) mean and interval
+    (:func:`estimate`).  None with fewer than 4 deals."""
+    vals = cv.values(basis)
+    n = vals.shape[1]
+    if n < 4:
+        return None
+    even, odd = np.arange(0, n, 2), np.arange(1, n, 2)
+    per_deal = np.empty(n)
+    for chose_on, scored_on in ((even, odd), (odd, even)):
+        c = choose_on_values(cv, basis, chose_on, weights)[0]
+        per_deal[scored_on] = vals[c, scored_on]
+    return estimate(per_deal, weights)
+
+
+def _listed(names) -> str:
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
 def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
-                   trump: str, nt: int, select, report) -> Recommendation:
+                   trump: str, nt: int, rows=None, weights=None) -> Recommendation:
     """The legal call with the highest value on ``basis`` (``"net"``: the
     side's score minus the opponents', the rest of the auction played out;
-    ``"win"``: the chance of winning the match), chosen on the ``select``
-    rows; its value, its difference from the runner-up (the next best call)
-    and the bid's own expected hand score on the ``report`` rows."""
-    b, o, clear = choose_on_values(cv, basis, select)
-    report = np.asarray(report, dtype=np.int64)
+    ``"win"``: the chance of winning the match) on ``rows`` (default all), or
+    pass when no bid is clearly worth more than passing; every number of it
+    on those same deals, so the call is the top of the calls table or a
+    declared tie with it.
+
+    ``versus`` and ``difference``: the best-ranked call the recommended one
+    is not clearly better than (a tie: the paired difference's 95% interval
+    reaches 0), else the next best call that differs on some deal;
+    ``tie`` is exactly ``difference.lo <= 0``.  ``ties``: every call the
+    paired interval does not separate from it, best first.  ``fresh``: the
+    choice's worth on deals it did not see (:func:`fresh_value`).  ``limit``:
+    the highest legal bid, not below the call, whose mean worth is at least
+    passing's (None for a pass; the call itself for a forced bid, which
+    nobody can bid over)."""
+    n = cv.values(basis).shape[1]
+    rows = _rows(rows, n)
+    w = _w(weights, rows)
+    b, _, _ = choose_on_values(cv, basis, rows, weights)
     play = cv.play
-    vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
+    vals, vals_dd = cv.values(basis)[:, rows], cv.values(basis, dd=True)[:, rows]
     call = cv.calls[b]
     strain = _call_strain(call, trump, nt)
-    value, value_dd = mean_ci(vals[b, report]), mean_ci(vals_dd[b, report])
+    value, value_dd = estimate(vals[b], w), estimate(vals_dd[b], w)
     expected = expected_dd = None
     if call != "pass":
-        expected = mean_ci(per_deal[call][report])
-        expected_dd = mean_ci(getattr(per_deal, "dd", per_deal)[call][report])
+        expected = estimate(per_deal[call][rows], w)
+        expected_dd = estimate(getattr(per_deal, "dd", per_deal)[call][rows], w)
+    means = mean_of(vals, w, axis=1)
+    ranked = sorted(range(len(cv.calls)), key=lambda i: -means[i])
+    same = [i for i in range(len(cv.calls)) if i != b and np.array_equal(vals[i], vals[b])]
+    rivals = [i for i in ranked if i != b and i not in same]
+    diffs = {i: estimate(vals[b] - vals[i], w) for i in rivals}
+    tied = [i for i in rivals if not diffs[i].lo > 0]
+    ties = tuple(bid_label(cv.calls[i], _call_strain(cv.calls[i], trump, nt)) for i in tied)
+    equivalent = tuple(bid_label(cv.calls[i], _call_strain(cv.calls[i], trump, nt)) for i in same)
+    o = tied[0] if tied else (rivals[0] if rivals else None)
     versus = diff = diff_dd = None
     if o is not None:
-        versus_call = cv.calls[o]
-        versus = bid_label(versus_call, _call_strain(versus_call, trump, nt))
-        diff = mean_ci(vals[b, report] - vals[o, report])
-        diff_dd = mean_ci(vals_dd[b, report] - vals_dd[o, report])
+        versus = bid_label(cv.calls[o], _call_strain(cv.calls[o], trump, nt))
+        diff = diffs[o]
+        diff_dd = estimate(vals_dd[b] - vals_dd[o], w)
     tie = diff is not None and not diff.lo > 0
-    means = vals[:, report].mean(axis=1)
-    same = [i for i in range(len(cv.calls)) if i != b and np.array_equal(vals[i, report], vals[b, report])]
-    ties = tuple(bid_label(c, _call_strain(c, trump, nt))
-                 for i, c in sorted(enumerate(cv.calls), key=lambda x: -means[x[0]])
-                 if i != b and i not in same and not mean_ci(vals[b, report] - vals[i, report]).lo > 0)
-    equivalent = tuple(bid_label(cv.calls[i], _call_strain(cv.calls[i], trump, nt)) for i in same)
-    # how far to compete: the highest legal bid worth at least passing (at least the call made)
+    top = ranked[0]
+    by_default = call == "pass" and top != b and not np.array_equal(vals[top], vals[b])
+    # how far to compete: the highest legal bid worth at least passing (not below the call made)
     limit = limit_strain = None
     if call != "pass":
-        floor = vals[cv.index("pass"), report].mean() if "pass" in cv.calls else -np.inf
-        rank = bid_rank(rules, Bid.parse(call))
-        ok = [c for i, c in enumerate(cv.calls) if c != "pass" and bid_rank(rules, Bid.parse(c)) >= rank
-              and vals[i, report].mean() >= floor]
-        limit = ok[-1] if ok else call
+        limit = call
+        if "pass" in cv.calls and not ctx.forced:
+            floor = means[cv.index("pass")]
+            rank = bid_rank(rules, Bid.parse(call))
+            ok = [c for i, c in enumerate(cv.calls) if c != "pass" and bid_rank(rules, Bid.parse(c)) >= rank
+                  and means[i] >= floor]
+            limit = ok[-1] if ok else call
         limit_strain = _call_strain(limit, trump, nt)
     words = value_words(basis, play)
-    reason = f"the highest {words} of the legal calls: {value_text(value, basis)}"
+
+    def dtext(d):
+        return value_text(d, basis) if basis == "net" else (
+            f"{signed(100 * d.mean, 1)} points of % ({signed(100 * d.lo, 1)} to {signed(100 * d.hi, 1)})")
+
+    if by_default:
+        gain = diffs[top]
+        gain = gain._replace(mean=-gain.mean, lo=-gain.hi, hi=-gain.lo)
+        reason = (f"no bid is clearly worth more than passing ({words}: passing {value_text(value, basis)}); "
+                  f"the best bid, {bid_label(cv.calls[top], _call_strain(cv.calls[top], trump, nt))}, is worth "
+                  f"{dtext(gain)} more (the bid minus passing; the interval reaches 0)")
+    else:
+        reason = f"the highest {words} of the legal calls: {value_text(value, basis)}"
     if play == "table":
         reason += f"; double dummy {value_text(value_dd, basis)}"
     if ctx.forced:
         reason = (f"{Seat(ctx.seat).name} deals and the others passed: a bid of at least {rules.min_bid} is "
                   "forced; " + reason)
-    if diff is not None:
-        dtext = value_text(diff, basis) if basis == "net" else f"{signed(100 * diff.mean, 1)} points of % " \
-            f"({signed(100 * diff.lo, 1)} to {signed(100 * diff.hi, 1)})"
+    if diff is not None and not by_default:
         if not tie:
-            reason += f"; better than {versus} by {dtext}"
-        elif call == "pass" and diff.mean < 0:
-            reason += (f"; no bid is clearly worth more than passing, so pass: the best bid, {versus}, differs "
-                       f"from passing by {dtext} (passing minus the bid)")
+            reason += f"; better than {versus}, the next best, by {dtext(diff)}"
         else:
-            reason += f"; a tie with {versus}: not clearly better (difference {dtext})"
+            reason += f"; a tie with {_listed(ties)}: not clearly better than {versus} (difference {dtext(diff)})"
     return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
-                          limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=clear,
+                          limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=not tie,
                           tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
-                          value=value, value_dd=value_dd, ties=ties, equivalent=equivalent)
+                          value=value, value_dd=value_dd, ties=ties, equivalent=equivalent,
+                          fresh=fresh_value(cv, basis, weights))
 
 
 def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,
-                   rec: Recommendation, report) -> MatchAdvice | None:
+                   rec: Recommendation, report, weights=None) -> MatchAdvice | None:
     """For a dealer facing a bid: matching against passing, on the same
     values as the recommendation (so it never contradicts it): the decision
     is the recommendation's (``"match"``, ``"pass"``, or ``"overcall"``
@@ -551,20 +655,23 @@ def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rule
         return MatchAdvice(bid, False, None, None, None, decision,
                            "the rules do not let the dealer match (dealer_match=false)", play=play)
     report = np.asarray(report, dtype=np.int64)
+    w = _w(weights, report)
     row = bids[bids["bid"] == bid].iloc[0]
     i = cv.index(bid)
     vals, vals_dd = cv.values(basis), cv.values(basis, dd=True)
-    m, m_dd = mean_ci(vals[i, report]), mean_ci(vals_dd[i, report])
+    m, m_dd = estimate(vals[i, report], w), estimate(vals_dd[i, report], w)
     p_dd = (row["p"], row["p_lo"], row["p_hi"])
     p_make = (row["table_p"], row["table_p_lo"], row["table_p_hi"]) if play == "table" else p_dd
     what = bid_label(bid, row["strain"])
     reason = f"matching ({what}): {value_words(basis, play)} {value_text(m, basis)}"
-    if "pass" in cv.calls:
-        reason += f", passing {value_text(mean_ci(vals[cv.index('pass'), report]), basis)}"
+    passing = estimate(vals[cv.index("pass"), report], w) if "pass" in cv.calls else None
+    if passing is not None:
+        reason += f", passing {value_text(passing, basis)}"
     if decision == "overcall":
-        reason += f"; {bid_label(rec.call, rec.strain)} is worth more"
-    elif decision == "pass" and "pass" in cv.calls and m.mean > mean_ci(vals[cv.index("pass"), report]).mean:
-        reason += "; no bid is clearly worth more than passing, so pass"
+        more = "worth more" if rec.value.mean > m.mean else "recommended"
+        reason += f"; {bid_label(rec.call, rec.strain)} ({value_text(rec.value, basis)}) is {more}"
+    elif decision == "pass" and passing is not None and m.mean > passing.mean:
+        reason += "; matching is not clearly worth more than passing, so pass"
     return MatchAdvice(bid, True, row["strain"], m, p_make, decision, reason, expected_dd=m_dd, p_make_dd=p_dd,
                        play=play)
 
@@ -611,7 +718,7 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         else:
             action += f"; next best {rec.versus})" if rec.versus else ")"
     if pre_empts:
-        action += ", pre-emptive: left to stand it scores less than passing"
+        action += ", pre-emptive: left to stand it loses, and nets less than passing"
     after = ""
     if heard is not None and heard.heard and ctx.calls:
         after = f", having heard {heard_text(ctx)}"
@@ -619,7 +726,7 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
 
 
 def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None,
-                   rules: Rules | None = None) -> Specials:
+                   rules: Rules | None = None, weights=None) -> Specials:
     """Where the 5H and 3S are dealt (all deals), and their DD worth in
     ``strain`` on ``rows`` (default all; two extra single-strain solves of
     each of those deals; see the module doc).  ``strain`` :data:`LOW` (low
@@ -633,12 +740,13 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
         part = (deals[:, partner] & bit) != 0
         counts = {"declarer": int(mine.sum()), "partner": int(part.sum())}
         counts["opponents"] = n - counts["declarer"] - counts["partner"]
-        lo, hi = wilson_interval(np.array(list(counts.values())), n)
+        holders = np.stack([mine, part, ~(mine | part)], axis=1)
+        p, lo, hi = weighted_share_ci(holders, weights, axis=0)
         # whether the advised hand holds it is no estimate: certain, so no interval around it
         lo[0] = hi[0] = float(mine.all())
         if mine.all():
             lo[1:] = hi[1:] = 0.0
-        dealt[name] = {h: (counts[h], counts[h] / n, float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
+        dealt[name] = {h: (counts[h], float(p[i]), float(lo[i]), float(hi[i])) for i, h in enumerate(HOLDERS)}
     rows = _rows(rows, n)
     sub = np.ascontiguousarray(deals[rows])
     v = np.asarray(values[rows, strain], dtype=np.int64)
@@ -652,36 +760,24 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
     no5 = dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
     no3 = dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
-    return Specials(_strain_key(strain), dealt, mean_ci(v - no5), mean_ci(no3 - v))
+    w = _w(weights, rows)
+    return Specials(_strain_key(strain), dealt, estimate(v - no5, w), estimate(no3 - v, w))
 
 
 def _selection_note(trump: TrumpChoice, n: int) -> str:
-    """The trump rule and the deals this report used, in one note."""
+    """The trump rule, the call rule and the deals this report used, in one note."""
     pts = "expected table-play points" if trump.play == "table" else "DD points"
-    if trump.chosen_on == "all":
-        head = (f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
-                f"all {n:,} deals (the means of the per-strain table, so the trump never trails the figures printed "
-                "beside it), every NT bid in no trump; a trump is a tie when the 95% interval of its paired "
-                "difference from the next suit reaches 0.  The call is chosen on the "
-                f"{len(range(0, n, 2)):,} even deals (rows 0, 2, 4, ...) and is clear when the 95% interval of its "
-                "paired difference from the next best call lies above 0 there; ")
-        used = (f"it was clear, so the estimates use all {n:,} deals" if trump.reported_on == "all"
-                else f"it was not clear, so every estimate that depends on it (the bid table, the call's worth, "
-                     f"the recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
-                     "which played no part in the choice")
-        return head + used + ".  A call whose difference from the next best on the reporting deals has an " \
-            "interval reaching 0 is reported as a tie."
-    used = (f"both were clear there, so the estimates use all {n:,} deals" if trump.reported_on == "all"
-            else f"not both were clear there, so every estimate that depends on a choice (the bid table, the "
-                 f"recommendation, matching, the 5H/3S worth) uses only the {trump.n_report:,} odd deals, "
-                 "which played no part in the choices")
     return (
-        f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on "
-        f"the {trump.n_select:,} even deals (rows 0, 2, 4, ...), every NT bid in no trump; the call is chosen "
-        "on those deals too (on the same measure).  A choice is clear when the 95% interval of its paired "
-        "difference from the runner-up (the next suit; the best call in another strain or pass) lies above 0 on them; "
-        f"{used}.  The per-strain table uses all deals (no choice in it).  A trump or call whose difference "
-        "from the runner-up on the reporting deals has an interval reaching 0 is reported as a tie."
+        f"One trump for the hand: every plain bid is played in the suit with the highest mean {pts} on all "
+        f"{n:,} deals (the means of the per-strain table, the hand's own play included, so the trump is the top "
+        "of the figures printed beside it), every NT bid in no trump; a trump is a tie when the 95% interval of "
+        "its paired difference from the next suit reaches 0.  The call is the one with the highest worth on the "
+        f"same {n:,} deals, the top of the calls table, except that pass is the default: when no bid is clearly "
+        "worth more than passing, the advice is to pass.  A call is a tie with another when the 95% interval of "
+        "their paired difference reaches 0 (as printed).  Picking the best of several noisy means flatters it "
+        "(the winner's curse): 'expected on fresh deals' is the choice made on the even deals scored on the odd "
+        "ones and the other way round, the worth of the choice on deals it did not see; it is a number of its "
+        "own and changes nothing in the choice."
     )
 
 
@@ -770,7 +866,10 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
         + (("  A table-play probability or expected score is the mean over deals of each deal's predicted "
             "value (the model's probability or expected score given the deal's DD value), with mean +- 1.96 "
             "standard errors over deals: the model's own estimation error is not included, except in the strains "
-            "corrected by the hand's own play, whose intervals hold the play's error.") if table else ""),
+            "corrected by the hand's own play, whose intervals hold the play's error.  A make chance corrected by "
+            "the hand's own play is a difference of two survival functions and can rise by a hair from one bid "
+            "to the next: each strain's chances are made non-increasing in the bid by isotonic regression (pool "
+            "adjacent violators) of the corrected survival function, each interval moved with its point.") if table else ""),
     ]
     if specials:
         notes.append(
@@ -787,7 +886,7 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
 def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
            current_bid=None, specials: bool = True, play: str = "table", table_model=None, check: int | None = None,
            *, auction=None, bidders=None, scores=None, max_candidates: int | None = None,
-           conditioning: str | None = None) -> HandAdvice:
+           conditioning: str | None = None, progress=None) -> HandAdvice:
     """Analyse one hand: see the module doc.
 
     Parameters
@@ -797,9 +896,9 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     dealer : the dealer's seat; default the seat on ``seat``'s right (this
         seat speaks first), or with ``auction`` the seat the calls imply
         (another is refused).
-    n : deals of the other cards (kept deals with ``auction``; at least 2:
-        the even ones choose the call, the odd ones report when a choice is
-        not clear); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
+    n : deals of the other cards (kept deals with ``auction``; at least 2,
+        and 4 for the worth on fresh deals: half of them choose, the other
+        half score the choice); default :data:`DEFAULT_DEALS`, :data:`KITTY_DEALS` under
         rules with a kitty (each value a search over the discards).
     seed : the run's seed; the deals are ``deal_batch(n, seed, fixed={seat: hand})``
         (with ``auction``, the first ``n`` of that stream consistent with the calls).
@@ -839,6 +938,10 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         chosen trump and in no trump, to correct the table-play model for
         this hand (default :data:`kaiser_sim.config.TABLE_PLAY_CHECK_DEALS`;
         0: the model alone; :func:`played_check`).
+    progress : a callable taking one line (the CLI writes it to stderr), or
+        None: told of each step still running after :data:`SLOW_STEP`
+        seconds (dealing, solving, the hand's own play, the auction played
+        out, the 5H and 3S), and how long it took.
 
     Raises
     ------
@@ -860,8 +963,8 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         raise AdvisorInputError(f"unknown play '{play}' (use " + " or ".join(PLAY_CHOICES) + ")")
     mask = read_hand(hand, rules)
     if int(n) < config.HAND_MIN_DEALS:
-        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (half of them choose the call, "
-                                "the other half report when the choice is not clear)")
+        raise AdvisorInputError(f"the number of deals must be at least {config.HAND_MIN_DEALS} (the call's worth on fresh deals "
+                                "is chosen on half of them and scored on the other half)")
     if int(seed) < 0:
         raise AdvisorInputError("the seed must be >= 0")
     try:
@@ -879,21 +982,29 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         ctx = auction_context(rules, seat, dealer, current_bid)
     if max_candidates is not None and int(max_candidates) < 1:
         raise AdvisorInputError("--max-candidates must be at least 1")
+    steps = progress if isinstance(progress, Progress) else Progress(progress)
+    weights = None
     if auction is not None and ctx.calls:
-        cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
-                               scores or (0, 0), max_candidates=max_candidates, method=conditioning)
+        with steps.step("dealing the other cards consistently with the calls heard"):
+            cd = conditioned_deals(mask, ctx.seat, ctx.calls, int(n), int(seed), rules, policy,
+                                   scores or (0, 0), max_candidates=max_candidates, method=conditioning)
         deals, kitties = cd.deals, cd.kitties
+        # importance weights of the kept deals (ConditionedDeals.weights; None: rejection, all weight 1)
+        weights = getattr(cd, "weights", None)
+        ess = getattr(cd, "ess", None) if weights is not None else None
         heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
                             int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),
-                            scores)
+                            scores, None if weights is None else float(ess if ess is not None
+                                                                           else effective_size(weights)))
         n = cd.kept
     else:
         deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)
         heard = AuctionInfo(False, () if current_bid is None else (str(ctx.current),), policy.name, int(n), int(n),
                             int(n), scores=scores)
-    values = advisor_values(deals, kitties, ctx.seat, rules)
+    with steps.step(f"solving {int(n):,} deals double dummy in every strain"):
+        values = advisor_values(deals, kitties, ctx.seat, rules)
     return _analyse(mask, ctx, deals, values, int(n), int(seed), rules, specials, play, table_model, kitties=kitties,
-                    policy=policy, heard=heard, check=check)
+                    policy=policy, heard=heard, check=check, weights=weights, progress=steps)
 
 
 def check_scores(scores, rules: Rules) -> tuple[int, int]:
@@ -940,52 +1051,116 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
 
 def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarray, n: int, seed: int,
              rules: Rules, specials: bool, play: str, table_model, *, kitties=None, policy=None,
-             heard: AuctionInfo | None = None, check: int | None = None) -> HandAdvice:
+             heard: AuctionInfo | None = None, check: int | None = None, weights=None,
+             progress=None) -> HandAdvice:
     """Everything :func:`advise` does once the deals are solved (the
-    benchmark times it on its own)."""
+    benchmark times it on its own).  ``weights``: the deals' importance
+    weights (None: equal), behind every mean and interval; ``progress``: a
+    :class:`Progress` (or a callable taking one line) told of the slow steps."""
     from ..call_worth import call_values
     from ..policies import get_policy
 
+    steps = progress if isinstance(progress, Progress) else Progress(progress)
     info, tp = table_play_for(play, rules, values, table_model, deals, ctx.seat, kitties)  # tp: the model, or None for DD
     levels = range(rules.min_bid, MAX_BID + 1)
     policy = get_policy(config.AUCTION_BIDDERS) if policy is None else policy
     kitties = np.zeros(deals.shape[0], dtype=np.uint64) if kitties is None else kitties
     every = np.arange(n)
-    # the trump and the NT column on every deal, the numbers the per-strain table prints
-    trump = replace(choose_trump(values, rules, None, table_model=tp), chosen_on="all")
-    nt = choose_nt(values, rules, None, table_model=tp)
+    # one set of figures: every choice and every number on all the deals
+    first = choose_trump(values, rules, None, table_model=tp, weights=weights)
+    nt = choose_nt(values, rules, None, table_model=tp, weights=weights)
     # the hand's own PIMC play in that trump and in NT corrects the model (table play only)
-    info, tp = played_check(info, tp, deals, ctx.seat, (_key(trump.strain), nt), seed, check)
-    trump = report_trump(trump, values, "all", every, table_model=tp)
-    # each call's worth, the rest of the auction played out; chosen on the selection deals
+    if is_table(tp) and (check is None or check > 0):
+        with steps.step("playing some of the deals out (PIMC players) to correct the table-play model"):
+            info, tp = played_check(info, tp, deals, ctx.seat, (_key(first.strain), nt), seed, check)
+    # the trump is the top of the per-strain means printed beside it, the play's correction included
+    trump = replace(choose_trump(values, rules, None, table_model=tp, weights=weights), chosen_on="all")
+    nt = choose_nt(values, rules, None, table_model=tp, weights=weights)
+    trump = report_trump(trump, values, "all", every, table_model=tp, weights=weights)
+    trump = replace(trump, clear=not trump.tie)
+    # each call's worth, the rest of the auction played out
     scores = heard.scores if heard is not None else None
     basis = "net" if scores is None else "win"
-    cv = call_values(deals, kitties, ctx.seat, ctx.dealer, ctx.calls, rules, policy, trump=_key(trump.strain),
-                     nt_strain=nt, values=values, table_model=tp, scores=scores or (0, 0), win=scores is not None)
-    select = selection_rows(n)
-    call_clear = choose_on_values(cv, basis, select)[2]
-    reported_on, report = report_rows(n, call_clear)
-    trump = replace(trump, reported_on=reported_on, n_report=len(report))
-    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, report, table_model=tp, nt_strain=nt)
-    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, select, report)
-    calls = call_table(cv, report, trump.strain, nt, ctx.seat)
-    pts = points_table(values, table_model=tp)
+    with steps.step("playing the rest of the auction out after each call"):
+        cv = call_values(deals, kitties, ctx.seat, ctx.dealer, ctx.calls, rules, policy, trump=_key(trump.strain),
+                         nt_strain=nt, values=values, table_model=tp, scores=scores or (0, 0),
+                         win=scores is not None)
+    bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, every, table_model=tp, nt_strain=nt,
+                               weights=weights)
+    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, every, weights)
+    calls = call_table(cv, every, trump.strain, nt, ctx.seat, weights)
+    pts = points_table(values, table_model=tp, weights=weights)
     spec = None
     notes = list(_notes(rules, ctx, specials, trump, int(n), info, heard))
+    if first.strain != trump.strain:
+        notes.append(f"The trump was first {STRAIN_NAMES[first.strain]} (the model alone); the hand's own play "
+                     f"moved it below {STRAIN_NAMES[trump.strain]}, which now has the highest mean points, so "
+                     f"{STRAIN_NAMES[trump.strain]} is the trump (its numbers are the model's, not corrected by play).")
     if specials and rules.kitty != "none":
         notes.append("The 5H/3S worth is not measured with a kitty (each special card's count changes the "
                      "declarer's best discard: two more searches over the discards a deal); where they are dealt "
                      "is not shown either.")
     elif specials:
         strain = _key(rec.strain if rec.strain is not None else trump.strain)
-        spec = specials_table(deals, values, ctx.seat, strain, report, rules)
+        # their worth on every other deal: two more solves each, so half the deals keep the cost to a
+        # fifth of the hand's solving (it is no figure of the calls, and needs no more precision)
+        with steps.step("the 5H and the 3S: two more solves of half the deals"):
+            spec = specials_table(deals, values, ctx.seat, strain, np.arange(1, n, 2) if n >= 4 else every, rules,
+                                  weights)
     extra = rules_notes(rules, mask, n)
     weak = [t for t in extra if t.startswith("This hand may demand a redeal")]
     notes = notes[:1] + weak + notes[1:] + [t for t in extra if t not in weak]  # a weak hand: said early
     return HandAdvice(
         hand=mask, seat=ctx.seat, dealer=ctx.dealer, n=int(n), seed=int(seed), rules=rules, auction=ctx,
-        values=values, points=pts, make=make_table(values, levels, table_model=tp), bids=bids, recommendation=rec,
-        match=match_on_calls(cv, basis, bids, ctx, rules, rec, report), specials=spec,
+        values=values, points=pts, make=make_table(values, levels, table_model=tp, weights=weights), bids=bids,
+        recommendation=rec, match=match_on_calls(cv, basis, bids, ctx, rules, rec, every, weights), specials=spec,
         notes=tuple(notes), trump=trump, play=info, heard=heard, calls=calls,
-        verdict=verdict_text(rec, ctx, heard, pre_empts=pre_emptive(rec, calls) is not None),
+        verdict=verdict_text(rec, ctx, heard, pre_empts=pre_emptive(rec, calls, bids) is not None),
     )
+
+
+#: a step that runs longer than this (seconds) says what it is doing (and then how long it took)
+SLOW_STEP = 2.0
+
+
+class Progress:
+    """Tells ``report`` (a callable taking one line; None: silent) about a
+    step that is still running after :data:`SLOW_STEP` seconds, and how long
+    it took once it ends: quick steps say nothing."""
+
+    def __init__(self, report=None, slow: float = SLOW_STEP):
+        self.report = report
+        self.slow = slow
+
+    def step(self, what: str):
+        import contextlib
+        import threading
+        import time
+
+        @contextlib.contextmanager
+        def running():
+            if self.report is None:
+                yield
+                return
+            t0 = time.perf_counter()
+            lock, state = threading.Lock(), {"over": False, "shown": False}
+
+            def late():
+                with lock:
+                    if not state["over"]:
+                        state["shown"] = True
+                        self.report(f"{what} ...")
+
+            timer = threading.Timer(self.slow, late)
+            timer.daemon = True
+            timer.start()
+            try:
+                yield
+            finally:
+                timer.cancel()
+                with lock:
+                    state["over"] = True
+                if state["shown"]:
+                    self.report(f"{what}: done in {time.perf_counter() - t0:.1f} s")
+
+        return running()

@@ -237,6 +237,9 @@ class AuctionInfo:
     told : ``{seat: {...}}`` what each speaking seat's call told
         (:func:`kaiser_sim.strategy.conditioned.what_the_calls_told`).
     scores : (ours, theirs) before the hand, or None (not given).
+    ess : the effective sample size of the deals' importance weights
+        (``(sum w)^2 / sum w^2``), or None: no weights (every deal counts
+        once; the effective size is ``kept``).
     """
 
     heard: bool
@@ -248,6 +251,7 @@ class AuctionInfo:
     short: bool = False
     told: dict = field(default_factory=dict)
     scores: tuple | None = None
+    ess: float | None = None
 
     @property
     def acceptance(self) -> float:

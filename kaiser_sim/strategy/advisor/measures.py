@@ -12,7 +12,7 @@ import numpy as np
 from ... import config
 from ...dd import dd_strains
 from ...rules import Rules
-from ...stats import mean_ci
+from ...stats import MeanCI, weighted_mean_ci
 from .inputs import STRAIN_KEYS
 
 
@@ -24,6 +24,27 @@ def solve_strains(deals, leader: int, mode: str = "points", **special_bits) -> n
     (``dd.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
     (``five=``, ``three=``) are passed through."""
     return np.asarray(dd_strains(deals, leader, mode, **special_bits))
+
+
+def solver_compiles() -> bool:
+    """True when a kernel the advisor runs (the solver's table and contract
+    kernels, the dealer, the play bounds, the PIMC player) has no usable
+    entry in numba's on-disk cache: the run will first compile it, about a
+    minute.  False when every one is cached or already compiled in this
+    process, and when it cannot tell (numba's cache internals moved)."""
+    try:
+        from ... import deal
+        from ...dd import pimc, play_bounds, search
+
+        for kernel in (search.dd_table_kernel, search.dd_contracts_kernel, deal._deal_batch,
+                       play_bounds._bounds_kernel, pimc._play_batch):
+            if kernel.signatures:  # compiled in this process
+                continue
+            if not kernel._cache._cache_file._load_index():  # no index, or one stamped for other sources
+                return True
+    except Exception:  # noqa: BLE001 - numba internals: when in doubt, say nothing
+        return False
+    return False
 
 
 # --- the two measures ------------------------------------------------------------------------
@@ -129,8 +150,67 @@ def point_values(values: np.ndarray, table_model=None) -> np.ndarray:
     return np.stack([hp.expected(s) for s in range(v.shape[1])], axis=1)
 
 
-def p_interval(per_deal: np.ndarray) -> tuple:
-    """(p, lo, hi) of a table-play probability: the mean of the per-deal
-    probabilities with its iid 95% interval, clipped to 0..1."""
-    m = mean_ci(per_deal, axis=0)  # (a corrected per-deal value may leave 0..1: its mean is clipped too)
+def estimate(x, weights=None, rows=None, axis=None) -> MeanCI:
+    """The advisor's one estimator: the weighted mean of ``x`` (over its
+    ``rows``, default all) with its 95% interval
+    (:func:`kaiser_sim.stats.weighted_mean_ci`; ``weights`` one a deal, None:
+    every deal weight 1, the plain mean and interval).  ``weights`` covers
+    every deal; ``rows`` picks both the values and their weights."""
+    a = np.asarray(x, dtype=np.float64)
+    if rows is not None:
+        r = np.asarray(rows, dtype=np.int64)
+        a = a[r] if axis in (None, 0) else np.take(a, r, axis=axis)
+        weights = None if weights is None else np.asarray(weights, dtype=np.float64)[r]
+    return weighted_mean_ci(a, weights, axis=axis)
+
+
+def mean_of(x, weights=None, axis: int = 0):
+    """The weighted mean alone (the point of :func:`estimate`), for choices."""
+    a = np.asarray(x, dtype=np.float64)
+    if weights is None:
+        return a.mean(axis=axis)
+    w = np.asarray(weights, dtype=np.float64)
+    shape = [1] * a.ndim
+    shape[axis] = -1
+    return (a * w.reshape(shape)).sum(axis=axis) / w.sum()
+
+
+def p_interval(per_deal: np.ndarray, weights=None) -> tuple:
+    """(p, lo, hi) of a table-play probability: the (weighted) mean of the
+    per-deal probabilities with its 95% interval (:func:`estimate`), clipped
+    to 0..1."""
+    m = estimate(per_deal, weights, axis=0)  # (a corrected per-deal value may leave 0..1: its mean is clipped too)
     return np.clip(m.mean, 0.0, 1.0), np.clip(m.lo, 0.0, 1.0), np.clip(m.hi, 0.0, 1.0)
+
+
+def _pava_down(y: np.ndarray) -> np.ndarray:
+    """The least-squares non-increasing fit of ``y`` (pool adjacent violators, equal weights)."""
+    vals, sizes = [], []
+    for yi in np.asarray(y, dtype=np.float64).tolist():
+        vals.append(yi)
+        sizes.append(1)
+        while len(vals) > 1 and vals[-2] < vals[-1]:
+            k = sizes[-2] + sizes[-1]
+            vals[-2:], sizes[-2:] = [(vals[-2] * sizes[-2] + vals[-1] * sizes[-1]) / k], [k]
+    return np.repeat(vals, sizes)
+
+
+def monotone_survival(p, lo, hi) -> tuple:
+    """``(p, lo, hi)`` of P(at least b) over increasing bids b made a
+    survival function: ``p`` replaced by its isotonic (non-increasing)
+    least-squares fit (pool adjacent violators), each interval moved with its
+    point and then made non-increasing too and kept around the point, all
+    within 0..1.  A sequence that already never rises is returned as it is.
+
+    Why: a probability corrected by the hand's own play (the model's per-deal
+    probability plus the played deals' residual, a control variate) is the
+    difference of two survival functions, and can rise by a hair from one bid
+    to the next; P(at least 8) above P(at least 7) is no distribution."""
+    p, lo, hi = (np.asarray(x, dtype=np.float64) for x in (p, lo, hi))
+    if len(p) < 2 or not (np.diff(p) > 0).any():
+        return p, lo, hi
+    q = np.clip(_pava_down(p), 0.0, 1.0)
+    shift = q - p
+    lo2 = np.minimum(np.clip(_pava_down(lo + shift), 0.0, 1.0), q)
+    hi2 = np.maximum(np.clip(_pava_down(hi + shift), 0.0, 1.0), q)
+    return q, lo2, hi2

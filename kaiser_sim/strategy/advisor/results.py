@@ -43,17 +43,19 @@ class Recommendation:
     strain : the strain to play (S H D C N), None for a pass.
     expected : the bid's expected hand score, None for a pass (counted 0).
     forced : this seat is the dealer, the others passed, it must bid.
-    limit, limit_strain : the highest legal bid whose expected score is
-        above 0 (how far to compete), or None.
-    versus, difference : the runner-up, the best legal call in another
-        strain (or pass) on the selection deals, and how much better the
-        recommended call is on the reporting deals (a paired difference), or
-        None.
+    limit, limit_strain : how far to compete: on ``"net"``/``"win"``, the
+        highest legal bid not below the call whose mean worth is at least
+        passing's (the call itself for a forced bid, which nobody bids over;
+        None for a pass); on ``"score"``, the highest legal bid whose
+        expected score is above 0.
+    versus, difference : the best-ranked call the recommended one is not
+        clearly better than (a tie), else the next best call that differs on
+        some deal; the paired difference recommended - versus on the same
+        deals as everything else, or None.
     reason : one sentence saying why.
-    clear : the call beat ``versus`` clearly on the selection deals (the
-        95% interval of the paired difference lies above 0), or had no
-        alternative.
-    tie : ``difference``'s interval reaches 0 (or lies below it): the
+    clear : not ``tie`` (the recommended call is clearly better than every
+        other call), or there is no alternative.
+    tie : ``difference``'s 95% interval reaches 0 (or lies below it): the
         recommended call is not clearly better than ``versus``.
     basis : what the call was chosen on: ``"net"`` (its worth net of the
         opponents, :mod:`kaiser_sim.strategy.call_worth`), ``"win"`` (the chance of
@@ -64,6 +66,10 @@ class Recommendation:
         on the reporting deals (paired 95% interval reaching 0), best first.
     equivalent : the calls worth exactly the same as it on every reporting
         deal (the same choice: 10NT beside 9NT when both always make).
+    fresh : the choice's worth on deals it did not see (chosen on the even
+        deals and scored on the odd ones, and the other way round): the
+        winner's curse taken out; a number of its own, never a reason to
+        recommend another call.  None with fewer than 4 deals.
     """
 
     call: str
@@ -85,6 +91,7 @@ class Recommendation:
     value_dd: MeanCI | None = None
     ties: tuple = ()
     equivalent: tuple = ()
+    fresh: MeanCI | None = None
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
@@ -254,6 +261,11 @@ def value_words(basis: str, play: str) -> str:
     return what + (" in table play" if play == "table" else " double dummy")
 
 
+def point_text(x: float, basis: str) -> str:
+    """One value on ``basis``: ``-7.20`` (net) or ``41.3%`` (win)."""
+    return f"{pct(x)}%" if basis == "win" else signed(x)
+
+
 def value_text(m: MeanCI, basis: str) -> str:
     if m.lo == m.hi == m.mean:  # the same on every deal: a certainty, no interval around it
         return (f"{pct(m.mean)}%" if basis == "win" else signed(m.mean)) + " on every deal"
@@ -351,6 +363,7 @@ def _auction_obj(a: HandAdvice) -> dict:
     return {"calls": list(h.calls) if h.heard else None, "heard": h.heard,
             "current_bid": None if a.auction.current is None else str(a.auction.current),
             "bidders": h.bidders, "acceptance": _num(h.acceptance, 6), "candidates": h.candidates,
+            "ess": _num(h.ess if h.ess is not None else h.kept, 2),
             "deals": h.kept, "requested": h.requested, "short": h.short, "told": told,
             "score": None if h.scores is None else {"us": h.scores[0], "them": h.scores[1],
                                                     "target": a.rules.target}}
@@ -402,6 +415,7 @@ def _to_dict(a: HandAdvice) -> dict:
                      "expected": _pair({"mean": _num(r.table_expected), "lo": _num(r.table_lo),
                                         "hi": _num(r.table_hi)} if table else None,
                                        {"mean": _num(r.expected), "lo": _num(r.lo), "hi": _num(r.hi)}),
+                     "stands": _pair(_num(r.table_stands) if table else None, _num(r.stands)),
                      "by_strain": by})
     rec = a.recommendation
     out = {
@@ -424,6 +438,7 @@ def _to_dict(a: HandAdvice) -> dict:
             "difference": _mean_pair(rec.play, rec.difference, rec.difference_dd), "clear": rec.clear,
             "tie": rec.tie, "reason": rec.reason, "basis": rec.basis,
             "value": _mean_pair(rec.play, rec.value, rec.value_dd),
+            "fresh": _mean_obj(rec.fresh),
         },
         "trump": _trump_obj(a.trump),
         "auction": _auction_obj(a),
@@ -496,20 +511,9 @@ def _trump_text(t: TrumpChoice) -> str:
 
 
 def _rows_text(t: TrumpChoice, n: int, call_clear: bool) -> str:
-    """Where the choices were made and the deals the estimates below use."""
-    if t.chosen_on == "all":  # the trump on every deal, the call on the even ones
-        head = f"Trump chosen on all {n:,} deals, the call on the {len(range(0, n, 2)):,} even deals"
-        if t.reported_on == "all":
-            return head + f"; the call was clear there, so the estimates below use all {n:,} deals."
-        return (head + f"; the call was not clear there, so the estimates below use only the {t.n_report:,} odd "
-                "deals (the per-strain table above: all deals).")
-    head = f"Trump and call chosen on the {t.n_select:,} even deals"
-    if t.reported_on == "all":
-        return head + f"; both clear there, so the estimates below use all {n:,} deals."
-    unclear = [w for w, ok in (("the trump", t.clear), ("the call", call_clear)) if not ok]
-    verb = "was" if len(unclear) == 1 else "were"
-    return (head + f"; {' and '.join(unclear)} {verb} not clear there, so the estimates below use only the "
-            f"{t.n_report:,} odd deals (the per-strain table above: all deals).")
+    """The deals the choices and the estimates below use: all of them."""
+    return (f"Trump and call chosen on all {n:,} deals, and every number below is on them (one set of "
+            "figures); the call's worth on deals it did not see is printed apart (expected on fresh deals).")
 
 
 def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
@@ -566,34 +570,42 @@ def _calls_lines(a: HandAdvice) -> list[str]:
     return lines
 
 
-def pre_emptive(rec: Recommendation, calls: pd.DataFrame | None) -> tuple[float, float] | None:
-    """``(passing's net worth, the share of deals you declare it)`` when the
-    recommended bid is worth more than passing only because the later seats
-    bid over it: its own expected hand score, were it left to stand, is below
-    passing's net worth (and the opponents' points would come off it too).
-    The call's worth assumes the bidding model's later seats, who overcall on
-    their own hands and do not weigh letting a failing contract stand; at a
-    table that lets it stand, passing is the better call.  None for a pass, a
-    forced bid, no call table, or a bid that pays on its own."""
-    if rec.call == "pass" or rec.expected is None or calls is None or "pass" not in set(calls["call"]):
+def pre_emptive(rec: Recommendation, calls: pd.DataFrame | None, bids: pd.DataFrame | None = None
+                ) -> tuple[float, float, float] | None:
+    """``(the bid's net if left to stand, passing's net, the share of deals
+    you declare it)`` when the recommended bid is worth more than passing
+    only because the later seats bid over it: left to stand (everyone
+    passing after it), its net score -- your side's hand score minus the
+    opponents', the measure of the calls' worth -- is a loss (below 0, the
+    net of a hand thrown in) and below passing's net.  The call's worth
+    assumes the bidding model's later seats, who overcall on their own hands
+    and do not weigh letting a failing contract stand; at a table that lets
+    it stand, the bid loses.  None for a pass, a forced bid, no call or bid
+    table, or a bid that pays on its own (a positive net left to stand: an
+    opening on four aces is no pre-empt, whatever passing is worth against
+    the model's overcalls)."""
+    if (rec.call == "pass" or rec.forced or calls is None or bids is None or rec.basis != "net"
+            or "pass" not in set(calls["call"]) or "stands" not in bids.columns):
         return None
     by_call = calls.set_index("call")
     passing = float(by_call.loc["pass", "net"])
-    return (passing, float(by_call.loc[rec.call, "you"])) if rec.expected.mean < passing else None
+    row = bids.set_index("bid").loc[rec.call]
+    stands = float(row["table_stands"] if rec.play == "table" else row["stands"])
+    return (stands, passing, float(by_call.loc[rec.call, "you"])) if stands < min(0.0, passing) else None
 
 
 def _pre_emptive_text(a: HandAdvice) -> str | None:
     """The line under the recommendation for a :func:`pre_emptive` bid."""
     rec = a.recommendation
-    pre = pre_emptive(rec, a.calls)
+    pre = pre_emptive(rec, a.calls, a.bids)
     if pre is None:
         return None
-    passing, you = pre
+    stands, passing, you = pre
     measure = "in table play" if rec.play == "table" else "double dummy"
     return (f"A pre-emptive call: you play {bid_label(rec.call, rec.strain)} on {pct(you)}% of these deals; "
-            f"its worth comes from the later seats bidding over it under the {_bidders_name(a)} model. Left to stand it "
-            f"scores {ci_text(rec.expected)} for your side {measure} (the opponents' points besides), below "
-            f"passing's net {signed(passing)}: against players who would let it stand, pass.")
+            f"its worth comes from the later seats bidding over it under the {_bidders_name(a)} model. Left to "
+            f"stand it nets {signed(stands)} (your side's hand score minus the opponents', {measure}), a loss "
+            f"and below passing's net {signed(passing)}: against players who would let it stand, pass.")
 
 
 def format_text(a: HandAdvice) -> str:
@@ -616,7 +628,8 @@ def format_text(a: HandAdvice) -> str:
         second = second.replace(f"{a.n:,} random deals of the other cards",
                                 f"{a.n:,} deals of the other cards consistent with the calls under the "
                                 f"{heard.bidders} bidding model ({heard.kept:,} of {heard.candidates:,} candidates, "
-                                f"{100 * heard.acceptance:.3g}%)")
+                                f"{100 * heard.acceptance:.3g}%"
+                                + ("" if heard.ess is None else f", effective sample size {heard.ess:,.0f}") + ")")
     if heard is not None and heard.heard and a.auction.calls:
         said = f", calls heard {heard_text(a.auction)}"
     elif a.auction.current is not None:
@@ -677,12 +690,22 @@ def format_text(a: HandAdvice) -> str:
         stands = _pre_emptive_text(a)
         if stands:
             lines.append(stands)
+    ncalls = 0 if a.calls is None else len(a.calls)
+    if rec.fresh is not None and rec.basis == "net" and ncalls > 1:
+        lines.append(f"Expected on fresh deals: {value_text(rec.fresh, rec.basis)} (the call chosen on half the "
+                     "deals, scored on the other half, both ways: the best of several noisy means flatters itself; "
+                     "this is what the choice is worth on deals it did not see).")
+    elif rec.fresh is not None and ncalls > 1:
+        lines.append(f"Expected on fresh deals: {value_text(rec.fresh, rec.basis)} (the call chosen on half the "
+                     "deals, scored on the other half, both ways).")
     if rec.limit is not None and rec.value is not None:
         if rec.limit != rec.call:
+            col = "win" if rec.basis == "win" else "net"
             row = a.calls.set_index("call").loc[rec.limit]
-            lines.append(f"Worth bidding up to {bid_label(rec.limit, rec.limit_strain)} "
-                         f"({value_text(MeanCI(row['win' if rec.basis == 'win' else 'net'], row[('win' if rec.basis == 'win' else 'net') + '_lo'], row[('win' if rec.basis == 'win' else 'net') + '_hi'], np.nan, np.nan, 0), rec.basis)}): "
-                         "the highest bid still worth at least passing.")
+            passing = a.calls.set_index("call").loc["pass", col]
+            worth = value_text(MeanCI(row[col], row[col + "_lo"], row[col + "_hi"], np.nan, np.nan, 0), rec.basis)
+            lines.append(f"Worth bidding up to {bid_label(rec.limit, rec.limit_strain)} ({worth}, passing "
+                         f"{point_text(passing, rec.basis)}): the highest bid still worth at least passing.")
     elif rec.limit is not None:
         row = a.bids[a.bids["bid"] == rec.limit].iloc[0]
         if table:
@@ -699,7 +722,8 @@ def format_text(a: HandAdvice) -> str:
         lines.append(f"As dealer facing {m.bid}: {m.decision} ({m.reason}).")
     if a.specials is not None:
         s = a.specials
-        lines += ["", f"The 5H and the 3S (strain {STRAIN_SHORT[s.strain]}, double dummy)"]
+        on = "" if s.worth_5h.n == a.n else f"; what they are worth on the {s.worth_5h.n:,} odd deals"
+        lines += ["", f"The 5H and the 3S (strain {STRAIN_SHORT[s.strain]}, double dummy{on})"]
         for card in ("5H", "3S"):
             d = s.dealt[card]
             mine = d["declarer"][1] == 1.0

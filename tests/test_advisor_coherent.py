@@ -1,0 +1,387 @@
+"""The hand advisor's answer agrees with itself (issue 42): one set of figures, words made from the
+numbers beside them, coherent probabilities; the weighted estimator behind every number; an expert
+panel of hands whose right call nobody disputes.
+
+The property test runs random hands, seats and auctions through ``advise`` with a small number of
+deals (every rules preset at least once) and checks the JSON and the text line by line; it checks
+what any answer must satisfy, whatever the deals say, so it can fail on any hand."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from kaiser_sim.auction import Bid, legal_calls
+from kaiser_sim.cards import Seat, format_hand
+from kaiser_sim.rules import PRESETS, get_preset
+from kaiser_sim.stats import cluster_mean_ci, mean_ci, weighted_mean_ci, weighted_share_ci, wilson_interval
+from kaiser_sim.strategy.advisor import advise, monotone_survival
+from kaiser_sim.strategy.advisor.results import bid_label
+from kaiser_sim.strategy.conditioned import AuctionTooRare
+
+# --- the weighted estimator against plain references ------------------------------------------
+
+
+def test_weights_all_one_are_the_plain_mean_and_interval():
+    x = np.random.default_rng(1).normal(3.0, 2.0, size=(137, 4))
+    plain, weighted = mean_ci(x, axis=0), weighted_mean_ci(x, np.ones(137), axis=0)
+    for field in ("mean", "lo", "hi", "sd", "se"):
+        np.testing.assert_allclose(getattr(weighted, field), getattr(plain, field), rtol=1e-12)
+    assert weighted_mean_ci(x[:, 0]) == mean_ci(x[:, 0])  # None: mean_ci itself
+
+
+def test_integer_weights_are_the_rows_repeated():
+    """Weight k = the row k times over, the copies one cluster (the same deal)."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=60)
+    k = rng.integers(1, 5, size=60)
+    w = weighted_mean_ci(x, k.astype(float))
+    rep = cluster_mean_ci(np.repeat(x, k), cluster=np.repeat(np.arange(60), k))
+    assert w.mean == pytest.approx(rep.mean, rel=1e-12) and w.se == pytest.approx(rep.se, rel=1e-12)
+    assert w.sd == pytest.approx(np.sqrt(np.sum(k * (x - w.mean) ** 2) / k.sum() * 60 / 59))
+    # zero weight: the row is not there
+    w0 = weighted_mean_ci(np.r_[x, 1e6], np.r_[k, 0].astype(float))
+    assert (w0.mean, w0.se) == pytest.approx((w.mean, w.se), rel=1e-12)
+
+
+def test_weighted_share_is_wilson_at_the_effective_size():
+    flags = np.random.default_rng(3).random((90, 3)) < [0.1, 0.5, 0.97]
+    p, lo, hi = weighted_share_ci(flags, None)
+    lo_ref, hi_ref = wilson_interval(flags.sum(axis=0), 90)
+    np.testing.assert_allclose(p, flags.mean(axis=0))
+    np.testing.assert_allclose((lo, hi), (lo_ref, hi_ref))
+    p1, lo1, hi1 = weighted_share_ci(flags, np.full(90, 2.5))  # equal weights of any size: the same
+    np.testing.assert_allclose((p1, lo1, hi1), (p, lo_ref, hi_ref), rtol=1e-12)
+    w = np.r_[np.full(45, 3.0), np.ones(45)]  # ess = (180)^2 / (45 * 9 + 45) = 72
+    p2, lo2, _ = weighted_share_ci(flags[:, 1], w)
+    assert p2 == pytest.approx((3 * flags[:45, 1].sum() + flags[45:, 1].sum()) / 180)
+    assert lo2 == pytest.approx(wilson_interval(p2 * 72, 72)[0])
+
+
+def _isotonic_down(y):
+    """Naive non-increasing least-squares fit: f_i = min over j <= i of max over k >= i of mean(y[j..k])."""
+    n = len(y)
+    return np.array([min(max(np.mean(y[j:k + 1]) for k in range(i, n)) for j in range(i + 1)) for i in range(n)])
+
+
+def test_monotone_survival_is_the_isotonic_fit():
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        p = np.sort(rng.random(7))[::-1] + rng.normal(0, 0.05, 7)
+        p = np.clip(p, 0, 1)
+        q, lo, hi = monotone_survival(p, np.clip(p - 0.05, 0, 1), np.clip(p + 0.05, 0, 1))  # as p_interval gives
+        ref = np.clip(_isotonic_down(p), 0, 1)
+        np.testing.assert_allclose(q, ref, atol=1e-12)
+        assert (np.diff(q) <= 1e-12).all() and (np.diff(lo) <= 1e-12).all() and (np.diff(hi) <= 1e-12).all()
+        assert (lo <= q + 1e-12).all() and (q <= hi + 1e-12).all() and lo.min() >= 0 and hi.max() <= 1
+    same = np.array([0.9, 0.5, 0.5, 0.1])
+    assert monotone_survival(same, same - 0.1, same + 0.1)[0] is not None
+    np.testing.assert_array_equal(monotone_survival(same, same - 0.1, same + 0.1)[0], same)
+
+
+# --- what every answer must satisfy ---------------------------------------------------------------
+
+TOL = 1e-3  # the JSON's numbers are rounded to 4 digits
+
+
+def _measure(doc):
+    return "table" if doc["play"]["used"] == "table" else "dd"
+
+
+def check_answer(a) -> None:
+    """Items 1-3 of issue 42 on one answer, its JSON and its text."""
+    doc = json.loads(a.to_json())
+    text = a.to_text()
+    m = _measure(doc)
+    rec = doc["recommendation"]
+    calls = doc["calls"]
+    basis = rec["basis"]
+    # 1. one set of figures: the recommended call is the top of the calls table, or a declared tie with it
+    worth = {c["call"]: c[basis][m]["mean"] for c in calls}
+    top = max(worth.values())
+    chosen = rec["call"]
+    assert worth[chosen] == pytest.approx(rec["value"][m]["mean"], abs=TOL)
+    label_of = {c["call"]: bid_label(c["call"], c["strain"]) for c in calls}
+    top_calls = [c for c, v in worth.items() if v >= top - TOL]
+    if worth[chosen] < top - TOL:
+        assert rec["tie"], (chosen, worth)
+        assert rec["versus"] in [label_of[c] for c in top_calls], (rec["versus"], top_calls)
+        assert chosen == "pass"  # only the pass default may leave the top row
+    # a tie exactly when the printed interval of the difference reaches 0
+    if rec["difference"] is not None:
+        d = rec["difference"][m]
+        assert rec["tie"] == (d["lo"] <= 0 + TOL * (abs(d["lo"]) < TOL)), rec
+        assert rec["clear"] == (not rec["tie"])
+    # every figure on the same deals
+    n = doc["deals"]
+    assert doc["trump"]["n_report"] == n and rec["value"][m]["n"] == n
+    # 2. words from the values beside them
+    assert doc["verdict"].startswith("Verdict: ")
+    said = bid_label(chosen, rec["strain"]) if chosen != "pass" else "pass"
+    assert re.search(r"^Verdict: (bid|match|pass)[ :]?", doc["verdict"])
+    if chosen != "pass":
+        assert f" {said} (" in doc["verdict"], (said, doc["verdict"])
+        assert f"Recommended: {said} (" in text
+    else:
+        assert doc["verdict"].startswith("Verdict: pass") and "Recommended: pass (" in text
+    if "the highest" in rec["reason"]:
+        assert worth[chosen] >= top - TOL
+    mark = [line for line in text.splitlines() if re.match(r"^\S.* \*\s", line)]
+    assert len(mark) <= 1 and (not mark or mark[0].startswith(label_of[chosen] + " *"))
+    if "better than " in rec["reason"]:
+        other = re.search(r"better than (.+?), the next best, by ([+-][\d.]+)", rec["reason"])
+        if other:
+            assert float(other.group(2)) > 0
+            assert worth[chosen] >= max(v for c, v in worth.items() if label_of[c] == other.group(1)) - TOL
+    if "pass" in worth and rec["limit"] is not None and rec["limit"] != chosen:
+        assert worth[rec["limit"]] >= worth["pass"] - TOL  # a limit is never worth less than passing
+        assert "Worth bidding up to" in text
+    elif rec["forced"]:
+        assert "Worth bidding up to" not in text
+    pre = "pre-emptive" in doc["verdict"]
+    assert pre == ("A pre-emptive call:" in text)
+    # pre-emptive exactly when the bid, left to stand, loses (net below 0) and nets less than passing (net with net)
+    stands = None if chosen == "pass" else next(b for b in doc["bids"] if b["bid"] == chosen)["stands"][m]
+    should = (chosen != "pass" and not rec["forced"] and basis == "net" and "pass" in worth
+              and stands < min(0.0, worth["pass"]))
+    if stands is None or abs(stands - min(0.0, worth.get("pass", 0.0))) > TOL:
+        assert pre == should, (chosen, stands, worth.get("pass"))
+    if pre:
+        said_stands = float(re.search(r"Left to stand it nets ([+-][\d.]+)", text).group(1))
+        assert said_stands == pytest.approx(stands, abs=0.006)
+    if chosen != "pass" and not rec["forced"] and basis == "net" and "pass" in worth:
+        bids = {b["bid"]: b for b in doc["bids"]}
+        assert bids[chosen]["legal"]
+    if doc["match"] is not None:
+        decision = doc["match"]["decision"]
+        assert decision == ("match" if chosen == doc["match"]["bid"] else "pass" if chosen == "pass" else "overcall")
+        assert f"As dealer facing {doc['match']['bid']}: {decision} (" in text
+    if rec["fresh"] is not None and len(calls) > 1:
+        assert "Expected on fresh deals: " in text
+    # 3. coherent probabilities: P(at least b) never rises with b, per strain and in the bid table
+    for key, s in doc["strains"].items():
+        for meas in ("table", "dd"):
+            ps = [s["make"][str(b)][meas] for b in sorted(map(int, s["make"]))]
+            if ps[0] is None:
+                continue
+            p = [x["p"] for x in ps]
+            assert all(x >= y - 1e-9 for x, y in zip(p, p[1:])), (key, meas, p)
+            assert all(x["lo"] - 1e-9 <= x["p"] <= x["hi"] + 1e-9 for x in ps)
+    by_strain: dict = {}
+    for b in doc["bids"]:
+        by_strain.setdefault(b["strain"], []).append(b)
+    for key, bs in by_strain.items():
+        for meas in ("table", "dd"):
+            if bs[0]["make"][meas] is None:
+                continue
+            p = [b["make"][meas]["p"] for b in bs]
+            assert all(x >= y - 1e-9 for x, y in zip(p, p[1:])), (key, meas, p)
+    # the bid table's chances are the per-strain table's (the same deals)
+    for b in doc["bids"]:
+        level = int(re.match(r"\d+", b["bid"]).group())
+        if b["strain"] in doc["strains"] and str(level) in doc["strains"][b["strain"]]["make"]:
+            for meas in ("table", "dd"):
+                x = b["make"][meas]
+                if x is not None:
+                    assert x["p"] == pytest.approx(doc["strains"][b["strain"]]["make"][str(level)][meas]["p"],
+                                                   abs=TOL)
+    # the trump is the top of the per-strain means in the measure named
+    t = doc["trump"]
+    means = {k: s["points"][m]["mean"] for k, s in doc["strains"].items() if k in "SHDC" or
+             (k == "N" and a.rules.plain_bid_nt)}
+    assert means[t["strain"]] >= max(means.values()) - TOL, (t, means)
+    if t["difference"] is not None:
+        d = t["difference"][m]
+        assert t["tie"] == (d["lo"] <= 0) and d["mean"] >= -TOL
+        assert means[t["strain"]] - means[t["runner_up"]] == pytest.approx(d["mean"], abs=2 * TOL)
+    trump_line = next(line for line in text.splitlines() if line.startswith("Trump:"))
+    assert ("a tie" in trump_line) == t["tie"]
+    assert " ahead by " not in trump_line  # the trump never trails the runner-up it is printed beside
+
+
+def _random_auction(rng, rules, seat: int, dealer: int) -> str | None:
+    """Random legal calls from the dealer's left up to ``seat`` (mostly passes), or None when ``seat``
+    speaks first."""
+    calls: list = []
+    for _ in range((seat - dealer - 1) % 4):
+        legal = legal_calls(rules, dealer, calls)
+        if None in legal and rng.random() < 0.6:
+            calls.append(None)
+        else:
+            bids = [c for c in legal if c is not None][:4]  # the low bids: common enough to condition on
+            calls.append(bids[rng.integers(len(bids))])
+    if not calls:
+        return None
+    return " ".join("pass" if c is None else str(c) for c in calls)
+
+
+CASES = [(preset, i) for i, preset in enumerate(PRESETS)] + [("standard", 100 + i) for i in range(6)]
+
+
+@pytest.mark.parametrize("preset,case", CASES, ids=[f"{p}-{i}" for p, i in CASES])
+def test_every_answer_agrees_with_itself(preset, case):
+    """Random hand, seat, dealer and auction (one case with a match score: the calls on the chance of
+    winning); a small run; items 1-3 of issue 42 checked."""
+    from kaiser_sim.deal import deal_batch
+
+    rng = np.random.default_rng([42, case])
+    rules = get_preset(preset)
+    seat = int(rng.integers(4))
+    dealer = int(rng.integers(4))
+    kitty = rules.kitty != "none"
+    deal = deal_batch(1, 1000 + case, hand_size=7 if rules.kitty == "k1" else 8, deck34=rules.kitty == "k2")[0]
+    hand = format_hand(int(deal[seat]))
+    auction = _random_auction(rng, rules, seat, dealer) if case % 2 == 0 or case >= 100 else None
+    kwargs = dict(seat=Seat(seat).name, n=24 if kitty else 200, seed=case, rules=rules,
+                  check=0 if kitty else (8 if case % 3 == 0 else 0), specials=case % 4 == 0 and not kitty,
+                  max_candidates=200_000, scores="40-35" if case == 105 else None)
+    try:
+        if auction is not None:
+            a = advise(hand, auction=auction, **kwargs)
+        else:
+            a = advise(hand, dealer=Seat(dealer).name, **kwargs)
+    except AuctionTooRare:
+        a = advise(hand, dealer=Seat(dealer).name, **kwargs)  # the calls drawn were too rare: no auction
+    check_answer(a)
+
+
+# --- the expert panel -------------------------------------------------------------------------------
+
+NEEDS_POPULATION = pytest.mark.xfail(strict=False, reason="needs the population bidding model (issue 41)")
+
+
+def _call_of(a) -> str:
+    return a.recommendation.call
+
+
+def _level(call: str) -> int:
+    return 0 if call == "pass" else Bid.parse(call).level
+
+
+#: (id, hand, options of advise, what the call must satisfy, why).  ``dealer`` = ``seat`` without calls is
+#: the forced dealer (the others passed); ``current_bid`` a dealer facing that bid (the deals not conditioned)
+PANEL = [
+    ("cannot-lose-first", "AKQJ.A.AK.A", {}, lambda c: _level(c) >= 10,
+     "every trick (10 points with the 5H and the 3S): the highest level it surely makes, 10NT"),
+    ("cannot-lose-forced-dealer", "AKQJ.A.AK.A", {"seat": "S", "dealer": "S"}, lambda c: _level(c) >= 10,
+     "the forced dealer with every trick bids the level it surely makes"),
+    ("cannot-lose-over-6", "AKQJ.A.AK.A", {"seat": "E", "auction": "6"}, lambda c: _level(c) >= 9,
+     "overcall a 6 with every trick"),
+    ("cannot-lose-dealer-facing-8", "AKQJ.A.AK.A", {"seat": "S", "dealer": "S", "current_bid": "8"},
+     lambda c: _level(c) >= 10, "the last to speak, with every trick: 10NT, sure"),
+    ("cannot-lose-lets-11-fail", "AKQJ.A.AK.A", {"seat": "S", "dealer": "S", "current_bid": "11"},
+     lambda c: c == "pass", "an 11 against a hand that takes every trick fails: let it"),
+    ("forced-dealer-nothing", "T9.-.987.987", {"seat": "S", "dealer": "S"}, lambda c: c != "pass",
+     "the forced dealer must bid, however bad the hand"),
+    ("forced-dealer-nothing-bids-the-minimum", "T9.-.987.987", {"seat": "S", "dealer": "S"}, lambda c: c == "6",
+     "forced with nothing: the cheapest bid, 6 in a suit (6NT fails twice as dear)"),
+    ("forced-dealer-weak", "98.J9.T8.98", {"seat": "S", "dealer": "S"}, lambda c: c != "pass",
+     "the forced dealer must bid"),
+    ("forced-dealer-strong", "AK93.5.AK.8", {"seat": "S", "dealer": "S"}, lambda c: c != "pass",
+     "the forced dealer bids"),
+    ("nothing-dealer-facing-6", "T9.-.987.987", {"seat": "S", "dealer": "S", "current_bid": "6"},
+     lambda c: c == "pass", "the last to speak, with nothing: let the 6 stand"),
+    ("weak-dealer-facing-7", "98.J9.T8.98", {"seat": "S", "dealer": "S", "current_bid": "7"},
+     lambda c: c == "pass", "the last to speak, with nothing: let the 7 stand"),
+    ("strong-dealer-takes-6", "AKQJ.A.AK.A", {"seat": "S", "auction": "6 pass pass"}, lambda c: c != "pass",
+     "a dealer facing a 6 with every trick takes it"),
+    ("solid-hearts-dealer-facing-7", "A.AKQJT98.-.-", {"seat": "S", "dealer": "S", "current_bid": "7"},
+     lambda c: _level(c) >= 7 and c != "pass", "a dealer facing a 7 it surely makes matches or overcalls"),
+    ("solid-hearts-first", "A.AKQJT98.-.-", {}, lambda c: _level(c) >= 9, "seven top hearts and an ace: bid high"),
+    ("four-aces-first", "A.A9.AK.AQ9", {}, lambda c: c != "pass", "four aces and two kings open"),
+    ("nothing-first", "T9.-.987.987", {}, lambda c: _level(c) <= 7, "no jump with nothing"),
+    ("nothing-first-2", "98.J9.T8.98", {}, lambda c: _level(c) <= 7, "no jump with nothing"),
+    ("nothing-second", "T9.-.987.987", {"seat": "E", "auction": "6"}, lambda c: _level(c) <= 7,
+     "no jump to 8 or 9 over a 6 with nothing"),
+    ("nothing-over-6", "98.J9.T8.98", {"seat": "E", "auction": "6"}, lambda c: _level(c) <= 7,
+     "no jump to 8 or 9 over a 6 with nothing"),
+    ("nothing-passes-first", "T9.-.987.987", {}, lambda c: c == "pass", "a hand with nothing passes"),
+    ("nothing-passes-over-6", "98.J9.T8.98", {"seat": "E", "auction": "6"}, lambda c: c == "pass",
+     "a hand with nothing passes after an opponent's 6"),
+]
+
+#: the panel cases whose right call needs the later seats to bid like people (the population model): under
+#: ev the later seats overcall everything, so a jump or a bid on nothing can be worth more than passing
+#: (nothing-first, nothing-first-2, nothing-over-6 and nothing-passes-first pass under ev with these deals)
+POPULATION = {"nothing-second", "nothing-passes-over-6"}
+
+
+def test_four_aces_open_and_are_no_pre_empt():
+    """Issue 42: the pre-emptive warning fired on the four-ace hand (it compared the side's own score with
+    a net score); a bid that pays if left to stand is no pre-empt."""
+    a = advise("A.A9.AK.AQ9", n=200, seed=7, check=0, specials=False)
+    check_answer(a)
+    stands = a.bids.set_index("bid").loc[a.recommendation.call, "table_stands"]
+    assert a.recommendation.call != "pass" and stands > 0 and "pre-emptive" not in a.to_text()
+
+
+@pytest.mark.parametrize(
+    "name,hand,opts,ok,why",
+    [pytest.param(*p, id=p[0], marks=[NEEDS_POPULATION] if p[0] in POPULATION else []) for p in PANEL],
+)
+def test_expert_panel(name, hand, opts, ok, why):
+    opts = dict(opts)
+    a = advise(hand, n=200, seed=7, check=0, specials=False, max_candidates=400_000, **opts)
+    check_answer(a)
+    assert ok(_call_of(a)), f"{name}: {why}; got {_call_of(a)} ({a.verdict})"
+
+
+# --- importance weights plug in ---------------------------------------------------------------------
+
+
+class _Weighted:
+    """A ConditionedDeals with importance weights (the interface wt-soft adds): every attribute of the
+    real one, plus ``weights`` and ``ess``."""
+
+    def __init__(self, cd, weights):
+        self._cd, self.weights = cd, weights
+        self.ess = float(weights.sum() ** 2 / (weights ** 2).sum())
+
+    def __getattr__(self, name):
+        return getattr(self._cd, name)
+
+
+def _numbers(doc):
+    """Every number of the JSON but the auction's (the effective size is new there)."""
+    out = {k: v for k, v in doc.items() if k not in ("auction", "version")}
+    return json.dumps(out, sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def heard():
+    kw = dict(seat="E", auction="6", n=60, seed=5, check=0, specials=True)
+    return kw, advise("AK93.5.AK.8", **kw)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.5])
+def test_equal_importance_weights_give_the_unweighted_advice(heard, monkeypatch, scale):
+    """Weights all equal (of any size) are rejection sampling: the same advice, number for number; the
+    effective sample size is printed beside the acceptance and in the JSON."""
+    import kaiser_sim.strategy.conditioned as conditioned
+
+    kw, plain = heard
+    real = conditioned.conditioned_deals
+    monkeypatch.setattr(conditioned, "conditioned_deals",
+                        lambda *a, **k: _Weighted(real(*a, **k), np.full(60, scale)))
+    w = advise("AK93.5.AK.8", **kw)
+    assert _numbers(w.to_dict()) == _numbers(plain.to_dict())
+    assert w.to_dict()["auction"]["ess"] == pytest.approx(60) and plain.to_dict()["auction"]["ess"] == 60
+    assert "effective sample size 60)" in w.to_text() and "effective sample size" not in plain.to_text()
+
+
+def test_importance_weights_move_the_numbers_as_repeated_deals(heard, monkeypatch):
+    """Integer weights: each mean is the mean over the deals repeated that many times."""
+    import kaiser_sim.strategy.conditioned as conditioned
+
+    kw, plain = heard
+    k = np.random.default_rng(9).integers(1, 4, size=60).astype(float)
+    real = conditioned.conditioned_deals
+    monkeypatch.setattr(conditioned, "conditioned_deals", lambda *a, **kw_: _Weighted(real(*a, **kw_), k))
+    w = advise("AK93.5.AK.8", **kw)
+    v = plain.values.astype(float)
+    np.testing.assert_allclose(w.points["mean"], (k[:, None] * v).sum(axis=0) / k.sum())
+    assert w.to_dict()["auction"]["ess"] == pytest.approx(k.sum() ** 2 / (k ** 2).sum(), abs=0.01)
+    check_answer(w)
