@@ -995,7 +995,9 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
         heard = AuctionInfo(True, tuple(str(c) if c is not None else "pass" for c in ctx.calls), policy.name,
                             int(n), cd.kept, cd.candidates, cd.short, what_the_calls_told(cd, rules),
                             scores, None if weights is None else float(ess if ess is not None
-                                                                           else effective_size(weights)))
+                                                                           else effective_size(weights)),
+                            cd.summary() if hasattr(cd, "summary") else None,
+                            cd.describe() if hasattr(cd, "describe") else None)
         n = cd.kept
     else:
         deals, kitties = advisor_deals(mask, ctx.seat, n, seed, rules, kitties=True)

@@ -240,6 +240,11 @@ class AuctionInfo:
     ess : the effective sample size of the deals' importance weights
         (``(sum w)^2 / sum w^2``), or None: no weights (every deal counts
         once; the effective size is ``kept``).
+    conditioning : how the deals were conditioned
+        (:meth:`kaiser_sim.strategy.conditioned.ConditionedDeals.summary`: the
+        method, candidates, effective sample sizes, acceptance), or None.
+    description : the same in one sentence
+        (:meth:`~kaiser_sim.strategy.conditioned.ConditionedDeals.describe`), or None.
     """
 
     heard: bool
@@ -252,9 +257,16 @@ class AuctionInfo:
     told: dict = field(default_factory=dict)
     scores: tuple | None = None
     ess: float | None = None
+    conditioning: dict | None = None
+    description: str | None = None
 
     @property
     def acceptance(self) -> float:
+        """Kept / candidates under rejection; under importance weights the
+        mean weight of the candidates (the estimated chance of the calls
+        heard with this hand), as the conditioning reported it."""
+        if self.conditioning is not None and "acceptance" in self.conditioning:
+            return float(self.conditioning["acceptance"])
         return self.kept / self.candidates if self.candidates else float("nan")
 
 

@@ -365,6 +365,7 @@ def _auction_obj(a: HandAdvice) -> dict:
             "bidders": h.bidders, "acceptance": _num(h.acceptance, 6), "candidates": h.candidates,
             "ess": _num(h.ess if h.ess is not None else h.kept, 2),
             "deals": h.kept, "requested": h.requested, "short": h.short, "told": told,
+            "conditioning": h.conditioning,
             "score": None if h.scores is None else {"us": h.scores[0], "them": h.scores[1],
                                                     "target": a.rules.target}}
 
@@ -625,11 +626,17 @@ def format_text(a: HandAdvice) -> str:
             second += "\nTable play is not available for these rules or this model (first note): double dummy only."
     heard = a.heard
     if heard is not None and heard.heard and a.auction.calls:
-        second = second.replace(f"{a.n:,} random deals of the other cards",
-                                f"{a.n:,} deals of the other cards consistent with the calls under the "
-                                f"{heard.bidders} bidding model ({heard.kept:,} of {heard.candidates:,} candidates, "
-                                f"{100 * heard.acceptance:.3g}%"
-                                + ("" if heard.ess is None else f", effective sample size {heard.ess:,.0f}") + ")")
+        if heard.description:  # the conditioning says in its own words how (weights or rejection)
+            second = second.replace(f"{a.n:,} random deals of the other cards",
+                                    f"{a.n:,} deals of the other cards conditioned on the calls: "
+                                    f"{heard.description}")
+        else:
+            second = second.replace(f"{a.n:,} random deals of the other cards",
+                                    f"{a.n:,} deals of the other cards consistent with the calls under the "
+                                    f"{heard.bidders} bidding model ({heard.kept:,} of {heard.candidates:,} "
+                                    f"candidates, {100 * heard.acceptance:.3g}%"
+                                    + ("" if heard.ess is None else f", effective sample size {heard.ess:,.0f}")
+                                    + ")")
     if heard is not None and heard.heard and a.auction.calls:
         said = f", calls heard {heard_text(a.auction)}"
     elif a.auction.current is not None:
@@ -646,7 +653,7 @@ def format_text(a: HandAdvice) -> str:
           if any(t.startswith("This hand may demand a redeal") for t in a.notes) else []),
         *([told_text(heard)] if heard is not None and heard.heard and heard.told else []),
         *([f"Only {heard.kept:,} of the {heard.requested:,} deals asked for are consistent with the calls "
-           f"within {heard.candidates:,} candidates: the advice uses those."] if heard is not None and heard.short
+           f"within {heard.candidates:,} candidates: the advice uses those."] if heard is not None and heard.short and heard.ess is None
           else []),
         "",
     ]
