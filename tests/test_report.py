@@ -109,8 +109,9 @@ def test_markdown_sections_and_charts(built):
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
-    assert heads[0] == "Contents" and heads[1].startswith("Cheat sheet") and heads[2] == GLOSSARY_TITLE
-    assert heads[3:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    assert heads[:4] == ["Contents", "Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE]
+    assert heads[4:6] == ["Worked hands", ADVICE_TITLE]
+    assert heads[6:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
     charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(charts) >= 15
     for c in charts:
@@ -299,7 +300,7 @@ def test_cheat_sheet_nt_lines_are_in_the_grids_measure_and_agree_with_their_tabl
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     cheat = _section(text, "Cheat sheet, continued")
-    grid_head = re.search(r"### How high to open \((table play|double dummy)", _section(text, "Cheat sheet: at the "
+    grid_head = re.search(r"### How high to bid \((table play|double dummy)", _section(text, "Cheat sheet: at the "
                                                                                       "table")).group(1)
     nt_head = re.search(r"### When to bid no trump rather than a plain bid \((.+)\)", cheat).group(1)
     assert grid_head == nt_head == "table play"

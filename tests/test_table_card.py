@@ -123,3 +123,51 @@ def test_the_grid_marks_impossible_cells_and_one_limit_each():
     blocks = table_card({"net_chart": net})
     assert blocks[0].style == "box" and "trump A 4" in blocks[0].text
     assert blocks[-1].size >= 10 and "Settled: 1/2 limits" in blocks[-1].note
+
+
+# --- the net chart on a small solved run ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    import kaiser_sim
+    from kaiser_sim.runs.simulate import simulate
+
+    path = tmp_path_factory.mktemp("net") / "r"
+    simulate(path, 150, 9, mode="points", workers=1)
+    return kaiser_sim.load_results(path)
+
+
+def test_the_cards_net_if_declared_by_hand(solved):
+    """Each cell's card limit and its net value, against a plain per-hand sum: the declaring side's gain
+    (kaiser_sim.scoring.declarer_gain) minus the opponents' points (10 less the side's), over the table-play
+    model's distribution of the hand's points."""
+    from kaiser_sim.rules import get_preset
+    from kaiser_sim.scoring import declarer_gain
+    from kaiser_sim.studies.bidding_chart import net_chart
+    from kaiser_sim.studies.common import declarer_frame, table_play_model
+    from kaiser_sim.strategy.table_play import POINTS
+
+    rules = get_preset("standard")
+    net = net_chart(solved, rules, min_cell=40, net_deals=150)
+    assert len(net) and net.attrs["deals"] == 150
+    model, _ = table_play_model(rules)
+    d = declarer_frame(solved)
+    checked = 0
+    for _, row in net.iterrows():
+        hands = d[(d["strength_bucket"].astype(str) == row["strength"]) & (d["length_bucket"].astype(str) == row["trump_len"])]
+        assert len(hands) == row["n"]
+
+        def mean_net(level, nt):
+            pts = hands["nt_pts" if nt else "trump_pts"].to_numpy()
+            value = np.array([declarer_gain(rules, level, nt, int(p))[1] - (10 - int(p)) for p in POINTS], float)
+            return float((model.dist(pts, nt) @ value).mean())
+
+        ladder = [(lv, nt) for lv in range(6, 13) for nt in (False, True)]
+        positive = [f"{lv}{'NT' if nt else ''}" for lv, nt in ladder if mean_net(lv, nt) > 0]
+        assert row["declare_limit"] == (positive[-1] if positive else "pass")
+        if positive:
+            lv = row["declare_limit"]
+            assert row["declare_net"] == pytest.approx(mean_net(int(lv.replace("NT", "")), lv.endswith("NT")))
+            checked += 1
+    assert checked

@@ -132,8 +132,8 @@ def glossary_section(inputs: dict) -> Section:
          "you, your right-hand opponent (RHO) right before you."),
         ("Bid, makes, hand score", f"a bid of b (from {r.get('min_bid', 6)} to 12) promises that the declaring "
          "side takes at least b points; it makes when it does. The hand score is what the declaring side scores "
-         f"for the hand: {made} when the bid makes, minus the bid when it fails. The defenders' score is not "
-         "counted in this report."),
+         f"for the hand: {made} when the bid makes, minus the bid when it fails. A hand score leaves the "
+         "defenders' points out; the table card and every net value count them (Net value, below)."),
         ("NT, no trump; strain", "a no-trump (NT) contract has no trump suit; a strain is a trump suit or no "
          f"trump. {nt}"),
         ("Trump by rule", "the trump suit the declarer names from its own hand alone, by a fixed rule. The rules "
@@ -163,8 +163,8 @@ def glossary_section(inputs: dict) -> Section:
          "the cell's hands, the 95% intervals show that bid paying and the next one up losing. An "
          "unsettled limit says why: '?' too few hands (a larger run may move it by a level); '≈' a bid on the "
          "boundary, scoring within ±0.05 points of 0 (no run settles it: either level is as good); '*' settled "
-         "by the deals but not by the table-play model's own error. '·': too few hands for the cell; '-': no "
-         "NT bid pays."),
+         "by the deals but not by the table-play model's own error. '·': too few hands for the cell; "
+         "'impossible': no hand can be in it; '-': no NT bid pays."),
         ("Table card, card count", "the first page of the cheat sheet. Its count is the Kaiser count in whole "
          "numbers: trump A 4, K 2, Q 1; 2 a trump; side A 2, K 1; 5♥ 1; 3♠ 3 (twice the Kaiser count less 1, so the "
          "report's band 6½–7 is the card's 12–13). Its cell is the highest bid to open with, first to call: the "

@@ -42,7 +42,16 @@ the hands of the choice).  A cell needs ``min_cell`` hands, and half of
 that in each half, to appear.  The tables ``expected``, ``expected_by_strength`` and
 ``thresholds`` report every bid (no choice) and use all hands.
 
-Caveats: the score counts only the declaring side's own score (what the
+The net chart (``net_chart``, :func:`net_chart`; the table card's limits):
+every seat of the first ``net_deals`` deals taken as the first to call, per
+cell, each bid's net value if declared (your side's hand score minus the
+opponents' points) and its worth against passing with the rest of the
+auction played out by the ``bidders`` model.  The card's limit is the
+highest bid whose net value if declared is positive; against passing
+depends on how the other players bid, so it is printed beside it and not
+put on the card.
+
+Caveats (of every table but the net chart): the score counts only the declaring side's own score (what the
 defenders take is not subtracted, and passing is not valued); double dummy
 is not table play; the declarer's partner is a random hand.
 """
