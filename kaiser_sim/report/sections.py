@@ -92,12 +92,13 @@ def worked_hands_section(outputs: dict, rules, deals: int, seed: int) -> Section
     """Worked hands (:mod:`kaiser_sim.studies.worked_hands`): each example
     hand with its count, its cell of the table card and the hand advisor's
     verdict (``deals`` of the advisor's deals a hand); None without the
-    bidding chart (the card's cells)."""
+    study that makes the card's cells (a ``net_chart`` table)."""
     from ..studies.worked_hands import TITLE, worked_blocks, worked_rows
 
-    if "bidding-chart" not in outputs or rules is None or deals <= 0:
+    # the table card's cells: the study whose tables hold the net chart (the report names no study)
+    net = next((o.tables["net_chart"] for o in outputs.values() if "net_chart" in o.tables), None)
+    if net is None or rules is None or deals <= 0:
         return None
-    net = outputs["bidding-chart"].tables.get("net_chart")
     blocks = worked_blocks(worked_rows(net, rules, deals, seed), deals)
     return Section("worked-hands", TITLE, blocks) if blocks else None
 
@@ -333,7 +334,7 @@ def appendix_section(inputs: dict, rules=None) -> Section:
          "re-solved deal) are not independent, so every interval treats the deal as the unit: means carry a "
          "cluster-robust 95% interval (the spread of deal totals), proportions a Wilson 95% interval at the "
          "effective sample size this gives; R² a bootstrap over the deals it is scored on (never those the "
-         "Kaiser count was fitted on, seed 1's first 100,000; the hand-evaluation section names the deals it "
+         "Kaiser count was fitted on, seed 1's first 100,000; the section on evaluating a hand names the deals it "
          "scores on and their number). The package's tests check that these "
          "intervals cover a known truth 93-97% of the time. The 5♥ and 3♠ studies re-solve up to "
          f"{inputs['max_resolve']:,} deals and report their own n. Cells with fewer than 30 hands are left out "
