@@ -34,9 +34,11 @@ def limits(csv_path: Path) -> list[tuple[str, str, str, str]]:
     head = rows[0]
     for row in rows[1:]:
         for col, cell in zip(head[1:], row[1:]):
-            if cell.strip() in ("·", ""):
-                continue
-            for kind, part in zip(("plain", "NT"), cell.split("/")):
+            if not col.endswith("trumps") or cell.strip() in ("·", "", "impossible"):
+                continue  # the count columns, cells no hand can reach, cells short of hands
+            # a table card cell holds one limit; a grid of an older report 'plain / NT'
+            parts = cell.split("/")
+            for kind, part in zip(("plain", "NT") if len(parts) == 2 else ("limit",), parts):
                 part = part.strip()
                 out.append((row[0], col, kind, part[-1] if part and part[-1] in MARKS else ""))
     return out

@@ -15,6 +15,7 @@ from kaiser_sim.cli import main
 from kaiser_sim.report import GLOSSARY_TITLE, ci, parse_studies, pct
 from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, StudyError, get_study
+from kaiser_sim.studies.advice import ADVICE_TITLE
 from kaiser_sim.studies.blocks import ranges
 
 TITLES = {k: get_study(k).TITLE for k in STUDIES}
@@ -108,8 +109,9 @@ def test_markdown_sections_and_charts(built):
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
-    assert heads[0] == "Contents" and heads[1].startswith("Cheat sheet") and heads[2] == GLOSSARY_TITLE
-    assert heads[3:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    assert heads[:4] == ["Contents", "Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE]
+    assert heads[4:6] == ["Worked hands", ADVICE_TITLE]
+    assert heads[6:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
     charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(charts) >= 15
     for c in charts:
@@ -142,9 +144,9 @@ def test_glossary_and_nt_scoring_in_markdown(built):
         assert rule in glossary
     nt = "no trump scores double, a made NT bid scores twice the points taken and a failed one loses twice the bid"
     assert nt in glossary
-    cheat = text.split("## Cheat sheet")[1].split("\n## ")[0]
-    assert nt in cheat.split("### When to bid no trump")[1]  # beside the NT lines
-    assert nt in cheat.split("### When to bid no trump")[0]  # the what-to-bid grid's NT limits
+    more = _section(text, "Cheat sheet, continued")
+    assert nt in more.split("### When to bid no trump")[1]  # beside the NT lines
+    assert nt in _section(text, "Cheat sheet: at the table")  # the table card's grid
     trump_nt = text.split(f"## {TITLES['trump-and-nt']}")[1].split("\n## ")[0]
     assert nt in trump_nt
 
@@ -169,7 +171,7 @@ def test_no_cheat_sheet_without_its_studies(results_dir, tmp_path):
     assert res.exit_code == 0, res.output
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
-    assert heads == ["Contents", GLOSSARY_TITLE, TITLES["bid-odds"], "Appendix: method"]
+    assert heads == ["Contents", GLOSSARY_TITLE, ADVICE_TITLE, TITLES["bid-odds"], "Appendix: method"]
     assert "Cheat sheet" not in text and not (out / "tables" / "cheat-what-to-bid.csv").exists()
 
 
@@ -297,8 +299,9 @@ def test_cheat_sheet_nt_lines_are_in_the_grids_measure_and_agree_with_their_tabl
     study's table-play table level by level."""
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
-    cheat = _section(text, "Cheat sheet: at the table")
-    grid_head = re.search(r"### What to bid: how high to go \((.+)\)", cheat).group(1)
+    cheat = _section(text, "Cheat sheet, continued")
+    grid_head = re.search(r"### How high to bid \((table play|double dummy)", _section(text, "Cheat sheet: at the "
+                                                                                      "table")).group(1)
     nt_head = re.search(r"### When to bid no trump rather than a plain bid \((.+)\)", cheat).group(1)
     assert grid_head == nt_head == "table play"
     assert "Any hand" not in cheat and "no NT bid pays, whatever these lines say" in cheat
@@ -347,7 +350,7 @@ def test_special_cards_put_in_a_players_words(built):
     positive amount, and a minus against partner is explained."""
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
-    cheat = _section(text, "Cheat sheet: at the table")
+    cheat = _section(text, "Cheat sheet, continued")
     assert re.search(r"dealt the 3♠, your side pays \d+\.\d \[", cheat)
     assert re.search(r"dealt the 5♥, your side keeps \d+\.\d \[", cheat)
     assert "keeps -" not in text and "keeps −" not in text and "of its own -3" not in text

@@ -76,7 +76,8 @@ def test_outline_lists_every_section(report, texts):
     entries = _outline(reader)
     top = [(title, page) for level, title, page in entries if level == 0]
     assert [t for t, _ in top] == _section_titles(rep)
-    assert _section_titles(rep)[1:4] == ["Cheat sheet: at the table", GLOSSARY_TITLE, TITLES["bid-odds"]]
+    assert _section_titles(rep)[1:7] == ["Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE,
+                                         "Worked hands", "The rule sheets' advice, tested", TITLES["bid-odds"]]
     pages = [p for _, p in top]
     assert pages == sorted(pages) and pages[0] == 0
     for title, page in top[1:]:  # each bookmark opens the page where its section starts
@@ -119,10 +120,12 @@ def test_key_texts(texts):
     assert order == sorted(order)
     for words in ("table play", "Table play", "Double dummy (DD)", "PIMC", "Perfect Information Monte Carlo",
                   "Kaiser count", "Settled, ?", "longest-strength", "Rule codes", "Method.", "What the numbers mean.",
-                  "What to bid", "When to bid no trump"):
+                  "How high to bid", "When to bid no trump", "Rules of thumb", "Worked hands",
+                  "The rule sheets' advice, tested"):
         assert words in flat, words
-    cheat = _flat(texts[1])
-    assert "no trump scores double" in cheat.split("When to bid no trump")[1]
+    card = _flat(texts[1])  # the table card: its count, its grid, its NT scoring, its rules of thumb
+    assert "Count your hand" in card and "no trump scores double" in card and "Rules of thumb" in card
+    assert "no trump scores double" in flat.split("When to bid no trump")[1]
 
 
 def test_charts_are_vector(report):
@@ -324,3 +327,35 @@ def test_no_page_holds_only_a_closing_note(texts):
     assert not free, "the closing note is a flowable of its own"
     kept = [f for f in flat(story) if getattr(f, "notes", None)]
     assert kept and closing in kept[-1].notes[-1].getPlainText()
+
+
+def test_the_table_card_fits_its_page_at_full_size(report):
+    """The cheat sheet's first page (the table card) is laid out without shrinking: its grid and count at
+    10 pt or more, every other line at 8 pt or more (issue 43)."""
+    from reportlab.lib.units import inch
+    from reportlab.platypus import KeepInFrame
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    from kaiser_sim.report import Report
+    from kaiser_sim.report.pdf import _story
+    from kaiser_sim.report.pdf_blocks import BOX_H, chart_class, paragraph_styles, register_fonts
+    from kaiser_sim.studies.blocks import Text
+
+    rep = report[0]
+    card = next(s for s in rep.sections if s.title == "Cheat sheet: at the table")
+    grid = next(b for b in card.blocks if isinstance(b, Table))
+    assert grid.size >= 10 and next(b for b in card.blocks if isinstance(b, Text)).style == "box"
+    st = paragraph_styles()
+    assert min(st[b.style].fontSize for b in card.blocks if isinstance(b, Text)) >= 8 and st["box"].fontSize >= 10
+    register_fonts()
+    title = rep.sections[0]
+    story = _story(Report(rep.title, rep.inputs, [title, card], {}, rep.out), st, TableOfContents(), chart_class(),
+                   BOX_W * inch, BOX_H * inch)
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    frame = next(f for f in story if isinstance(f, KeepInFrame))
+    frame.canv = Canvas(io.BytesIO())
+    frame.wrap(BOX_W * inch, BOX_H * inch - 30)  # less the section title
+    assert getattr(frame, "_scale", 1.0) == 1.0

@@ -62,5 +62,5 @@ def test_the_grids_note_points_to_the_edition_only_from_a_smaller_run():
                            "settled": False, "nt_settled": True, "why": "few hands", "nt_why": ""}])
     for n, points in ((4_000, True), (EDITION_DEALS, False)):
         chart.attrs = {"run": {"n": n}}
-        note = cheat_sheet({"chart": chart})[1].note
-        assert ("make sample" in note) == points and "Settled: 1/2 limits (50%)" in note
+        note = " ".join(b.text for b in cheat_sheet({"chart": chart}))
+        assert ("make sample" in note) == points and "settled 1/2 limits (50%)" in note

@@ -18,8 +18,10 @@ from .. import __version__
 from ..rules import Rules
 from ..studies import PLAY_STUDIES, STUDIES, get_study
 from ..studies.runner import definition_for, run_study
-from .content import DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, MIN_DEALS, Report, ReportError, report_date
-from .sections import appendix_section, cheat_sheet, glossary_section, study_section, title_section
+from .content import (DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, MIN_DEALS, Report, ReportError, default_worked_deals,
+                      report_date)
+from .sections import (advice_section, appendix_section, cheat_sheet, cheat_sheet_more, glossary_section, study_section,
+                       title_section, worked_hands_section)
 
 
 def parse_studies(text) -> list[str]:
@@ -42,13 +44,14 @@ def parse_studies(text) -> list[str]:
 
 def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_resolve: int = DEFAULT_MAX_RESOLVE,
                  source: str = "", log=None, seconds_results: float = 0.0, rules_preset: str = "standard",
-                 edition: bool = False) -> Report:
+                 edition: bool = False, worked_deals: int | None = None) -> Report:
     """Run ``studies`` (default all) on ``results`` and build the report's content.
 
     Each study writes its own outputs into ``out/<study>/``; ``log`` (a
     callable taking a line) reports progress.  ``edition``: the report is
     the edition (:data:`EDITION_PATH`); otherwise its title page says it is
-    a preview and where the edition is.
+    a preview and where the edition is.  ``worked_deals``: the hand advisor's
+    deals for each worked hand (default :func:`default_worked_deals`).
     """
     log = log or (lambda line: None)
     keys = parse_studies(studies)
@@ -80,8 +83,16 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
               "rules_preset": rules_preset, "studies": keys, "max_resolve": int(max_resolve),
               "results": source, "edition": bool(edition),
               "params": {k: o.inputs["params"] for k, o in outputs.items()}, "seconds": seconds}
-    cheat = cheat_sheet(outputs)  # None when no study of the report has lines for it
-    sections = [title_section(inputs, keys)] + ([cheat] if cheat is not None else []) + [glossary_section(inputs)]
+    cheat = cheat_sheet(outputs)  # the table card; None when no study of the report has lines for it
+    more = cheat_sheet_more(outputs) if cheat is not None and cheat.key == "table-card" else None
+    sections = [title_section(inputs, keys)] + [s for s in (cheat, more) if s is not None]
+    sections.append(glossary_section(inputs))
+    log("worked hands: the advisor on each example hand ...")
+    wd = int(worked_deals) if worked_deals is not None else default_worked_deals(len(results))
+    inputs["worked_deals"] = wd
+    seed = meta.get("seed")
+    worked = worked_hands_section(outputs, rules, wd, seed if isinstance(seed, int) else 1)
+    sections += [s for s in (worked, advice_section(outputs)) if s is not None]
     sections += [study_section(k, outputs[k]) for k in keys]
     sections.append(appendix_section(inputs, rules))
     return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)

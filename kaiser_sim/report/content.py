@@ -26,6 +26,19 @@ DEFAULT_MAX_RESOLVE = 1000
 #: deals the opt-in play studies (``PLAY_STUDIES``) play out with PIMC players
 #: (the first ones of the report's deals; about 2-4 minutes on 2 cores at K = 20)
 DEFAULT_PLAY_DEALS = 1000
+#: the hand advisor's deals for each worked hand: a few hundred in a small report, more in a large one,
+#: a few in a tiny one (under 1,000 deals: the tests' reports)
+WORKED_DEALS_TINY, WORKED_DEALS_SMALL, WORKED_DEALS_LARGE = 40, 300, 2000
+
+
+def default_worked_deals(deals: int) -> int:
+    """The advisor's deals a worked hand gets in a report of ``deals`` deals
+    (its cost: a few seconds a hand at 300 deals on two cores)."""
+    if deals < 1000:
+        return WORKED_DEALS_TINY
+    return WORKED_DEALS_LARGE if deals >= 100_000 else WORKED_DEALS_SMALL
+
+
 #: where the edition of the report lives in the repository (``make sample``, ``report --edition``);
 #: a preview (``make report``, any run without ``--edition``) points to it on its first page
 EDITION_PATH = "reports/sample/report.pdf"
@@ -69,5 +82,5 @@ def report_date() -> _dt.datetime:
     return _dt.datetime.now(tz=_dt.timezone.utc).replace(microsecond=0)
 
 
-__all__ = ["Section", "Report", "ReportError", "report_date", "DEFAULT_DEALS", "DEFAULT_MAX_RESOLVE",
+__all__ = ["Section", "Report", "ReportError", "report_date", "default_worked_deals", "DEFAULT_DEALS", "DEFAULT_MAX_RESOLVE",
            "DEFAULT_PLAY_DEALS", "EDITION_PATH", "MIN_DEALS"]

@@ -22,6 +22,8 @@ def render_markdown(report: Report) -> str:
                     lines += [f"- **{b.term}**: {b.text}"]
                 elif b.style == "note":
                     lines += ["", f"_{b.text}_", ""]
+                elif b.style == "box":
+                    lines += [""] + [f"> {t}  " for t in b.text.split("\n")] + [""]
                 elif b.style == "callout":
                     lines += ["", f"> **{b.text}**", ""]
                 else:

@@ -72,6 +72,9 @@ def paragraph_styles(scale: float = 1.0) -> dict:
         # the title page's words on what the report is (a preview or the edition): boxed, before the rest
         "callout": style("callout", 10, BOLD, before=2, after=12, lead=1.35, backColor=Color(0.96, 0.94, 0.86),
                          borderColor=Color(0.75, 0.68, 0.45), borderWidth=0.6, borderPadding=6),
+        # the table card's boxes (the count, the rules of thumb): framed, plain type
+        "box": style("box", 10, before=4, after=6, lead=1.35, backColor=Color(0.95, 0.96, 0.93),
+                     borderColor=Color(0.55, 0.6, 0.5), borderWidth=0.6, borderPadding=5),
         "caption": style("caption", 8.5, BOLD, before=9, after=3, keepWithNext=1),
         "toc": style("toc", 10, lead=1.38, leftIndent=14, firstLineIndent=-14),
     }
@@ -96,6 +99,8 @@ def paragraph(b: Text, st: dict):
             text = f"<b>{lead.strip()}</b> {text[len(lead):]}"
     if b.style == "bullet":
         return Paragraph(text, st["bullet"], bulletText="•")
+    if b.style == "box":  # a box of lines (the table card's rules of thumb): one line each
+        text = text.replace("\n", "<br/>")
     return Paragraph(text, st.get(b.style, st["body"]))
 
 

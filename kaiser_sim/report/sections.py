@@ -47,21 +47,69 @@ def study_section(key: str, output) -> Section:
 
 
 def cheat_sheet(outputs: dict) -> Section | None:
-    """One page at the table: the lines the studies in ``outputs`` contribute
-    (each study's ``cheat_sheet(tables)``, in the order of its
-    ``CHEAT_SHEET_ORDER``); None when none contributes any."""
+    """The table card: one page to take to the table, in type of 8 pt or more
+    (the grid and the count 10 pt): the count in whole numbers, the grid of
+    how high to open (the study that has one: ``table_card(tables)``) and a
+    box of at most five rules of thumb, each with its figure from this run's
+    tables (:func:`kaiser_sim.studies.advice.rules_of_thumb`).  Without a
+    grid, the first page of the other studies' cheat-sheet lines; None when
+    no study contributes any."""
+    from ..studies.advice import rules_of_thumb
+
+    card = [b for key, o in outputs.items() for b in (getattr(get_study(key), "table_card", lambda t: [])(o.tables))]
+    if not card:
+        return cheat_sheet_more(outputs, title="Cheat sheet: at the table")
+    thumbs = rules_of_thumb({k: o.tables for k, o in outputs.items()})
+    if thumbs:
+        card.append(Text("Rules of thumb", "heading"))
+        card.append(Text("\n".join(f"{i}. {t}" for i, t in enumerate(thumbs, 1)), "box"))
+    card.append(Text("From random deals of this run; brackets: 95% intervals. Table play: players who see only their "
+                     "own hand; double dummy: every card seen. More on the next page; the words are defined in "
+                     f"{GLOSSARY_TITLE}.", "note"))
+    return Section("table-card", "Cheat sheet: at the table", card, one_page=True)
+
+
+def cheat_sheet_more(outputs: dict, title: str = "Cheat sheet, continued") -> Section | None:
+    """The cheat sheet's lines that do not fit the table card: each study's
+    ``cheat_sheet(tables)``, in the order of its ``CHEAT_SHEET_ORDER``; None
+    when none contributes any."""
     studies = [(get_study(key), o) for key, o in outputs.items()]
     studies = sorted((s for s in studies if callable(getattr(s[0], "cheat_sheet", None))),
                      key=lambda s: getattr(s[0], "CHEAT_SHEET_ORDER", 0))
     blocks = [b for study, o in studies for b in study.cheat_sheet(o.tables)]
     if not blocks:
         return None
-    sec = Section("cheat-sheet", "Cheat sheet: at the table", blocks, one_page=True)
+    alone = title.startswith("Cheat sheet: at")  # no table card: these lines are the cheat sheet, on one page
+    sec = Section("cheat-sheet" if alone else "cheat-sheet-more", title, blocks, one_page=alone)
     sec.blocks.append(Text("From random deals; each heading or line names its measure: table play (players who see "
                            "only their own hand) or double dummy (all cards visible, best play; about a bid higher). "
-                           "Brackets: 95% intervals. Scores count the declaring side only. The words are defined in "
-                           f"the next section, {GLOSSARY_TITLE}.", "note"))
+                           "Brackets: 95% intervals. The words are defined in the next section, "
+                           f"{GLOSSARY_TITLE}.", "note"))
     return sec
+
+
+def worked_hands_section(outputs: dict, rules, deals: int, seed: int) -> Section | None:
+    """Worked hands (:mod:`kaiser_sim.studies.worked_hands`): each example
+    hand with its count, its cell of the table card and the hand advisor's
+    verdict (``deals`` of the advisor's deals a hand); None without the
+    study that makes the card's cells (a ``net_chart`` table)."""
+    from ..studies.worked_hands import TITLE, worked_blocks, worked_rows
+
+    # the table card's cells: the study whose tables hold the net chart (the report names no study)
+    net = next((o.tables["net_chart"] for o in outputs.values() if "net_chart" in o.tables), None)
+    if net is None or rules is None or deals <= 0:
+        return None
+    blocks = worked_blocks(worked_rows(net, rules, deals, seed), deals)
+    return Section("worked-hands", TITLE, blocks) if blocks else None
+
+
+def advice_section(outputs: dict) -> Section | None:
+    """The rule sheets' advice, tested (:mod:`kaiser_sim.studies.advice`);
+    None when no study of the report answers any of it."""
+    from ..studies.advice import ADVICE_TITLE, advice_blocks
+
+    blocks = advice_blocks({k: o.tables for k, o in outputs.items()})
+    return Section("advice", ADVICE_TITLE, blocks) if blocks else None
 
 
 GLOSSARY_TITLE = "Words used in this report"
@@ -85,8 +133,8 @@ def glossary_section(inputs: dict) -> Section:
          "you, your right-hand opponent (RHO) right before you."),
         ("Bid, makes, hand score", f"a bid of b (from {r.get('min_bid', 6)} to 12) promises that the declaring "
          "side takes at least b points; it makes when it does. The hand score is what the declaring side scores "
-         f"for the hand: {made} when the bid makes, minus the bid when it fails. The defenders' score is not "
-         "counted in this report."),
+         f"for the hand: {made} when the bid makes, minus the bid when it fails. A hand score leaves the "
+         "defenders' points out; the table card and every net value count them (Net value, below)."),
         ("NT, no trump; strain", "a no-trump (NT) contract has no trump suit; a strain is a trump suit or no "
          f"trump. {nt}"),
         ("Trump by rule", "the trump suit the declarer names from its own hand alone, by a fixed rule. The rules "
@@ -103,7 +151,8 @@ def glossary_section(inputs: dict) -> Section:
          "search). What the cards are worth, not what a table scores: the upper reference."),
         ("PIMC", "Perfect Information Monte Carlo: a computer player that sees only its own hand and the cards "
          "played. At each turn it deals the unseen cards many times, consistently with what it knows, solves "
-         "each layout double dummy and plays the card that does best on average."),
+         "each layout double dummy and plays the card that does best on average. K is the number of layouts it "
+         "deals at each turn (the appendix gives the table-play model's)."),
         ("Table play", "what a table of players who see only their own hand takes: each hand's double-dummy "
          "points turned into the points four PIMC players take, by the table-play model (appendix). The "
          "headline numbers are in table play where the model holds for the rules; double dummy is shown "
@@ -115,8 +164,29 @@ def glossary_section(inputs: dict) -> Section:
          "the cell's hands, the 95% intervals show that bid paying and the next one up losing. An "
          "unsettled limit says why: '?' too few hands (a larger run may move it by a level); '≈' a bid on the "
          "boundary, scoring within ±0.05 points of 0 (no run settles it: either level is as good); '*' settled "
-         "by the deals but not by the table-play model's own error. '·': too few hands for the cell; '-': no "
-         "NT bid pays."),
+         "by the deals but not by the table-play model's own error. '·': too few hands for the cell; "
+         "'impossible': no hand can be in it; '-': no NT bid pays."),
+        ("Table card, card count", "the first page of the cheat sheet. Its count is the Kaiser count in whole "
+         "numbers: trump A 4, K 2, Q 1; 2 a trump; side A 2, K 1; 5♥ 1; 3♠ 3 (twice the Kaiser count less 1, so the "
+         "report's band 6½–7 is the card's 12–13). Its cell is the highest bid to open with, first to call: the "
+         "highest bid whose net value beats passing. 'impossible': no 8-card hand has that count with that "
+         "many trumps."),
+        ("Net value", "your side's score for the hand minus the opponents' (both sides' points as the rules score "
+         "them): what a player chooses between, since the alternative to declaring is defending. Where the report "
+         "says 'the declaring side's score' or 'hand score' alone, the opponents' points are not subtracted."),
+        ("Bidding models", "the computer bidders that call for the other seats when a call is valued by playing "
+         "the rest of the auction out, and that play the matches: ev bids as high as the bid with the best "
+         "average score for its own hand (pass if none is positive); cautious bids only when that average is "
+         "above +2 points, aggressive down to −2; score-aware bids to raise its chance of winning the match from "
+         "the score; rank-squared and trump-heuristic bid from two hand counts used by existing Kaiser programs "
+         "(the sum of the squared face values / 100; 3 a trump, trump A 4 and K 3, 5♥ 3, other aces 2, 3♠ −2); "
+         "listening chooses, from a table built by simulation, the call with the best net value given the calls "
+         "it heard."),
+        ("Calls compared: plain, NT, plain +1, NT +1, match", "in the call chart: the cheapest plain bid "
+         "allowed, the cheapest NT bid, each one step higher (a jump), and the dealer taking the bid at the same "
+         "level (the dealer's privilege)."),
+        ("Wilson interval", "the 95% interval used for a share (a percentage): unlike 'estimate ± 2 standard "
+         "errors' it stays between 0% and 100% and is right for small shares."),
         ("Like-for-like swap", "in the 5♥ and 3♠ studies, the special card exchanged with the next card up of "
          "its suit (the 8) in another hand, so that only its special status moves; worth = your side's points "
          "as dealt minus after the swap."),
@@ -131,7 +201,7 @@ def glossary_section(inputs: dict) -> Section:
          "prints them; for example S4 is the 45 rule, option bid_out), each § a section of the digest. The "
          "rules label in the footer names the preset; standard is what the sources agree on."),
     ]
-    sec = Section("glossary", GLOSSARY_TITLE, one_page=True)
+    sec = Section("glossary", GLOSSARY_TITLE)  # full-size type: it runs onto a second page rather than shrink
     sec.blocks += [Text(text, "term", term) for term, text in terms]
     return sec
 
@@ -264,16 +334,18 @@ def appendix_section(inputs: dict, rules=None) -> Section:
          "re-solved deal) are not independent, so every interval treats the deal as the unit: means carry a "
          "cluster-robust 95% interval (the spread of deal totals), proportions a Wilson 95% interval at the "
          "effective sample size this gives; R² a bootstrap over the deals it is scored on (never those the "
-         "Kaiser count was fitted on, seed 1's first 100,000: a seed-1 report scores the counts on 2,000 deals "
-         "of seed 2). The package's tests check that these "
+         "Kaiser count was fitted on, seed 1's first 100,000; the section on evaluating a hand names the deals it "
+         "scores on and their number). The package's tests check that these "
          "intervals cover a known truth 93-97% of the time. The 5♥ and 3♠ studies re-solve up to "
          f"{inputs['max_resolve']:,} deals and report their own n. Cells with fewer than 30 hands are left out "
          "(the bidding chart needs 15 in each half). "
          "A difference is called one only when its interval excludes zero."),
         ("Reproducing", f"kaiser-sim report --deals {inputs['deals']} --seed {inputs['seed']} --rules "
          f"{inputs['rules_preset']} --max-resolve {inputs['max_resolve']} (with the same --rule options, if any) "
-         "gives the same numbers on any machine. For a larger run: kaiser-sim simulate --deals 100000 --out "
-         "runs/big, then kaiser-sim report --from runs/big."),
+         "gives the same numbers on any machine."
+         + ("" if inputs.get("edition") else " For a larger run: kaiser-sim simulate --deals "
+            f"{10 * int(inputs['deals'])} --out runs/big, then kaiser-sim report --from runs/big (the edition: "
+            "make sample).")),
     ]
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
@@ -284,5 +356,5 @@ def appendix_section(inputs: dict, rules=None) -> Section:
 
 
 
-__all__ = ["study_section", "cheat_sheet", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
+__all__ = ["study_section", "cheat_sheet", "cheat_sheet_more", "worked_hands_section", "advice_section", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
            "title_section", "table_play_blocks", "appendix_section"]

@@ -42,7 +42,16 @@ the hands of the choice).  A cell needs ``min_cell`` hands, and half of
 that in each half, to appear.  The tables ``expected``, ``expected_by_strength`` and
 ``thresholds`` report every bid (no choice) and use all hands.
 
-Caveats: the score counts only the declaring side's own score (what the
+The net chart (``net_chart``, :func:`net_chart`; the table card's limits):
+every seat of the first ``net_deals`` deals taken as the first to call, per
+cell, each bid's net value if declared (your side's hand score minus the
+opponents' points) and its worth against passing with the rest of the
+auction played out by the ``bidders`` model.  The card's limit is the
+highest bid whose net value if declared is positive; against passing
+depends on how the other players bid, so it is printed beside it and not
+put on the card.
+
+Caveats (of every table but the net chart): the score counts only the declaring side's own score (what the
 defenders take is not subtracted, and passing is not valued); double dummy
 is not table play; the declarer's partner is a random hand.
 """
@@ -52,11 +61,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..auction import ladder
+from .. import config
+from ..auction import call_text, ladder
+from ..strategy.policies import POLICIES
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, table_play_model, tag, with_model_error)
+from .params import Param
 from .common import mean_row as _mean_row
 
 KEY = "bidding-chart"
@@ -70,11 +82,19 @@ METHOD = (
     "bid (the highest average of all the bids) is chosen on half the deals (even-numbered) and its score and "
     "interval are measured on the other half. The defenders' score is not subtracted.")
 #: the parameters of run(), declared (kaiser_sim.studies.params)
-PARAMETERS = (TRUMP_RULE, MIN_CELL)
+PARAMETERS = (
+    TRUMP_RULE, MIN_CELL,
+    Param("net_deals", int, 100_000, "the net chart (each bid against passing, net of the opponents, the rest of the "
+          "auction played out by the bidding model) uses the first this many deals of the run, each seat of each "
+          "deal as the first to call.", low=0, high=10_000_000),
+    Param("bidders", str, config.AUCTION_BIDDERS, "the bidding model the later seats call by in the net chart (a "
+          "policy of kaiser-sim match).", choices=tuple(POLICIES)),
+)
 #: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
 #: analyses/bidding-chart.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "What to bid by strength and trump length, under the preset's scoring",
-                        params={"trump_rule": "longest-strength", "min_cell": 30})
+                        params={"trump_rule": "longest-strength", "min_cell": 30, "net_deals": 100_000,
+                                "bidders": config.AUCTION_BIDDERS})
 
 
 def _bids(rules):
@@ -181,7 +201,8 @@ class ModelReplicates:
         return m
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
+        bidders: str = config.AUCTION_BIDDERS) -> dict[str, pd.DataFrame]:
     d = declarer_frame(results, trump_rule)
     names, sc = scores_matrix(d, rules)
     bids = _bids(rules)
@@ -197,14 +218,194 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps).items():
             df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
             tables[f"{key}_table_play"] = df
+    tables["net_chart"] = net_chart(results, rules, trump_rule, min_cell, net_deals, bidders)
     info = run_info(results, rules)
     tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
+    tables["net_chart"].attrs["footer"] = tables["net_chart"].attrs["footer"].replace(
+        "score of the declaring side only", f"net of the opponents, later seats by the {bidders} model")
     for key, df in tables.items():
         if key.endswith("_table_play"):
             df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model)")
         df.attrs["table_play"] = why or model.describe()
         df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
+        # the card's impossible cells are those of 8-card hands from the 32-card deck (COUNT_RANGE_BY_LENGTH)
+        df.attrs["standard_deck"] = bool(rules.hand_size == 8 and not rules.deck34)
     return tables
+
+
+# --- the net chart: each bid against passing, net of the opponents ----------------------------
+
+#: the smallest and largest Kaiser count of a hand whose trump suit (by the default rule) has each
+#: length (every count between them, in steps of 1/2, occurs, except 12.5 at length 8): from all
+#: C(32, 8) = 10,518,300 hands of the 32-card deck (a test enumerates them again)
+COUNT_RANGE_BY_LENGTH = {2: (2.5, 11.0), 3: (3.5, 12.0), 4: (4.5, 13.0), 5: (5.5, 13.5), 6: (7.0, 13.5),
+                         7: (9.0, 13.5), 8: (12.0, 13.5)}
+
+
+def possible_cell(strength_label: str, length_label: str) -> bool:
+    """Whether any 8-card hand of the 32-card deck falls in the cell (count
+    band of :data:`STRENGTH_BUCKETS` x trump length of :data:`LENGTH_BUCKETS`,
+    trump by the default rule): a cell that no hand can reach is impossible,
+    not short of hands (:data:`COUNT_RANGE_BY_LENGTH`)."""
+    band = {b[0]: b[1:] for b in STRENGTH_BUCKETS}[strength_label]
+    lengths = {b[0]: b[1:] for b in LENGTH_BUCKETS}[length_label]
+    for length, (lo, hi) in COUNT_RANGE_BY_LENGTH.items():
+        if lengths[0] <= length <= lengths[1] and lo <= band[1] and hi >= band[0]:
+            return True
+    return False
+
+
+#: the table card's count: twice the Kaiser count less 1, so that every card adds a whole number
+#: (trump A 4, K 2, Q 1; side A 2, K 1; 2 a trump; 5H 1; 3S 3) and the constant goes
+CARD_COUNT = {"trump A": 4, "trump K": 2, "trump Q": 1, "side A": 2, "side K": 1, "per trump": 2, "5H": 1, "3S": 3}
+
+
+def card_count(count: float) -> int:
+    """The table card's whole-number count of a hand of Kaiser count ``count``: 2 x count - 1."""
+    return int(round(2 * count - 1))
+
+
+def card_band(strength_label: str) -> str:
+    """A count band (:data:`STRENGTH_BUCKETS`) in the card's whole numbers: ``6.5-7`` -> ``12-13``."""
+    lo, hi = {b[0]: b[1:] for b in STRENGTH_BUCKETS}[strength_label]
+    if lo <= 0:
+        return f"{card_count(hi)} or less"
+    if hi >= 99:
+        return f"{card_count(lo)} or more"
+    return f"{card_count(lo)}-{card_count(hi)}"
+
+
+def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
+              bidders: str = config.AUCTION_BIDDERS) -> pd.DataFrame:
+    """Each bid against passing, net of the opponents, by cell (count band x
+    trump length): the table card's limits.
+
+    Every seat of the first ``net_deals`` deals is taken in turn as the
+    first to call (nothing heard; its right-hand neighbour deals).  Each
+    call -- pass, and every bid of the ladder but low NT -- is valued by
+    playing the rest of the auction out
+    (:func:`kaiser_sim.strategy.call_worth.playout_net`: the later seats call
+    by the ``bidders`` model, the highest bid plays, in table play where the
+    model holds): the caller's side's hand score minus the opponents'.  A
+    bid's worth is its paired difference to passing on the same deals
+    (clustered by deal: the four seats of a deal share it).  Its worth *left
+    to stand* is its net value if the hand's side declares it (your side's
+    hand score minus the opponents' points, the 10 of the hand less yours),
+    minus passing's: a bid that beats passing only because the later seats
+    bid over it and fail (a pre-empt against the model) is not one a player
+    can count on.  ``limit``: the highest bid of the ladder whose worth is
+    above 0 both ways (``pass`` if none); ``settled`` when both its
+    intervals lie above 0 and one of the next bid's below (``why``:
+    :func:`unsettled_reason`; the table-play model's own error is not added
+    here).  Cells under ``min_cell`` hands are left out."""
+    from ..strategy.call_worth import playout_net
+    from ..strategy.capabilities import refusal
+    from ..strategy.policies import PASS, get_policy, ladder_arrays
+    from .auction import blocks
+    from .common import hands_array, points_array
+
+    cols = ["strength", "trump_len", "n", "deals", "limit", "limit_level", "settled", "why", "worth", "worth_lo",
+            "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
+            "net_limit", "stand_worth", "stand_lo", "stand_hi", "next_stand", "next_stand_lo", "next_stand_hi",
+            "declare_limit", "declare_level", "declare_settled", "declare_why", "declare_net", "declare_lo",
+            "declare_hi", "declare_next", "declare_next_net", "declare_next_lo", "declare_next_hi"]
+    why = refusal("call-chart", rules)
+    k = min(int(net_deals), len(results))
+    if why or k == 0:
+        out = pd.DataFrame(columns=cols)
+        out.attrs["note"] = why or "net chart not computed (net_deals = 0)"
+        out.attrs["deals"] = 0
+        return out
+    sub = results.iloc[:k]
+    policy = get_policy(bidders)
+    model, _ = table_play_model(rules)
+    d = declarer_frame(sub, trump_rule)
+    hands = np.repeat(hands_array(sub), 4, axis=0)
+    pts = np.repeat(points_array(sub), 4, axis=0)
+    seat = d["seat"].to_numpy(dtype=np.int64)
+    dealers = (seat + 3) % 4  # each seat the first to call
+    m = len(d)
+    lad = ladder_arrays(rules)
+    ranks = [r for r in range(len(lad)) if not lad.low[r] and lad.playable[r]]
+    names = ["pass"] + [call_text(lad.bids[r]) for r in ranks]
+    calls = np.full((m, 4), PASS, dtype=np.int16)
+    net = np.empty((m, len(names)))
+    for j, r in enumerate([PASS] + ranks):
+        for b in blocks(m):
+            net[b, j], _ = playout_net(hands[b], dealers[b], calls[b], 0, np.full(b.stop - b.start, r), rules, policy,
+                                       pts[b], model)
+    # each bid left to stand (you declare it, whatever the later seats would do): your side's hand score minus
+    # the opponents' points (the 10 of the hand less yours; not doubled in NT), in table play where the model holds
+    from ..strategy.table_play import POINTS
+
+    stand = np.full((m, len(names)), np.nan)
+    trump_pts = d["trump_pts"].to_numpy(dtype=np.int64)
+    nt_pts = d["nt_pts"].to_numpy(dtype=np.int64)
+    for j, r in enumerate(ranks, 1):
+        level, nt = int(lad.levels[r]), bool(lad.nt[r])
+        raw = nt_pts if nt else trump_pts
+        if model is None:
+            stand[:, j] = hand_score(rules, level, nt, raw) - (10 - raw)
+        else:
+            value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
+            stand[:, j] = model.dist(raw, nt) @ value
+    deal = d["deal"].to_numpy()
+    rows = []
+    for (sb, lb), idx in d.groupby(["strength_bucket", "length_bucket"], observed=True).indices.items():
+        if len(idx) < min_cell:
+            continue
+        worth = [None] + [_mean_row(net[idx, j] - net[idx, 0], deal[idx]) for j in range(1, len(names))]
+        stands = [None] + [_mean_row(stand[idx, j] - net[idx, 0], deal[idx]) for j in range(1, len(names))]
+        # a bid counts when it beats passing both with the auction played out and left to stand: a bid worth
+        # more only because the later seats bid over it and fail (a pre-empt against the model) does not
+        pays = [j for j in range(1, len(names)) if worth[j]["mean"] > 0 and stands[j]["mean"] > 0]
+        lim = pays[-1] if pays else 0
+        w = worth[lim] if lim else {"mean": 0.0, "lo": 0.0, "hi": 0.0}
+        nxt = lim + 1 if lim + 1 < len(names) else None
+        nw = worth[nxt] if nxt is not None else {"mean": np.nan, "lo": np.nan, "hi": np.nan}
+        ns = stands[nxt] if nxt is not None else nw
+        failing = [(x, x) for x in ((w, stands[lim]) if lim else ()) if not x["lo"] > 0]
+        if nxt is not None and not (nw["hi"] < 0 or ns["hi"] < 0):  # the next bid up must lose one way
+            failing += [(x, x) for x in (nw, ns) if not x["hi"] < 0]
+        # the card's limit: the highest bid whose net value if you declare it is above 0 (your side outscores
+        # the opponents on the hand); no model of the other players' bidding enters it
+        own = [None] + [_mean_row(stand[idx, j], deal[idx]) for j in range(1, len(names))]
+        up = [j for j in range(1, len(names)) if own[j]["mean"] > 0]
+        dl = up[-1] if up else 0
+        dn = dl + 1 if dl + 1 < len(names) else None
+        dfail = ([(own[dl], own[dl])] if dl and not own[dl]["lo"] > 0 else []) + (
+            [(own[dn], own[dn])] if dn is not None and not own[dn]["hi"] < 0 else [])
+        pass_row = _mean_row(net[idx, 0], deal[idx])
+        rows.append({"strength": sb, "trump_len": lb, "n": len(idx), "deals": int(np.unique(deal[idx]).size),
+                     "limit": names[lim], "limit_level": int(lad.levels[ranks[lim - 1]]) if lim else 0,
+                     "settled": not failing, "why": unsettled_reason(failing), "worth": w["mean"],
+                     "worth_lo": w["lo"], "worth_hi": w["hi"], "next": names[nxt] if nxt is not None else "",
+                     "next_worth": nw["mean"], "next_lo": nw["lo"], "next_hi": nw["hi"],
+                     "net_pass": pass_row["mean"], "net_pass_lo": pass_row["lo"], "net_pass_hi": pass_row["hi"],
+                     "net_limit": float(net[idx, lim].mean()),
+                     "stand_worth": stands[lim]["mean"] if lim else 0.0,
+                     "stand_lo": stands[lim]["lo"] if lim else 0.0, "stand_hi": stands[lim]["hi"] if lim else 0.0,
+                     "next_stand": ns["mean"], "next_stand_lo": ns["lo"], "next_stand_hi": ns["hi"],
+                     "declare_limit": names[dl], "declare_level": int(lad.levels[ranks[dl - 1]]) if dl else 0,
+                     "declare_settled": not dfail, "declare_why": unsettled_reason(dfail),
+                     "declare_net": own[dl]["mean"] if dl else np.nan, "declare_lo": own[dl]["lo"] if dl else np.nan,
+                     "declare_hi": own[dl]["hi"] if dl else np.nan,
+                     "declare_next": names[dn] if dn is not None else "",
+                     "declare_next_net": own[dn]["mean"] if dn is not None else np.nan,
+                     "declare_next_lo": own[dn]["lo"] if dn is not None else np.nan,
+                     "declare_next_hi": own[dn]["hi"] if dn is not None else np.nan})
+    out = rows_frame(rows, cols)
+    measure = "table play (PIMC model)" if model is not None else "double dummy"
+    out.attrs["measure"] = measure
+    out.attrs["bidders"] = policy.name
+    out.attrs["deals"] = k
+    out.attrs["note"] = (f"first to call, nothing heard (every seat of the first {k:,} deals in turn); worth of a bid = "
+                         "its net value minus passing's on the same deals, net value = your side's hand score minus "
+                         f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
+                         "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
+                         "more than passing both ways; settled: both its intervals above 0 and one of the next "
+                         "bid's below; intervals clustered by deal (the table-play model's own error not added)")
+    return out
 
 
 #: the edition's size (``make sample``): a smaller run's cheat sheet points to it for its unsettled cells
@@ -503,6 +704,15 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
                     frame(trows),
                     "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
+    net = t.get("net_chart")
+    if net is not None and len(net):
+        blocks.insert(0, Table(f"{key}-net-chart", "The table card's limits, net of the opponents: each bid if you "
+                               "declare it, and against passing (first to call)", net_rows(net),
+                               "card: up to: the highest bid whose net value if declared (your side's score minus "
+                               "the opponents' points) is positive, with that net and the next bid's; "
+                               f"{net.attrs.get('note', '')}; n: hands (every seat of the first "
+                               f"{net.attrs.get('deals', 0):,} deals, four a deal); worth over pass: the bid's net "
+                               "value minus passing's, paired on the same deals" + _nt_words(t["chart"])))
     if tp:
         blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
                             _chart_rows(t["chart"]), "the same chart with every card visible and best play"
@@ -519,40 +729,122 @@ def section(tables) -> tuple[list, list[str], list[str]]:
 #: place of this study's lines on the cheat sheet (smaller first)
 CHEAT_SHEET_ORDER = 10
 
+#: the words of the table card's count (its whole numbers, :data:`CARD_COUNT`)
+CARD_COUNT_WORDS = ("trump A 4, K 2, Q 1; each trump 2; side-suit A 2, K 1; 5♥ 1; 3♠ 3 (trump: your longest suit; "
+                    "of two as long, the one with more high cards)")
+
+
+def net_mark(row, prefix: str = "declare_") -> str:
+    """The mark of a net chart row's card limit (``prefix="declare_"``) or its
+    limit against passing (``prefix=""``): '' when settled, else by
+    :data:`UNSETTLED_MARKS`."""
+    if bool(row[f"{prefix}settled"]):
+        return ""
+    return UNSETTLED_MARKS.get(str(row.get(f"{prefix}why") or "few hands"), "?")
+
+
+def card_limit(row) -> str:
+    """A net chart row's limit on the table card, with its mark."""
+    return f"{row['declare_limit']}{net_mark(row)}"
+
+
+def card_grid(tables):
+    """``(grid, chart, net)``: the table card's grid as printed (a row per
+    count band in the card's whole numbers, a column per trump length), the
+    chart it is read from and whether that is the net chart (each bid
+    against passing, net of the opponents) or, where the run has none, the
+    declaring side's score alone."""
+    net = tables.get("net_chart")
+    use_net = net is not None and len(net) > 0
+    ch = net if use_net else tables["chart_table_play" if "chart_table_play" in tables else "chart"]
+    cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+    standard = bool(ch.attrs.get("standard_deck", True))  # another deck or hand size: no cell called impossible
+    rows = []
+    for label, _, _ in reversed(STRENGTH_BUCKETS):
+        row = {"count": card_band(label), "(report)": label.replace(".5", "½")}
+        for lb, _, _ in LENGTH_BUCKETS:
+            r = cells.get((label, lb))
+            if standard and not possible_cell(label, lb):
+                cell = "impossible"
+            elif r is None:
+                cell = "·"
+            elif use_net:
+                cell = card_limit(r)
+            else:
+                cell = f"{r['bid_up_to']}{limit_mark(r)}"
+            row[f"{lb} trumps"] = cell
+        rows.append(row)
+    return frame(rows), ch, use_net
+
+
+def table_card(tables) -> list:
+    """The table card's grid: how high to open, by the card's whole-number
+    count and trump length; one limit a cell, judged against passing net of
+    the opponents (the net chart), impossible cells marked."""
+    grid, ch, use_net = card_grid(tables)
+    measure = ch.attrs.get("measure", "table play" if "chart_table_play" in tables else "double dummy")
+    measure = "table play" if "table play" in str(measure) else "double dummy"
+    if use_net:
+        settled = int(ch["declare_settled"].astype(bool).sum())
+        limits = len(ch)
+        what = (f"Cell: the highest bid whose net value, if you declare it, is positive: your side's score for the "
+                f"hand minus the opponents' points ({measure}). Judged against passing instead, the answer depends "
+                "on how the other players bid: the bidding-chart section gives it against a bidding model. ")
+    else:
+        settled, limits = int(ch["settled"].astype(bool).sum()), len(ch)
+        what = (f"Cell: the highest plain bid whose average score for the declaring side is positive ({measure}); "
+                "the net of the opponents needs the net chart, which this run lacks. ")
+    return [Text("Count your hand: " + CARD_COUNT_WORDS, "box"),
+            Text(f"How high to bid ({measure}, net of the opponents)" if use_net else
+                 f"How high to bid ({measure}, your side's score only)", "heading"),
+            Table("cheat-what-to-bid", "", grid, size=12, note=
+                  what + "8NT: up to 8 no trump; pass: no bid nets more than 0; impossible: no hand has that count with "
+                  "that many trumps; ·: too few hands in this run; ? not settled for want of hands, ≈ on the "
+                  f"boundary (next page). Settled: {settled}/{limits} limits. "
+                  + (nt_scoring_words(tables["chart"].attrs.get("scoring")) + " " if "chart" in tables else "")
+                  + "(report): the Kaiser count of the other pages (the card's count = 2 × it − 1).")]
+
 
 def cheat_sheet(tables) -> list:
-    """The cheat sheet's 'what to bid' grid: the highest plain and NT bid by
-    count and trump length."""
+    """The cheat sheet's lines after the table card: how the card's grid is
+    made and read (its settled share, the marks), and the declaring side's
+    own limits beside it."""
     bt = tables
     tp = "chart_table_play" in bt
     ch = bt["chart_table_play" if tp else "chart"]
-    cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
+    net = bt.get("net_chart")
     settled, limits = settled_share(ch)
     share = f"{100 * settled / limits:.0f}%" if limits else "none filled"
+    words = []
+    if net is not None and len(net):
+        ns = int(net["declare_settled"].astype(bool).sum())
+        words.append(f"The table card's limits come from the net chart of the bidding-chart section: for each cell, "
+                     f"the highest bid whose net value if you declare it (your side's score minus the opponents' "
+                     f"points) is positive; settled when its 95% interval lies above 0 and the next bid's below "
+                     f"(settled: {ns}/{len(net)} cells). Against passing, the net chart plays the rest of the auction "
+                     f"out with the {net.attrs.get('bidders', 'ev')} bidding model; that model overcalls whenever its "
+                     "own bid pays, which makes both pre-empts and passing look better than against careful "
+                     "players, so the card does not rest on it.")
+    words.append(f"The bidding chart also gives, for the declaring side's own score (the opponents' not subtracted), "
+                 f"the highest plain and NT bid whose average score is positive: settled {settled}/{limits} limits "
+                 f"({share}). " + UNSETTLED_WORDS
+                 + (" (the edition, reports/sample/, is made from a million deals: make sample). "
+                    if ch.attrs.get("run", {}).get("n", 0) < EDITION_DEALS else ". ")
+                 + "The card's count is the report's Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, "
+                 "3♠ 1½, +½) doubled, less 1: the same hands in whole numbers.")
+    return [Text("The table card's grid, read", "heading")] + [Text(w, "note") for w in words]
+
+
+def net_rows(net) -> pd.DataFrame:
+    """The net chart as printed: a row per cell (every column: the study's net_chart.csv)."""
     rows = []
-    for label, _, _ in reversed(STRENGTH_BUCKETS):
-        row = {"count": label}
-        for lb, _, _ in LENGTH_BUCKETS:
-            r = cells.get((label, lb))
-            if r is None:
-                row[f"{lb} trumps"] = "·"
-            else:
-                plain = "pass" if r["bid_up_to"] == "pass" else r["bid_up_to"]
-                nt = "-" if r["nt_up_to"] == "pass" else r["nt_up_to"].replace("NT", "")
-                row[f"{lb} trumps"] = f"{plain}{limit_mark(r)} / {nt}{limit_mark(r, True)}"
-        rows.append(row)
-    grid = frame(rows)
-    grid = grid[[c for c in grid.columns if c == "count" or (grid[c] != "·").any()]]
-    return [Text("What to bid: how high to go" + (" (table play)" if tp else " (double dummy)"), "heading"),
-            Table("cheat-what-to-bid", "", grid, size=10.5, note=
-                  ("Table play: what players who see only their own hand take (the table-play model; "
-                   "double dummy, every card visible, reads about a bid higher). " if tp else
-                   "Double dummy: every card visible, about a bid optimistic for a real table. ")
-                  + "Cell: highest plain bid / highest NT bid whose average hand score is positive "
-                  "(- = no NT bid pays; · = too few hands). " + (nt_scoring_words(ch.attrs.get("scoring")) + " ")
-                  + f"Settled: {settled}/{limits} limits ({share}). " + UNSETTLED_WORDS
-                  + (" (the edition, reports/sample/, is made from a million deals: make sample). "
-                     if ch.attrs.get("run", {}).get("n", 0) < EDITION_DEALS else ". ")
-                  + "count: Kaiser count of your hand (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, 3♠ 1½, +½); trumps: your longest suit. Only your side's score "
-                  "counts (the defenders' is not subtracted): in a contested auction these are the "
-                  "limits, not targets.")]
+    for _, r in net.iterrows():
+        rows.append({"count": card_band(str(r["strength"])), "(report)": str(r["strength"]),
+                     "trumps": str(r["trump_len"]), "n": count(r["n"]), "card: up to": card_limit(r),
+                     "its net if declared": "-" if r["declare_limit"] == "pass" else ci(
+                         r["declare_net"], r["declare_lo"], r["declare_hi"], 2),
+                     "the next bid's": ci(r["declare_next_net"], r["declare_next_lo"], r["declare_next_hi"], 2),
+                     "vs passing: up to": f"{r['limit']}{net_mark(r, '')}",
+                     "its worth over pass": "-" if r["limit"] == "pass" else ci(r["worth"], r["worth_lo"],
+                                                                                r["worth_hi"], 2)})
+    return frame(rows)

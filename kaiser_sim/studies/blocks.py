@@ -30,7 +30,7 @@ import pandas as pd
 @dataclass
 class Text:
     text: str
-    style: str = "body"  # body | note | bullet | heading | callout (boxed) | term (a glossary entry: ``term`` defined by ``text``)
+    style: str = "body"  # body | note | bullet | heading | callout (boxed) | box (framed lines, one a \n) | term (a glossary entry: ``term`` defined by ``text``)
     term: str = ""
 
 
