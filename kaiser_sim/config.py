@@ -159,7 +159,8 @@ STUDY_MAX_DEALS = 10_000_000
 AUCTION_BIDDERS = "ev"
 #: the bidding policies' names, for ``--help`` without importing them (``kaiser_sim.strategy.policies.POLICIES``
 #: has the same names in the same order; a test holds them equal)
-POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic", "listening")
+POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic", "listening",
+                "population")
 #: candidates tried at most before giving up (about 25 s at the rejection's speed on 2 cores);
 #: enough for 2,000 deals of calls that 1 deal in 1,000 is consistent with
 AUCTION_MAX_CANDIDATES = 2_000_000

@@ -44,6 +44,13 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
   shipped as package data); ``ev``'s call where the table is thin or its
   best action does not beat ``ev``'s call by a standard error, and
   ``score-aware``'s from 7 points below the target on (the 45 rule).
+- ``population``: stochastic (:mod:`kaiser_sim.strategy.population`):
+  a probability for every legal call, a softmax of each action's net value
+  given the hand's features and what was heard (fitted by self-play, both
+  partners improved together, shipped as package data) with a floor on
+  every other legal call; :meth:`Policy.bid` draws from them with a
+  uniform hashed from what the seat knows (:func:`call_uniforms`,
+  :func:`draw_calls`); ``score-aware``'s P(win) from 45 on.
 
 All make-probabilities come from the shipped model, never from the deal
 being played.
@@ -204,6 +211,52 @@ def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
     return out
 
 
+def legal_calls(calls: np.ndarray, rules: Rules) -> np.ndarray:
+    """``(n, L + 1)`` bool: the legal next calls after ``calls`` (``(n, k)``),
+    in the columns of :meth:`Policy.probs` (0 pass, 1 + rank): pass where
+    :func:`auction_limits` allows it, every playable rank from its lowest."""
+    _, min_rank, can_pass = auction_limits(calls, rules)
+    lad = ladder_arrays(rules)
+    ranks = (np.arange(len(lad))[None, :] >= min_rank[:, None]) & lad.playable[None, :]
+    return np.concatenate([can_pass[:, None], ranks], axis=1)
+
+
+def draw_calls(probs: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """``(n,)`` int16 calls drawn from ``probs`` (``(n, L + 1)``, column 0
+    pass, 1 + rank) with ``uniforms`` (``(n,)`` in [0, 1)): the first column
+    whose cumulative probability exceeds ``u`` times the row's total (a
+    column of probability 0 is never drawn)."""
+    cum = np.cumsum(np.asarray(probs, dtype=np.float64), axis=1)
+    u = np.asarray(uniforms, dtype=np.float64) * cum[:, -1]
+    col = np.argmax(cum > u[:, None], axis=1)
+    return (col - 1).astype(np.int16)
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser on uint64 arrays (wrapping arithmetic)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def call_uniforms(view: BidView, salt: int = 0) -> np.ndarray:
+    """``(n,)`` uniforms in [0, 1) for a stochastic policy's draw: a hash
+    (splitmix64) of the seat's hand, seat, dealer, the calls so far and
+    ``salt``; so a call is reproducible and does not depend on the batch's
+    size or order."""
+    with np.errstate(over="ignore"):
+        h = _mix64(np.asarray(view.hands, dtype=np.uint64) ^ (np.uint64(salt & 0xFFFFFFFF) * _GOLDEN))
+        calls = np.asarray(view.calls, dtype=np.int64)
+        parts = [np.asarray(view.seat, dtype=np.int64), np.asarray(view.dealer, dtype=np.int64),
+                 np.full(len(view), calls.shape[1], dtype=np.int64)] + [calls[:, j] + 2 for j in range(calls.shape[1])]
+        for p in parts:
+            h = _mix64(h ^ (np.broadcast_to(p, h.shape).astype(np.uint64) + _GOLDEN))
+    return (h >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
 # --- the actions of an auction position --------------------------------------------------------
 
 #: the calls compared in each auction position (:func:`position_calls`; the auction study, the
@@ -293,6 +346,8 @@ class Policy:
     trump after winning a plain bid).  Subclasses implement both on batches."""
 
     name = "policy"
+    #: whether :meth:`bid` draws from :meth:`probs` (the population) rather than being a function of the view
+    stochastic: bool = False
     #: what the make-probabilities model (:data:`PLAYS`); None: a policy without them
     play: str | None = None
 
@@ -791,7 +846,16 @@ POLICIES = {
                         "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2, as points"),
     "listening": (lambda play: ListeningPolicy(play=play),
                   "the call with the highest net value given the calls heard (a simulated table)"),
+    "population": (lambda play: _population(play),
+                   "stochastic: softmax of each call's net value, fitted by self-play of both partners"),
 }
+
+
+def _population(play: str) -> Policy:
+    """The ``population`` policy (:mod:`kaiser_sim.strategy.population`, which imports this module)."""
+    from .population import PopulationPolicy
+
+    return PopulationPolicy(play=play)
 
 
 def get_policy(name, play: str = DEFAULT_PLAY) -> Policy:
@@ -1035,4 +1099,4 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "hand_values", "bid_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
            "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED", "ACTIONS", "position_calls",
            "ListeningPolicy", "ListeningTable", "listen_features", "auction_context", "read_listening_tables",
-           "listening_note", "HOLDERS", "LISTEN_BINS"]
+           "listening_note", "HOLDERS", "LISTEN_BINS", "legal_calls", "draw_calls", "call_uniforms"]
