@@ -1023,10 +1023,12 @@ class PopulationModel:
                                                                    action_extras(ev, acts, top, rules))
         return q, acts
 
-    def probs_of(self, Z: np.ndarray, ev: np.ndarray, calls: np.ndarray, rules: Rules) -> np.ndarray:
-        """``(n, L + 1)`` the call probabilities at 0-0 (module doc)."""
+    def probs_of(self, Z: np.ndarray, ev: np.ndarray, calls: np.ndarray, rules: Rules,
+                 floor: float | None = None) -> np.ndarray:
+        """``(n, L + 1)`` the call probabilities at 0-0 (module doc); ``floor``
+        in place of the model's (the self-play that fits it uses 0)."""
         q, acts = self.q(Z, ev, calls, rules)
-        return quantal(q, acts, legal_calls(calls, rules), self.temperature, self.floor)
+        return quantal(q, acts, legal_calls(calls, rules), self.temperature, self.floor if floor is None else floor)
 
 
 class PopulationPolicy(EVPolicy):

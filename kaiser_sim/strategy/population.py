@@ -167,8 +167,10 @@ class _Sim:
                                np.zeros((m, 2), dtype=np.int64), np.full(m, self.rules.target), self.rules)
                 calls[:, j] = choose(self.seats.ev[rows, seat], 0.0, view)
             else:
+                # without the floor: a call the floor makes is a random hand's, and a cell fitted on
+                # such calls learns that a partner's 10NT is junk to be rescued
                 calls[:, j] = draw_calls(model.probs_of(self.Z[rows, seat], self.seats.ev[rows, seat], prefix,
-                                                        self.rules), uniforms[:, j])
+                                                        self.rules, floor=0.0), uniforms[:, j])
         return calls
 
 
