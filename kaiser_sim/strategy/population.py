@@ -49,7 +49,10 @@ Building it (:func:`build_models`), reusing the listening table's machinery
 1. ``deals`` random deals of ``seed`` are solved double dummy from every
    seat in every strain once (the dominant cost);
 2. round ``r``: every deal is bid around by the current population (round 1:
-   ``ev``), each seat with its own hand and a fresh seeded uniform; in each
+   ``ev``), each seat with its own hand and a fresh seeded uniform, without
+   the floor (a call the floor makes is a random hand's, not the
+   population's: fitted on those, the cells where a partner's 10NT was
+   heard learned that it is junk to be taken out); in each
    position every legal action is tried, the later seats -- partner
    included -- bid by the current population, the highest bid is played by
    its bidder (trump as ``ev`` names it) and scored net at 0-0 in table play
