@@ -180,3 +180,16 @@ def test_the_build_command_refuses_bad_input(tmp_path):
     assert r.exit_code == 2 and not (tmp_path / "p.npz").exists()
     r = CliRunner().invoke(main, ["population-model", "--rules", "low-nt", "--out", str(tmp_path / "p.npz")])
     assert r.exit_code == 2 and not (tmp_path / "p.npz").exists()
+
+
+def test_the_advisor_names_the_population_and_what_it_assumes():
+    from kaiser_sim import config
+    from kaiser_sim.strategy.policies import population_note
+
+    note = population_note(RULES)
+    info = read_population()["table"].info
+    assert f"{info['deals']:,} solved deals" in note and f"seed {info['seed']}" in note and "every legal call" in note
+    if config.AUCTION_BIDDERS == "population":  # the default (a separate commit)
+        r = CliRunner().invoke(main, ["hand", "AK93.5.AK.8", "-n", "4", "--no-specials"])
+        assert r.exit_code == 0, r.output
+        assert note in r.output
