@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening analyses report sample table-play-model table-play-models listening-table clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening analyses report sample table-play-model table-play-models listening-table population-model bench-population clean distclean
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -88,6 +88,11 @@ bench-auction: venv
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
+## bench-population: the bidding population's call frequencies by position and count band beside
+##                   ev's and listening's, and its build (benchmarks/results/population.md)
+bench-population: venv
+	$(PY) benchmarks/population.py $(BENCH_FLAGS)
+
 ## bench-listening: the listening policy: its table's build time and size, and matches a second
 ##         against score-aware (22 s on 2 quiet cores)
 bench-listening: venv
@@ -157,6 +162,11 @@ table-play-models: venv
 ##         16,000 deals solved double dummy, then the rounds (about 13 minutes on 2 shared cores)
 listening-table: venv
 	$(PY) -m kaiser_sim listening-table --out kaiser_sim/data/listening_table.npz
+
+## population-model: rebuild the bidding population (kaiser_sim/data/population.npz): 24,000 deals
+##         solved double dummy, then the self-play rounds (benchmarks/results/population.md: its time)
+population-model: venv
+	nice -n 10 $(PY) -m kaiser_sim population-model --out kaiser_sim/data/population.npz
 
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:

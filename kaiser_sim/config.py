@@ -153,13 +153,14 @@ MATCH_MAX_COUNT = 1_000_000
 STUDY_MAX_DEALS = 10_000_000
 
 #: deals consistent with the calls heard (``kaiser-sim hand --auction``, :mod:`kaiser_sim.strategy.conditioned`):
-#: the default bidding model of the other players: ``ev``, the plainest competent bidder (each
-#: call the one with the highest expected hand score, on the make model and table play) and the
-#: model the win-probability tables are estimated from
-AUCTION_BIDDERS = "ev"
+#: the default bidding model of the other players: ``population``, the self-play population
+#: (kaiser_sim.strategy.population: a probability for every legal call, so any auction heard has
+#: deals; ``ev``, the plainest bidder, opens 96% of hands and stays selectable)
+AUCTION_BIDDERS = "population"
 #: the bidding policies' names, for ``--help`` without importing them (``kaiser_sim.strategy.policies.POLICIES``
 #: has the same names in the same order; a test holds them equal)
-POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic", "listening")
+POLICY_NAMES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic", "listening",
+                "population")
 #: candidates tried at most before giving up (about 25 s at the rejection's speed on 2 cores);
 #: enough for 2,000 deals of calls that 1 deal in 1,000 is consistent with
 AUCTION_MAX_CANDIDATES = 2_000_000

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kaiser_sim import config
 from kaiser_sim.auction import call_text
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.hands import strength
@@ -27,7 +28,7 @@ def small():
 
 def test_sequences_and_calls_are_those_of_a_plain_loop(small):
     deals, t = small
-    ev = get_policy("ev")
+    ev = get_policy(config.AUCTION_BIDDERS)  # the study's default bidding model
     seqs, opens_6 = [], []
     for i, d in enumerate(deals):
         dealer, calls = i % 4, []

@@ -89,7 +89,7 @@ def test_the_advice_is_computed_on_the_conditioned_deals():
     plain loop's deals solved here; its JSON says how they were dealt."""
     hand = read_hand(HAND, STANDARD)
     calls = (Bid(6), Bid(7), None)
-    ref, tried = plain_loop(hand, SOUTH, calls, 40, 3, STANDARD, get_policy("ev"))
+    ref, tried = plain_loop(hand, SOUTH, calls, 40, 3, STANDARD, get_policy(config.AUCTION_BIDDERS))
     v = np.asarray(dd_strains(ref, SOUTH, "points")).astype(int)
     r = cli(HAND, "--seat", "S", "--auction", "6 7 pass", "-n", 40, "--seed", 3, "--format", "json",
             "--no-specials", "--conditioning", "reject")
@@ -111,7 +111,7 @@ def test_the_advice_is_computed_on_the_conditioned_deals():
                "--conditioning", "reject").stdout
     first = text.splitlines()[0]
     assert first.startswith("Verdict: ") and "having heard W 6, N (partner) 7, E pass" in first
-    assert "What the calls told" in text and "under the ev bidding model" in text
+    assert "What the calls told" in text and f"under the {config.AUCTION_BIDDERS} bidding model" in text
 
 
 def test_no_calls_heard_gives_the_advisors_own_deals():
@@ -146,7 +146,7 @@ def test_illegal_auctions_are_refused_with_the_rule():
 def test_too_rare_calls_are_refused_naming_the_rarest_call():
     """Under ev, after two passes the third seat always bids with these
     cards: a third pass is too rare to deal by rejection, and the message says so."""
-    r = cli(HAND, "--seat", "S", "--auction", "pass pass pass", "--max-candidates", 20000, "-n", 50,
+    r = cli(HAND, "--seat", "S", "--auction", "pass pass pass", "--bidders", "ev", "--max-candidates", 20000, "-n", 50,
             "--conditioning", "reject")
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "too rare under the ev bidding model" in r.stderr and "the rarest is E's pass after pass pass" in r.stderr
@@ -163,7 +163,8 @@ def test_short_of_deals_goes_on_with_what_it_has_and_says_so():
     assert cd.short and 20 <= cd.kept < 100 and cd.candidates == 600
     # a cap between the candidates the 200th and the 300th kept deals need (they depend on the bidding
     # model, which reads the table-play model): the advisor then keeps from 200 to 299 deals
-    need = [conditioned_deals(hand, SOUTH, "6 7 pass", k, 0, STANDARD, method="reject").candidates for k in (200, 300)]
+    need = [conditioned_deals(hand, SOUTH, "6 7 pass", k, 0, STANDARD, config.AUCTION_BIDDERS, method="reject").candidates
+            for k in (200, 300)]
     assert need[0] < need[1]
     a = advise(HAND, seat="S", auction="6 7 pass", n=300, max_candidates=(need[0] + need[1]) // 2, specials=False,
                conditioning="reject")

@@ -7,7 +7,7 @@ in library modules.  The commands, by theme:
 - :mod:`.runs`: ``simulate``, ``info``, ``study``, ``report`` (runs of many deals);
 - :mod:`.hand`: ``hand`` (the hand advisor);
 - :mod:`.match`: ``match`` (bidding policies against each other);
-- :mod:`.models`: ``table-play-model``, ``make-model``, ``listening-table`` (the shipped models);
+- :mod:`.models`: ``table-play-model``, ``make-model``, ``listening-table``, ``population-model`` (the shipped models);
 - :mod:`.rules_options`: ``rules``, and ``--rules`` / ``--rule`` on every command
   that depends on the rules.
 
@@ -52,7 +52,7 @@ def main():
 
 for _command in (deals.deal, deals.solve, deals.play_command, rules_options.rules, runs.simulate, runs.info,
                  runs.study, runs.report, hand.hand, match.match, models.table_play_model,
-                 models.make_model_command, models.listening_table):
+                 models.make_model_command, models.listening_table, models.population_model):
     main.add_command(_command)
 
 __all__ = ["main", "DEAL_FORMATS"]

@@ -1,7 +1,8 @@
 """Rebuilding the shipped models: ``kaiser-sim table-play-model`` (library:
 ``kaiser_sim.strategy.table_play_build``), ``kaiser-sim make-model`` (library:
-``kaiser_sim.strategy.make_model``) and ``kaiser-sim listening-table`` (library:
-``kaiser_sim.strategy.listening``)."""
+``kaiser_sim.strategy.make_model``), ``kaiser-sim listening-table`` (library:
+``kaiser_sim.strategy.listening``) and ``kaiser-sim population-model`` (library:
+``kaiser_sim.strategy.population``)."""
 
 from __future__ import annotations
 
@@ -183,5 +184,55 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     size = save_tables(tables, out)
     for t in tables.values():
         click.echo(rounds_text(t))
+        click.echo("")
+    click.echo(f"{size:,} bytes -> {out}")
+
+
+@click.command("population-model")
+@click.option("--deals", "-n", type=click.IntRange(min=100, max=1_000_000), default=24000, show_default=True,
+              help="Random deals solved double dummy (every seat and strain) and bid over in each round.")
+@click.option("--seed", type=click.IntRange(min=0, max=config.MAX_SEED), default=20261203, show_default=True,
+              help="Seed of the deals and of the self-play's draws.")
+@click.option("--temperature", type=click.FloatRange(min=0.01, max=100), default=0.5, show_default=True,
+              help="The quantal response's temperature, in points of net value.")
+@click.option("--tolerance", type=click.FloatRange(min=0, max=1, min_open=True), default=0.01, show_default=True,
+              help="Stop when no call's share in any position moves by this much from one round to the next.")
+@click.option("--max-rounds", type=click.IntRange(min=1, max=100), default=30, show_default=True,
+              help="Stop after this many rounds (converged or not; the output says which).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+              help="Model file to write (.npz); the shipped one is kaiser_sim/data/population.npz.")
+@click.option("--quiet", "-q", is_flag=True, help="Only the rounds, no progress lines.")
+@rules_options
+def population_model(deals, seed, temperature, tolerance, max_rounds, out, quiet, rules):
+    """Build the bidding population: a stochastic bidder fitted by self-play.
+
+    Solves --deals random deals double dummy, then iterates: round r bids
+    every deal around by the current population (round 1: ev), tries every
+    call of every position (pass, the cheapest plain and NT bids, one step
+    above each, the dealer's match) with the later seats, partner included,
+    bid by that population, and fits each call's net value (the caller's
+    side's hand score minus the opponents', at 0-0, in table play and in
+    double dummy) on the caller's hand features, per position and what was
+    heard; the new population, a softmax of those values at --temperature,
+    is a damped average with the one before.  Stops when the calls'
+    frequencies stop moving (--tolerance) or after --max-rounds, and prints
+    the rounds.  Standard deck without a kitty, low no trump or cover 3.
+    `make population-model` rebuilds the shipped file.
+
+    \b
+    Example:
+        kaiser-sim population-model --deals 2000 --out runs/population.npz
+    """
+    from ..strategy.population import build_models, check_rules, rounds_text, save_models
+
+    not_empty(out=out)
+    check_rules(rules)
+    output_file(out, f"--out {out}")
+    log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    models = build_models(rules, deals, seed, temperature=temperature, tolerance=tolerance, max_rounds=max_rounds,
+                          log=log)
+    size = save_models(models, out)
+    for m in models.values():
+        click.echo(rounds_text(m))
         click.echo("")
     click.echo(f"{size:,} bytes -> {out}")

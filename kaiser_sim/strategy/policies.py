@@ -44,6 +44,13 @@ Policies (:data:`POLICIES`, :func:`get_policy`):
   shipped as package data); ``ev``'s call where the table is thin or its
   best action does not beat ``ev``'s call by a standard error, and
   ``score-aware``'s from 7 points below the target on (the 45 rule).
+- ``population``: stochastic (:mod:`kaiser_sim.strategy.population`):
+  a probability for every legal call, a softmax of each action's net value
+  given the hand's features and what was heard (fitted by self-play, both
+  partners improved together, shipped as package data) with a floor on
+  every other legal call; :meth:`Policy.bid` draws from them with a
+  uniform hashed from what the seat knows (:func:`call_uniforms`,
+  :func:`draw_calls`); ``score-aware``'s P(win) from 45 on.
 
 All make-probabilities come from the shipped model, never from the deal
 being played.
@@ -198,11 +205,8 @@ def legal_columns(view: BidView) -> np.ndarray:
     """``(n, L + 1)`` bool: the legal next calls of each row of ``view`` under
     its rules (:func:`kaiser_sim.auction.legal_calls`; column 0 pass, column
     ``1 + r`` ladder rank ``r``), every bid the rules allow, also one no policy
-    makes (12NT under the solo Kaiser)."""
-    _, min_rank, can_pass = view.limits
-    L = len(ladder_arrays(view.rules))
-    ranks = np.arange(L)[None, :]
-    return np.concatenate([can_pass[:, None], ranks >= min_rank[:, None]], axis=1)
+    makes (12NT under the solo Kaiser): :func:`legal_calls` with ``playable=False``."""
+    return legal_calls(view.calls, view.rules, playable=False)
 
 
 def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
@@ -219,6 +223,56 @@ def choose(values: np.ndarray, pass_value, view: BidView) -> np.ndarray:
     pv = np.broadcast_to(np.asarray(pass_value, dtype=np.float64), (n,))
     out[can_pass & ((bestv <= pv) | ~legal.any(axis=1))] = PASS
     return out
+
+
+def legal_calls(calls: np.ndarray, rules: Rules, playable: bool = True) -> np.ndarray:
+    """``(n, L + 1)`` bool: the legal next calls after ``calls`` (``(n, k)``),
+    in the columns of :meth:`Policy.probs` (0 pass, 1 + rank): pass where
+    :func:`auction_limits` allows it, every rank from its lowest; with
+    ``playable`` only the ranks a policy may bid (``LadderArrays.playable``:
+    not 12NT under the solo Kaiser)."""
+    _, min_rank, can_pass = auction_limits(calls, rules)
+    lad = ladder_arrays(rules)
+    ranks = np.arange(len(lad))[None, :] >= min_rank[:, None]
+    if playable:
+        ranks = ranks & lad.playable[None, :]
+    return np.concatenate([can_pass[:, None], ranks], axis=1)
+
+
+def draw_calls(probs: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """``(n,)`` int16 calls drawn from ``probs`` (``(n, L + 1)``, column 0
+    pass, 1 + rank) with ``uniforms`` (``(n,)`` in [0, 1)): the first column
+    whose cumulative probability exceeds ``u`` times the row's total (a
+    column of probability 0 is never drawn)."""
+    cum = np.cumsum(np.asarray(probs, dtype=np.float64), axis=1)
+    u = np.asarray(uniforms, dtype=np.float64) * cum[:, -1]
+    col = np.argmax(cum > u[:, None], axis=1)
+    return (col - 1).astype(np.int16)
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser on uint64 arrays (wrapping arithmetic)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def call_uniforms(view: BidView, salt: int = 0) -> np.ndarray:
+    """``(n,)`` uniforms in [0, 1) for a stochastic policy's draw: a hash
+    (splitmix64) of the seat's hand, seat, dealer, the calls so far and
+    ``salt``; so a call is reproducible and does not depend on the batch's
+    size or order."""
+    with np.errstate(over="ignore"):
+        h = _mix64(np.asarray(view.hands, dtype=np.uint64) ^ (np.uint64(salt & 0xFFFFFFFF) * _GOLDEN))
+        calls = np.asarray(view.calls, dtype=np.int64)
+        parts = [np.asarray(view.seat, dtype=np.int64), np.asarray(view.dealer, dtype=np.int64),
+                 np.full(len(view), calls.shape[1], dtype=np.int64)] + [calls[:, j] + 2 for j in range(calls.shape[1])]
+        for p in parts:
+            h = _mix64(h ^ (np.broadcast_to(p, h.shape).astype(np.uint64) + _GOLDEN))
+    return (h >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
 
 # --- the actions of an auction position --------------------------------------------------------
@@ -816,6 +870,305 @@ def _rows(view: BidView, sel) -> BidView:
     return BidView(view.hands[sel], view.calls[sel], np.asarray(view.seat)[sel], np.asarray(view.dealer)[sel],
                    np.asarray(view.scores)[sel], np.asarray(view.target)[sel], view.rules)
 
+# --- the population: a stochastic policy (its build: kaiser_sim.strategy.population) ---------------------
+# Reading its fit and giving its probabilities live here, beside the listening table's reader; the
+# self-play that fits it lives in kaiser_sim.strategy.population (which imports this module).
+
+#: the shipped population file (``kaiser-sim population-model``; :mod:`kaiser_sim.strategy.population`
+#: builds it)
+POPULATION_FILE = "population.npz"
+#: the quantal response's temperature (points of net value): an action worth 1 point more is e
+#: times as likely (0.5: e^2)
+TEMPERATURE = 0.5
+#: the share of probability spread over the legal calls that are not actions (a jump of two steps,
+#: an opening 9): so any auction has a likelihood
+FLOOR = 0.01
+#: the share spread over the actions themselves (no action underflows to probability 0)
+ACTION_FLOOR = 0.001
+#: from this many points below the target on (45 of 52), softmax of score-aware's P(win) ...
+ENDGAME = LISTEN_ENDGAME
+#: ... scaled by this (P(win) one point of percentage higher: e times as likely)
+ENDGAME_TEMPERATURE = 0.01
+#: the hand features (:func:`hand_features`), after a constant
+FEATURES = ("trump points", "NT points", "trump points^2", "NT points^2", "trump length", "trump tops",
+            "aces", "kings", "top winners", "5H", "3S")
+#: rank buckets of the highest bid heard: none, ranks 0 .. TOP_BUCKETS - 3 each, then the rest
+TOP_BUCKETS = 8
+
+
+
+
+def hand_features(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY):
+    """``(X, ev, trump)``: ``X`` (n, len(FEATURES)) the hand features of the
+    module doc; ``ev`` and ``trump`` (n, L) ``ev``'s expected hand scores
+    and trump suits (:func:`kaiser_sim.strategy.policies.hand_values`, read once)."""
+    from ..cards import FIVE_HEARTS, THREE_SPADES
+    from ..hands import RANK_A, RANK_K, RANK_Q, has_card, rank_held, suit_bits
+    from .make_model import RAW_VALUES
+
+    hands = np.asarray(hands, dtype=np.uint64)
+    n = hands.shape[0]
+    ev, trump, ds, dn = hand_values(hands, rules, make_model, play)
+    raw = RAW_VALUES.astype(np.float64)
+    per_suit = ds @ raw  # (4, n)
+    best = np.argmax(per_suit, axis=0)
+    xs, xn = per_suit[best, np.arange(n)], dn @ raw
+    bits = np.stack([suit_bits(hands, s) for s in range(4)])[best, np.arange(n)]
+    length = np.bitwise_count(bits).astype(np.float64)
+    tops = sum((bits >> r) & 1 for r in (RANK_A, RANK_K, RANK_Q)).astype(np.float64)
+    aces = sum(rank_held(hands, s, RANK_A) for s in range(4)).astype(np.float64)
+    kings = sum(rank_held(hands, s, RANK_K) for s in range(4)).astype(np.float64)
+    # winners from the top: A, A K, A K Q ... of each suit (the make model's bins flatten a hand
+    # with eight of them into a merely good one)
+    winners = np.zeros(n)
+    for s in range(4):
+        b = suit_bits(hands, s)
+        run = np.ones(n, dtype=bool)
+        for r in range(8, 0, -1):
+            run &= ((b >> r) & 1).astype(bool)
+            winners += run
+    X = np.column_stack([xs, xn, xs * xs, xn * xn, length, tops, aces, kings, winners,
+                         has_card(hands, FIVE_HEARTS).astype(np.float64),
+                         has_card(hands, THREE_SPADES).astype(np.float64)])
+    return X, ev, trump
+
+
+def action_scores(ev: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    """``(n, A)``: each action's own expected hand score if it became the
+    contract (``ev`` (n, L) at its rank: the made / failed step the linear
+    features cannot draw), a pass the best of the bids' (how much it gives
+    up); 0 where the action is illegal."""
+    n = ev.shape[0]
+    bid = acts >= 0
+    v = np.where(bid, ev[np.arange(n)[:, None], np.maximum(acts, 0)], 0.0)
+    best = np.where(bid, v, -np.inf).max(axis=1)
+    v[:, 0] = np.where(np.isfinite(best), best, 0.0)
+    return np.where(acts != -2, v, 0.0)
+
+
+#: the action's own columns of the regression, after the hand's (:func:`action_extras`)
+EXTRAS = ("action's expected score", "action's level", "heard level", "heard NT")
+
+
+def action_extras(ev: np.ndarray, acts: np.ndarray, top: np.ndarray, rules: Rules) -> np.ndarray:
+    """``(n, A, len(EXTRAS))``: each action's own columns: its expected hand
+    score (:func:`action_scores`), its level and the highest bid's level
+    (centred on 7, per 2 levels; 0 for a pass / no bid) and whether that bid
+    is NT.  The levels let a cell that pools ranks (9 and up) and the prior
+    that pools a position's cells tell a 7 from a 10."""
+    lad = ladder_arrays(rules)
+    n, A = acts.shape
+    top = np.asarray(top, dtype=np.int64)
+    t = np.maximum(top, 0)
+    heard = np.where(top >= 0, (lad.levels[t] - 7) / 2.0, 0.0)
+    lvl = np.where(acts >= 0, (lad.levels[np.maximum(acts, 0)] - 7) / 2.0, 0.0)
+    out = np.empty((n, A, len(EXTRAS)))
+    out[:, :, 0] = action_scores(ev, acts)
+    out[:, :, 1] = lvl
+    out[:, :, 2] = heard[:, None]
+    out[:, :, 3] = ((top >= 0) & lad.nt[t]).astype(np.float64)[:, None]
+    return out
+
+
+def cell_of(k: int, holder: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """``(n,)`` the cell of position ``k`` with ``holder`` and ``top``
+    (:func:`kaiser_sim.strategy.policies.auction_context`): ``(k * 3 + holder) *
+    TOP_BUCKETS + bucket`` (bucket 0: no bid; ranks 0 .. 5 their own; 6 on: the last)."""
+    bucket = np.minimum(np.asarray(top, dtype=np.int64) + 1, TOP_BUCKETS - 1)
+    return (k * 3 + np.asarray(holder, dtype=np.int64)) * TOP_BUCKETS + bucket
+
+
+N_CELLS = 4 * 3 * TOP_BUCKETS
+
+
+def quantal(q: np.ndarray, acts: np.ndarray, legal: np.ndarray, temperature: float = TEMPERATURE,
+            floor: float = FLOOR, action_floor: float = ACTION_FLOOR) -> np.ndarray:
+    """``(n, L + 1)`` call probabilities (column 0 pass, 1 + rank): softmax
+    of ``q / temperature`` (``q`` (n, A) the actions' values, ``acts`` (n, A)
+    their ranks from :func:`position_calls`, -2 where illegal) mixed with
+    ``action_floor`` spread over the legal actions, then ``floor`` spread
+    over the other ``legal`` calls ((n, L + 1) bool; all of it to the
+    actions where every legal call is one)."""
+    n, A = q.shape
+    ok = acts != -2
+    z = np.where(ok, q / temperature, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.where(ok, np.exp(z), 0.0)
+    pa = e / e.sum(axis=1, keepdims=True)
+    na = ok.sum(axis=1, keepdims=True)
+    pa = (1 - action_floor) * pa + action_floor * ok / na
+    out = np.zeros(legal.shape)
+    rows = np.repeat(np.arange(n), A)
+    cols = (acts + 1).reshape(-1)
+    keep = ok.reshape(-1)
+    out[rows[keep], cols[keep]] = pa.reshape(-1)[keep]
+    others = legal & (out == 0)
+    m = others.sum(axis=1, keepdims=True)
+    return np.where(m > 0, (1 - floor) * out + floor * others / np.maximum(m, 1), out)
+
+
+def softmax_calls(values: np.ndarray, pass_value: np.ndarray, legal: np.ndarray, temperature: float,
+                  floor: float = FLOOR) -> np.ndarray:
+    """``(n, L + 1)``: softmax of the calls' values (pass ``pass_value``,
+    rank r ``values[:, r]``) over the ``legal`` calls at ``temperature``,
+    mixed with ``floor`` spread over them all."""
+    v = np.concatenate([np.asarray(pass_value, dtype=np.float64).reshape(-1, 1), values], axis=1) / temperature
+    z = np.where(legal, v, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.where(legal, np.exp(z), 0.0)
+    p = e / e.sum(axis=1, keepdims=True)
+    return (1 - floor) * p + floor * legal / legal.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True, eq=False)
+class PopulationModel:
+    """The population's fit (module doc): ``coef`` (N_CELLS, len(ACTIONS),
+    1 + len(FEATURES)) of the standardised features (``center``, ``scale``),
+    ``temperature``, ``floor``; ``play`` what its values and features
+    measure; ``rules`` the rules dict it was built for; ``info`` provenance
+    and rounds."""
+
+    coef: np.ndarray
+    center: np.ndarray
+    scale: np.ndarray
+    temperature: float
+    floor: float
+    play: str
+    rules: dict
+    info: dict
+
+    def applies_to(self, rules: Rules) -> bool:
+        """Whether ``rules`` equal the build's but for the match's end
+        (:data:`kaiser_sim.strategy.policies.LISTEN_IGNORED_RULES`)."""
+        mine = {k: v for k, v in self.rules.items() if k not in LISTEN_IGNORED_RULES}
+        theirs = {k: v for k, v in rules.to_dict().items() if k not in LISTEN_IGNORED_RULES}
+        return mine == theirs and len(self.info.get("calls", [])) == len(ladder_arrays(rules)) + 1
+
+    def design(self, X: np.ndarray) -> np.ndarray:
+        """``(n, 1 + F)``: a constant, then the standardised features."""
+        return np.column_stack([np.ones(X.shape[0]), (X - self.center) / self.scale])
+
+    def q(self, Z: np.ndarray, ev: np.ndarray, calls: np.ndarray, rules: Rules):
+        """``(q (n, A), acts (n, A))``: the actions' values for design rows
+        ``Z`` and ``ev``'s expected hand scores ``ev`` ((n, L)) making call
+        ``k`` after ``calls`` ((n, k)), and the actions' ranks."""
+        calls = np.asarray(calls)
+        k = calls.shape[1]
+        holder, top = auction_context(calls)
+        acts = position_calls(calls, k, rules)
+        coef = self.coef[cell_of(k, holder, top)]  # (n, A, F + E)
+        f = Z.shape[1]
+        q = np.einsum("nf,naf->na", Z, coef[:, :, :f]) + np.einsum("nae,nae->na", coef[:, :, f:],
+                                                                   action_extras(ev, acts, top, rules))
+        return q, acts
+
+    def probs_of(self, Z: np.ndarray, ev: np.ndarray, calls: np.ndarray, rules: Rules,
+                 floor: float | None = None) -> np.ndarray:
+        """``(n, L + 1)`` the call probabilities at 0-0 (module doc); ``floor``
+        in place of the model's (the self-play that fits it uses 0)."""
+        q, acts = self.q(Z, ev, calls, rules)
+        return quantal(q, acts, legal_calls(calls, rules), self.temperature, self.floor if floor is None else floor)
+
+
+class PopulationPolicy(EVPolicy):
+    """The bidding population (module doc): :meth:`probs` a probability for
+    every legal call, :meth:`bid` a draw from them with a hashed uniform
+    (``salt`` changes the draws); trump named as ``ev`` names it (as
+    ``score-aware`` from the endgame on)."""
+
+    stochastic = True
+
+    def __init__(self, model: PopulationModel | None = None, make_model=None, play: str = DEFAULT_PLAY,
+                 name: str = "population", endgame: int | None = ENDGAME, salt: int = 0):
+        super().__init__(0.0, name, make_model, play)
+        self.model, self.endgame, self.salt = model, endgame, int(salt)
+        self._late = ScoreAwarePolicy(make_model, play)
+
+    def model_for(self, rules: Rules) -> PopulationModel | None:
+        """The fit this policy reads under ``rules`` (None: the quantal
+        response on ``ev``'s expected scores, module doc)."""
+        m = self.model if self.model is not None else read_population().get(play_used(rules, self.play))
+        return m if m is not None and m.applies_to(rules) else None
+
+    def late(self, view) -> np.ndarray:
+        """(n,) bool: the rows where the match score decides (module doc)."""
+        if self.endgame is None:
+            return np.zeros(len(view), dtype=bool)
+        return np.asarray(view.scores).max(axis=1) >= np.asarray(view.target) - self.endgame
+
+    def probs(self, view) -> np.ndarray:
+        legal = legal_calls(view.calls, view.rules)
+        model = self.model_for(view.rules)
+        X, ev, _ = hand_features(view.hands, view.rules, self.make_model, self.play)
+        if model is None:
+            out = softmax_calls(ev, np.zeros(len(view)), legal, TEMPERATURE)
+        else:
+            out = model.probs_of(model.design(X), ev, view.calls, view.rules)
+        late = self.late(view)
+        if late.any():
+            values, _, pass_value = self._late.values(_rows(view, late))
+            out[late] = softmax_calls(values, pass_value, legal[late], ENDGAME_TEMPERATURE)
+        return out
+
+    def bid(self, view):
+        return draw_calls(self.probs(view), call_uniforms(view, self.salt))
+
+    def trump(self, view, rank):
+        out = np.asarray(super().trump(view, rank)).copy()
+        late = self.late(view)
+        if late.any():
+            out[late] = self._late.trump(_rows(view, late), np.asarray(rank)[late])
+        return out
+
+
+def population_path():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1] / "data" / POPULATION_FILE
+
+
+def read_population(path=None) -> dict:
+    """``{play: PopulationModel}`` from the file at ``path`` (default the
+    shipped one, read once); ``{}`` if it cannot be read."""
+    return dict(_read_population(str(population_path() if path is None else path)))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_population(path: str) -> tuple:
+    import json
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            doc = json.loads(str(f["info"]))
+            out = []
+            for play in doc["plays"]:
+                meta = doc["models"][play]
+                out.append((play, PopulationModel(f[f"{play}_coef"].astype(np.float64), f[f"{play}_center"],
+                                                  f[f"{play}_scale"], float(meta["temperature"]),
+                                                  float(meta["floor"]), play, meta["rules"], meta)))
+    except (OSError, KeyError, ValueError):
+        return ()
+    return tuple(out)
+
+
+def population_note(rules: Rules, play: str = DEFAULT_PLAY) -> str:
+    """One line: what the population assumes under ``rules`` (its build and
+    its domain), for the texts that bid by it."""
+    used = play_used(rules, play)
+    m = read_population().get(used)
+    if m is None:
+        return (f"population: no model for {used} play ({POPULATION_FILE} missing or unreadable): a quantal "
+                "response on ev's expected scores")
+    if not m.applies_to(rules):
+        return (f"population: built for rules {m.rules.get('label', '?')}, not these: a quantal response on ev's "
+                "expected scores")
+    i = m.info
+    return (f"population: every seat bids by a self-play population ({i['deals']:,} solved deals, seed {i['seed']}, "
+            f"{len(i['rounds']) - 1} rounds, {'converged' if i['converged'] else 'not converged'}; {used} play): "
+            f"each call's probability a softmax of its net value at temperature {m.temperature:g}, every legal "
+            f"call > 0; score-aware's P(win) from {rules.target - ENDGAME} on")
+
+
 #: policy name -> (factory of ``play``, one-line summary)
 POLICIES = {
     "ev": (lambda play: EVPolicy(0.0, "ev", play=play), "highest expected hand score; pass if none positive"),
@@ -831,7 +1184,10 @@ POLICIES = {
                         "3/trump + trump A 4 + trump K 3 + 5H 3 + other A 2 - 3S 2, as points"),
     "listening": (lambda play: ListeningPolicy(play=play),
                   "the call with the highest net value given the calls heard (a simulated table)"),
+    "population": (lambda play: PopulationPolicy(play=play),
+                   "stochastic: softmax of each call's net value, fitted by self-play of both partners"),
 }
+
 
 
 def get_policy(name, play: str = DEFAULT_PLAY) -> Policy:
@@ -1075,4 +1431,8 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "hand_values", "bid_values", "low_nt_dist", "nt_low", "rules_note", "PLAYS", "DEFAULT_PLAY", "check_play", "play_used", "play_note", "compose_play",
            "WinTable", "win_table", "hand_events", "PILOT_DEALS", "PILOT_SEED", "ACTIONS", "position_calls",
            "ListeningPolicy", "ListeningTable", "listen_features", "auction_context", "read_listening_tables",
-           "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns"]
+           "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns", "legal_calls", "draw_calls", "call_uniforms",
+           "PopulationPolicy", "PopulationModel", "read_population", "population_note", "population_path",
+           "hand_features", "quantal", "softmax_calls", "action_scores", "action_extras", "cell_of", "FEATURES",
+           "EXTRAS", "TEMPERATURE", "FLOOR", "ACTION_FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "TOP_BUCKETS",
+           "N_CELLS", "POPULATION_FILE"]

@@ -536,7 +536,9 @@ def _strain_lines(a: HandAdvice, title: str, prefix: str) -> list[str]:
 
 def _bidders_name(a: HandAdvice) -> str:
     """The bidding model the later seats called under (the advisor's default, ev, when none was named)."""
-    return a.heard.bidders if a.heard else "ev"
+    from ... import config
+
+    return a.heard.bidders if a.heard else config.AUCTION_BIDDERS
 
 
 def _calls_lines(a: HandAdvice) -> list[str]:
@@ -557,7 +559,8 @@ def _calls_lines(a: HandAdvice) -> list[str]:
     w = max([10] + [len(bid_label(r.call, strain_of(r))) + 2 for r in c.itertuples()])
     cols = f"{'call':<{w}}{'net score':<26}" + (f"{'DD':<9}" if table else "") + \
         (f"{'P(win) %':<22}" if win else "") + "declares: you / partner / opp / none %"
-    lines = [head, cols]
+    from ..policies import population_note  # the population's one line: its build and what it assumes
+    lines = [head] + ([population_note(a.rules, rec.play)] if _bidders_name(a) == "population" else []) + [cols]
     for r in c.itertuples():
         label = bid_label(r.call, strain_of(r))
         mark = " *" if r.call == rec.call else ""
