@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening analyses report sample table-play-model table-play-models listening-table population-model bench-population clean distclean
+.PHONY: venv test check test-slow lint cov bench bench-simulate bench-advisor bench-auction bench-match bench-pimc bench-listening analyses report sample table-play-model table-play-models listening-table population-model bench-population clean distclean docs docs-check
 
 ## venv: create .venv if missing; (re)install the package with its test and lint
 ##       extras when pyproject.toml is newer than the last install
@@ -75,16 +75,17 @@ bench: venv
 bench-simulate: venv
 	$(PY) benchmarks/simulate.py $(BENCH_FLAGS)
 
-## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (times: README, Benchmark)
+## bench-advisor: `kaiser-sim hand`'s five-strain solve of 2,000 deals (wall times of every target:
+##         benchmarks/results/make_targets.md)
 bench-advisor: venv
 	$(PY) benchmarks/hand_advisor.py $(BENCH_FLAGS)
 
 ## bench-auction: `kaiser-sim hand --auction`, 2,000 deals consistent with the calls, by phase,
-##         for four auctions (times: README, Benchmark)
+##         for four auctions
 bench-auction: venv
 	$(PY) benchmarks/auction_advisor.py $(BENCH_FLAGS)
 
-## bench-match: 10,000 whole matches, score-aware vs ev (times: README, Benchmark)
+## bench-match: 10,000 whole matches, score-aware vs ev
 bench-match: venv
 	$(PY) benchmarks/match.py $(BENCH_FLAGS)
 
@@ -94,11 +95,11 @@ bench-population: venv
 	$(PY) benchmarks/population.py $(BENCH_FLAGS)
 
 ## bench-listening: the listening policy: its table's build time and size, and matches a second
-##         against score-aware (22 s on 2 quiet cores)
+##         against score-aware
 bench-listening: venv
 	$(PY) benchmarks/listening.py $(BENCH_FLAGS)
 
-## bench-pimc: PIMC play, deals per minute at K = 20 (times: README, Benchmark)
+## bench-pimc: PIMC play, deals per minute at K = 20
 bench-pimc: venv
 	$(PY) benchmarks/pimc.py $(BENCH_FLAGS)
 
@@ -115,10 +116,9 @@ report: venv
 ##         re-solves on 100,000 of them), with the shipped table-play model. The deals are simulated into
 ##         runs/sample (resumed where a stopped `make sample` left them, then reused: delete runs/sample to
 ##         simulate again); the report is byte-reproducible from them (its date, SOURCE_DATE_EPOCH, is
-##         the commit of the code the edition was made from: SAMPLE_EPOCH). Long, on two cores: the simulation 30 minutes idle (59 with other work
-##         beside it), the report 56 minutes (the 5H/3S re-solves most of it; README, "The edition"); the Dask command there spreads the simulation over machines.
-##         Each step's time and peak memory go to benchmarks/results/edition.md (the pages cannot carry them
-##         and stay byte-reproducible).
+##         the commit of the code the edition was made from: SAMPLE_EPOCH). Long: each step's time and peak
+##         memory go to benchmarks/results/edition.md, their one home (the pages cannot carry them and stay
+##         byte-reproducible); docs/power-user.md says how to spread the simulation over machines (Dask).
 ##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
 SAMPLE_DEALS   ?= 1000000
 SAMPLE_RESOLVE ?= 100000
@@ -151,7 +151,7 @@ table-play-model: venv
 	    --out kaiser_sim/data/table_play_model.json
 
 ## table-play-models: rebuild the shipped models of the other games (kaiser_sim/data/table_play_model_<game>.json:
-##         kitty-34, kitty-4, low-nt, cover3), 2,000 + 500 deals each, K = 20 (README: Table play in every game)
+##         kitty-34, kitty-4, low-nt, cover3), 2,000 + 500 deals each, K = 20 (docs/author.md: Table play in every game)
 table-play-models: venv
 	$(PY) -m kaiser_sim table-play-model --rules kitty-34 --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_kitty-34.json
 	$(PY) -m kaiser_sim table-play-model --rules kitty-4 --deals 2000 --holdout 500 --out kaiser_sim/data/table_play_model_kitty-4.json
@@ -168,10 +168,29 @@ listening-table: venv
 population-model: venv
 	nice -n 10 $(PY) -m kaiser_sim population-model --out kaiser_sim/data/population.npz
 
+## docs: regenerate the reference pages docs/reference/*.md from the code (kaiser_sim.cli.reference: the
+##       commands' options, the JSON documents, the results columns, the rule-variant table, the studies and
+##       their parameters), then build the site with MkDocs into site/ (not tracked), warnings and broken
+##       links as errors. Installs the [docs] extra into .venv on first use. Re-run after changing any
+##       command, study or document: tests/test_reference.py fails while a page is stale
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,lint,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(PY) -m kaiser_sim.cli.reference
+	$(PY) -m mkdocs build --strict --quiet
+	@echo "== open site/index.html =="
+
+## docs-check: fail if a generated reference page is stale (no build, no MkDocs needed)
+docs-check: venv
+	$(PY) -m kaiser_sim.cli.reference --check
+
 ## clean: remove caches and build leftovers (keeps .venv; see distclean)
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
-	rm -rf .pytest_cache .hypothesis build dist *.egg-info .coverage htmlcov
+	rm -rf .pytest_cache .hypothesis build dist *.egg-info .coverage htmlcov site
 
 ## distclean: clean, and remove the virtualenv too
 distclean: clean

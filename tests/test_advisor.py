@@ -50,7 +50,7 @@ from kaiser_sim.strategy.table_play import PLAY_RULES, POINTS, TablePlayError, T
 STANDARD = get_preset("standard")
 STRONG = "AKQJ.A.AK.A"  # all four aces and the top trumps
 WEAK = "T9.-.987.987"  # nothing
-README = Path(__file__).resolve().parents[1] / "README.md"
+PLAYER_PAGE = Path(__file__).resolve().parents[1] / "docs" / "player.md"  # the advisor's page (was the README's)
 
 
 @pytest.fixture(scope="module")
@@ -767,8 +767,8 @@ def test_json_without_specials_or_match():
     assert (rec["call"] == "pass") == (rec["expected"] is None) == (rec["strain"] is None)
 
 
-def test_readme_documents_the_schema():
-    text = README.read_text(encoding="utf-8")
+def test_the_players_page_documents_the_schema():
+    text = PLAYER_PAGE.read_text(encoding="utf-8")
     section = text[text.index("## Hand advisor"):]
     for key in TOP_KEYS:
         assert f"`{key}`" in section, key

@@ -1,4 +1,5 @@
-"""Every example in the README and in every command's --help runs.
+"""Every example in the README, in the pages of docs/ written by hand, and in
+every command's --help runs.
 
 Each example is run as written (through click's runner, in a clone of
 the checkout: ``git clone --shared``, or a scratch directory holding a copy
@@ -38,11 +39,18 @@ COUNT_OPTIONS = ("--deals", "-n", "--count", "--matches")
 NEEDS_CLUSTER = re.compile(r"--scheduler\s+tcp://")
 
 
+#: the README and the hand-written pages of docs/ (docs/reference/ is generated from the --help texts, whose
+#: examples run below as the help's)
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def _readme_examples() -> list[list[str]]:
-    """The README's code blocks: one list of example lines a block (order matters:
-    a block's later lines may read what its earlier ones wrote)."""
+    """The code blocks of the README and of the hand-written docs pages: one
+    list of example lines a block (order matters: a block's later lines may
+    read what its earlier ones wrote)."""
     blocks, current, inside = [], [], False
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    lines = [ln for path in DOC_FILES for ln in path.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
         if line.startswith("```"):
             if inside and current:
                 blocks.append(current)

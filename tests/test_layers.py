@@ -1,4 +1,4 @@
-"""The package's layers run one way (README: Design).
+"""The package's layers run one way (docs/design.md).
 
 Every module of ``kaiser_sim`` belongs to one layer; a module may import
 from its own layer and the layers below it, never from a layer above (a
@@ -29,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "kaiser_sim"
 
-#: the modules at the root of ``kaiser_sim/``: the vocabulary every layer shares (README: Design); every
+#: the modules at the root of ``kaiser_sim/``: the vocabulary every layer shares (docs/design.md); every
 #: other layer is a folder
 VOCABULARY = ("config", "errors", "cards", "rules", "hands", "stats", "deal", "scoring", "auction")
 

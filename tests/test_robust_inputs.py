@@ -508,8 +508,10 @@ def test_a_study_name_too_long_for_a_path():
 
 
 def _examples():
-    """Every ``kaiser-sim ...`` example line of the README and of every --help."""
-    lines = [m.group(0) for m in re.finditer(r"kaiser-sim [^\n`]*", README.read_text(encoding="utf-8"))]
+    """Every ``kaiser-sim ...`` example line of the README, of the hand-written pages of docs/ and of every
+    --help."""
+    docs = [README, *sorted((README.parent / "docs").glob("*.md"))]
+    lines = [m.group(0) for path in docs for m in re.finditer(r"kaiser-sim [^\n`]*", path.read_text(encoding="utf-8"))]
     for name in main.commands:
         text = run(name, "--help").stdout
         lines += [m.group(0) for m in re.finditer(r"kaiser-sim [^\n]*", text.split("Example")[-1])]

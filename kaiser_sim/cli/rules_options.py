@@ -96,9 +96,19 @@ _RULES_HELP = "Rules preset (" + ", ".join(PRESETS) + "), or a rules .json file.
 _RULE_HELP = "Override one rules option, KEY=VALUE (repeatable), e.g. --rule target=62.  See: kaiser-sim rules PRESET"
 
 
-def rules_options(f):
+def rules_options(f=None, *, default: str = "standard"):
     """Decorator: add ``--rules PRESET`` and repeatable ``--rule KEY=VALUE``
-    to a click command and call it with ``rules=<Rules>``."""
+    to a click command and call it with ``rules=<Rules>``.
+
+    ``default``: the default ``--help`` shows for ``--rules``, when the
+    command's effective default is not always ``standard`` (``study`` and
+    ``report`` take the rules of the results they read, ``simulate
+    --resume`` those of the run): ``@rules_options(default="standard; with
+    --from, the results' rules")``.  The command still receives
+    ``standard`` resolved; it decides, with :func:`kaiser_sim.cli.common.given`,
+    whether the option was given."""
+    if f is None:
+        return functools.partial(rules_options, default=default)
 
     @functools.wraps(f)
     def wrapper(*args, rules_preset, rule_overrides, **kwargs):
@@ -108,8 +118,9 @@ def rules_options(f):
 
     wrapper = click.option("--rule", "rule_overrides", multiple=True, metavar="KEY=VALUE", help=_RULE_HELP,
                            is_eager=True)(wrapper)
-    wrapper = click.option("--rules", "rules_preset", default="standard", show_default=True, metavar="PRESET",
-                           help=_RULES_HELP, is_eager=True)(wrapper)
+    wrapper = click.option("--rules", "rules_preset", default="standard", show_default=default == "standard",
+                           metavar="PRESET", help=_RULES_HELP + ("" if default == "standard" else f"  [default: {default}]"),
+                           is_eager=True)(wrapper)
     return wrapper
 
 

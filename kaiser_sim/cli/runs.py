@@ -24,7 +24,7 @@ from .types import SEAT_HAND
               help=f"Number of deals (1 to {config.SIMULATE_MAX_DEALS:,}; not needed with --resume).")
 @seed_option
 @click.option("--out", "-o", required=True, type=click.Path(), help="Results directory (a Parquet dataset, one part a chunk).")
-@rules_options
+@rules_options(default="standard; with --resume, the run's")
 @click.option("--mode", type=click.Choice(["points", "tricks", "both"]), default="both", show_default=True,
               help="Tables to store: points (pts_* columns), tricks (trk_*) or both (solved together: the tricks "
                    "values bound the points search, about 1.2x the cost of points alone).")
@@ -150,7 +150,7 @@ def _doc_with(**fields):
 @click.option("--list", "list_params", is_flag=True, help="List the parameters of study NAME (or FILE.toml), or "
               "of every study without NAME: what each takes (kind, limits or choices), its default and what it "
               "sets; then exit.")
-@rules_options
+@rules_options(default="with --from, the results' rules; else the definition's")
 @click.pass_context
 @_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]))
 def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, list_params, rules):
@@ -226,7 +226,7 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
               "reports/sample/); without it the first page says the report is a preview and that the edition is "
               "reports/sample/report.pdf.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
-@rules_options
+@rules_options(default="standard; with --from, the results' rules")
 @click.pass_context
 def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, force, keep_results, edition, quiet,
            rules):
