@@ -75,8 +75,8 @@ WRITTEN = {
                          "kitty, where each deal is a search over the discards: about 30 ms a deal with kitty-4, 15 ms "
                          "with kitty-34, against 2 ms without",
     ("hand", "--max-candidates"): _number(config.AUCTION_MAX_CANDIDATES),
-    ("match", "--engine"): "table where the table-play model holds for the rules (the standard game), else dd with a "
-                           "note",
+    ("match", "--engine"): "table (every preset has a table-play model), else dd with a note when the model cannot "
+                           "be read",
     ("table-play-model", "--workers"): "all cores",
     ("simulate", "--rules"): "standard; with --resume, the run's",
     ("study", "--rules"): "with --from, the results' rules; else the definition's",
@@ -202,15 +202,9 @@ def test_simulate_uses_the_defaults_its_help_shows(tmp_path):
     assert meta["rules"] == __import__("kaiser_sim.rules", fromlist=["get_preset"]).get_preset("standard").to_dict()
 
 
-@pytest.mark.xfail(strict=True, reason="kaiser_sim/cli/match.py (wt-duplicate's): --engine's default still names "
-                   "'the standard game' though every preset has a table-play model; when fixed, remove this mark "
-                   "and update WRITTEN")
 def test_match_engine_default_names_no_single_game():
     assert "the standard game" not in shown_defaults()[("match", "--engine")]
 
 
-@pytest.mark.xfail(strict=True, reason="kaiser_sim/cli/hand.py (wt-coherent's): the help says table play "
-                   "'applies to the standard game only' while --play says every preset has a table-play model; "
-                   "when fixed, remove this mark")
 def test_hand_help_does_not_limit_table_play_to_the_standard_game():
     assert "standard game only" not in " ".join(reference.help_text("hand").split())

@@ -49,7 +49,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
               "after it are considered, the deals are not conditioned on it (use --auction for that).")
 @click.option("--play", type=click.Choice(["table", "dd"], case_sensitive=False), default="table",
               show_default=True, help="table: choose the trump, the call and the limit on table play, what your side takes when "
-              "nobody sees the other hands (the table-play model of PIMC players; README: Hand advisor), with "
+              "nobody sees the other hands (the table-play model of PIMC players; docs/player.md), with "
               "the double-dummy numbers beside them; dd: everything double dummy (all four hands seen), for "
               "comparison.  Every preset and option has a table-play model (a kitty, low no trump, cover 3 their own).")
 @click.option("--play-check", type=click.IntRange(0, 10_000), default=config.TABLE_PLAY_CHECK_DEALS,
@@ -57,7 +57,7 @@ from .types import BID, HAND, POLICY, SEAT, joined
               f"{config.TABLE_PLAY_CHECK_SAMPLES}) in the chosen trump and in no trump, to correct the model for this "
               "hand (its error is in the intervals); 0: the model alone.  About 25 deals a second on two cores.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
-              help="table: the report; json: one object, schema kaiser-sim/hand-advice/3 (README: Hand advisor).")
+              help="table: the report; json: one object, schema kaiser-sim/hand-advice/3 (docs/player.md).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw make probability by bid for each strain to FILE (.png, .svg or .pdf).")
 @click.option("--specials/--no-specials", default=True, show_default=True,
@@ -73,7 +73,7 @@ def hand(hand_mask, seat, dealer, deals, seed, auction, bidders, score, max_cand
     every strain with your hand on lead; the table-play model turns each
     value into what players who see only their own hand take (--play).
 
-    Every rules preset and option works (README: Rule variants): with a
+    Every rules preset and option works (docs/power-user.md: rule variants): with a
     kitty HAND is the hand as dealt (7 cards with kitty-4, 8 from the
     34-card deck with kitty-34), the kitty is dealt at random and you take
     it and discard best; low no trump is its own column (LNT) and bid;

@@ -31,8 +31,8 @@ from .types import POLICY
 @click.option("--engine", type=click.Choice(["table", "dd"], case_sensitive=False), default=None,
               help="How each contract is scored: table (the declaring side's points drawn from the table-play "
                    "model given the contract's double-dummy points, so bidders are judged by table play) or dd "
-                   "(the double-dummy points).  [default: table where the table-play model holds for the "
-                   "rules (the standard game), else dd with a note]")
+                   "(the double-dummy points).  [default: table (every preset has a table-play model), else dd "
+                   "with a note when the model cannot be read]")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
               help="What to print: a readable table, one CSV summary row, or a JSON document.")
 @click.option("--out", "-o", type=click.Path(file_okay=False),
@@ -56,7 +56,7 @@ def match(policy_a, policy_b, matches, duplicate, seed, play, engine, fmt, out, 
     each on its own cards (--no-duplicate); the output says which.  Policies: ev, cautious,
     aggressive, score-aware, rank-squared, trump-heuristic, and listening
     (each call's net value given the calls heard, from a simulated table;
-    score-aware from 45 on) (README: Matches).  Every preset works: a kitty (the declarer takes it and
+    score-aware from 45 on) (docs/power-user.md: Matches).  Every preset works: a kitty (the declarer takes it and
     discards best, double dummy; slower), low no trump (its own bid),
     cover 3 (approximate), the solo Kaiser (no policy bids 12NT); the
     output notes what the policies' make model does not know of the

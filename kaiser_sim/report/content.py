@@ -18,7 +18,7 @@ from ..studies import StudyError
 from ..studies.blocks import Chart, Table
 
 #: default size of ``kaiser-sim report`` (chosen to finish well within 10
-#: minutes on a 2-core machine; see README)
+#: minutes on a 2-core machine; see benchmarks/results/edition.md)
 DEFAULT_DEALS = 4000
 #: deals re-solved by the studies that re-solve deals (a ``max_resolve``
 #: parameter: the 5H and 3S) in the report (their own default is larger)

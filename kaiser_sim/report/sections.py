@@ -227,7 +227,7 @@ def made_by(inputs: dict) -> str:
     return (f"Made by: kaiser-sim simulate --deals {inputs['deals']} --seed {inputs['seed']} --mode points{rules_opt} "
             "--out runs/sample (add --scheduler tcp://HOST:8786 to spread it over machines with Dask), then "
             f"kaiser-sim report --from runs/sample --out reports/sample --max-resolve {inputs['max_resolve']} "
-            "--edition; how long each step took on two cores: benchmarks/results/edition.md and the README")
+            "--edition; how long each step took on two cores: benchmarks/results/edition.md")
 
 
 def title_section(inputs: dict, keys: list[str]) -> Section:

@@ -25,7 +25,7 @@ over a ``concurrent.futures`` executor:
 - ``scheduler=ADDRESS`` (``tcp://host:8786``) or a ``distributed.Client``:
   chunks are Dask tasks on that cluster (:func:`dask_connect`,
   :func:`dask_executor`); each task uses every numba thread of its worker
-  process (start workers with ``--nthreads 1``, see the README).
+  process (start workers with ``--nthreads 1``, see docs/power-user.md).
   ``scheduler="local"`` starts a ``LocalCluster`` of ``K`` single-threaded
   worker processes for a try-out.  Results come back to this process,
   which writes the parts: the cluster needs no shared disk.

@@ -102,8 +102,8 @@ The old fields of the selection (``chosen_on``, ``n_select``,
 Everything is a pure function of (hand, seat, dealer, n, seed, rules,
 current bid); :class:`HandAdvice` carries the results as DataFrames and
 dataclasses, prints them (:meth:`HandAdvice.to_text`), serialises them
-(:meth:`HandAdvice.to_dict`, schema :data:`SCHEMA`, documented in the
-README) and draws them (:func:`plot_make_probability`).
+(:meth:`HandAdvice.to_dict`, schema :data:`SCHEMA`, documented in
+docs/reference/schemas.md) and draws them (:func:`plot_make_probability`).
 
 The 5H and 3S
 -------------

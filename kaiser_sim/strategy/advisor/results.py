@@ -227,7 +227,7 @@ class HandAdvice:
         return list(range(self.rules.min_bid, MAX_BID + 1))
 
     def to_dict(self) -> dict:
-        """The JSON document (schema :data:`SCHEMA`, described in the README)."""
+        """The JSON document (schema :data:`SCHEMA`, described in docs/reference/schemas.md)."""
         return _to_dict(self)
 
     def to_json(self, indent: int = 2) -> str:
