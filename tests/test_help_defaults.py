@@ -87,10 +87,10 @@ WRITTEN = {
 
 
 def test_every_written_default_is_registered_and_reads_as_registered():
-    from kaiser_sim.report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, DEFAULT_SEED
+    from kaiser_sim.report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE
 
     WRITTEN[("report", "--deals")] = str(DEFAULT_DEALS)
-    WRITTEN[("report", "--seed")] = str(DEFAULT_SEED)
+    WRITTEN[("report", "--seed")] = str(config.STUDY_SEED)
     WRITTEN[("report", "--max-resolve")] = str(DEFAULT_MAX_RESOLVE)
     written = {}
     for name, command, ctx in _contexts():

@@ -308,13 +308,19 @@ def test_full_disk_during_study_leaves_no_partial_output(datasets, tmp_path, mon
         assert not out.exists()
 
 
-def test_full_disk_during_a_simulating_study_removes_the_new_run(tmp_path, monkeypatch):
+def test_full_disk_during_a_simulating_study_keeps_only_the_deals(tmp_path, monkeypatch):
+    """The disk fills while the study writes its charts, after the simulation: the deals it simulated stay
+    (issue 44: a failure never deletes them; a rerun resumes them), and nothing of the study's own outputs
+    is left half-written beside them."""
     import kaiser_sim.studies.runner as runner
 
     out = tmp_path / "new" / "out"
     monkeypatch.setattr(runner, "save_figure", _full_disk_after(0))
     failed(run("study", "lead", "--deals", "8", "--out", out, "--quiet"), "No space left on device")
-    assert not (tmp_path / "new").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["results"]
+    monkeypatch.undo()
+    r = run("study", "lead", "--deals", "8", "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
 
 
 def test_full_disk_during_report_leaves_no_partial_output(tmp_path, monkeypatch):

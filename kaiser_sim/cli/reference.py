@@ -66,7 +66,10 @@ def help_text(name: str) -> str:
     """What ``kaiser-sim NAME --help`` prints, at :data:`HELP_WIDTH` columns."""
     from . import main
 
-    parent = click.Context(main, info_name="kaiser-sim", terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH)
+    # the group's context settings (its -h) as the real command line has them: click caches a command's help
+    # option from the first context that asks, so a bare Context would give "--help" or "-h, --help" by test order
+    parent = click.Context(main, info_name="kaiser-sim", terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH,
+                           help_option_names=main.context_settings.get("help_option_names", ["--help"]))
     command = main.commands[name]
     ctx = click.Context(command, info_name=name, parent=parent, terminal_width=HELP_WIDTH,
                         max_content_width=HELP_WIDTH)
@@ -93,7 +96,8 @@ def option_default(ctx: click.Context, param: click.Parameter) -> str:
 def options_table(name: str, command: click.Command) -> list[str]:
     from . import main
 
-    parent = click.Context(main, info_name="kaiser-sim")
+    parent = click.Context(main, info_name="kaiser-sim",
+                           help_option_names=main.context_settings.get("help_option_names", ["--help"]))
     ctx = click.Context(command, info_name=name, parent=parent)
     rows = ["| option | takes | default | what it does |", "|---|---|---|---|"]
     for p in command.get_params(ctx):

@@ -64,7 +64,11 @@ def hand_words(hand: str) -> str:
 
 
 def _strain_word(strain) -> str:
-    return {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "no trump"}.get(strain or "", "")
+    """The strain's noun (:attr:`kaiser_sim.cards.Strain.noun`: the vocabulary's one home) for its key
+    (S H D C N), or "" for none."""
+    from ..cards import Strain
+
+    return Strain.parse(strain).noun if strain in ("S", "H", "D", "C", "N") else ""
 
 
 def _call_words(call: str, strain) -> str:

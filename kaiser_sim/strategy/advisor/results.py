@@ -632,7 +632,9 @@ def format_text(a: HandAdvice) -> str:
         if heard.description:  # the conditioning says in its own words how (weights or rejection)
             second = second.replace(f"{a.n:,} random deals of the other cards",
                                     f"{a.n:,} deals of the other cards conditioned on the calls: "
-                                    f"{heard.description}")
+                                    f"{heard.description}"
+                                    + ("" if heard.ess is None or "effective sample size" in heard.description
+                                       else f" (effective sample size {heard.ess:,.0f})"))
         else:
             second = second.replace(f"{a.n:,} random deals of the other cards",
                                     f"{a.n:,} deals of the other cards consistent with the calls under the "
