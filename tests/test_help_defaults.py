@@ -24,7 +24,6 @@ import re
 from pathlib import Path
 
 import click
-import pytest
 from click.testing import CliRunner
 
 from kaiser_sim import config
