@@ -53,7 +53,6 @@ the hands).
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
@@ -363,21 +362,14 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
 def save_tables(tables: dict, path) -> int:
     """Write ``tables`` (``{play: ListeningTable}``) to ``path`` (``.npz``;
     written to a temporary file and renamed); its size in bytes."""
-    import os
-    from pathlib import Path
+    from .policies import save_npz
 
-    path = Path(path)
     doc = {"schema": "kaiser-sim/listening-table/1", "plays": list(tables),
            "tables": {p: t.info for p, t in tables.items()}}
-    arrays = {"info": np.array(json.dumps(doc))}
+    arrays = {}
     for p, t in tables.items():
         arrays[f"{p}_mean"], arrays[f"{p}_n"], arrays[f"{p}_sd"] = t.mean, t.n, t.sd
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, **arrays)
-    os.replace(tmp, path)
-    return path.stat().st_size
+    return save_npz(path, doc, arrays)
 
 
 def rounds_text(table: ListeningTable) -> str:

@@ -1121,6 +1121,25 @@ class PopulationPolicy(EVPolicy):
         return out
 
 
+def save_npz(path, doc: dict, arrays: dict) -> int:
+    """Write ``arrays`` and ``doc`` (as JSON under ``"info"``) to ``path``
+    (compressed ``.npz``, written to a temporary file and renamed, so a
+    reader never sees half a file); its size in bytes.  The one writer of the
+    shipped files the readers here read (the listening tables, the
+    population)."""
+    import json
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, info=np.array(json.dumps(doc)), **arrays)
+    os.replace(tmp, path)
+    return path.stat().st_size
+
+
 def population_path():
     from pathlib import Path
 

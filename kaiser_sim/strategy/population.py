@@ -83,7 +83,6 @@ policy is a quantal response on ``ev``'s expected hand scores).
 
 from __future__ import annotations
 
-import json
 import time
 from types import SimpleNamespace
 
@@ -322,21 +321,14 @@ def save_models(models: dict, path) -> int:
     written to a temporary file and renamed); its size in bytes.  The
     coefficients as float32; no time stamp inside, so one seed gives one
     file's arrays."""
-    import os
-    from pathlib import Path
+    from .policies import save_npz
 
-    path = Path(path)
     doc = {"schema": "kaiser-sim/population/1", "plays": list(models), "models": {p: m.info for p, m in models.items()}}
-    arrays = {"info": np.array(json.dumps(doc))}
+    arrays = {}
     for p, m in models.items():
         arrays[f"{p}_coef"] = m.coef.astype(np.float32)
         arrays[f"{p}_center"], arrays[f"{p}_scale"] = m.center, m.scale
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, **arrays)
-    os.replace(tmp, path)
-    return path.stat().st_size
+    return save_npz(path, doc, arrays)
 
 
 def rounds_text(model: PopulationModel) -> str:
