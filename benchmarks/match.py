@@ -82,7 +82,7 @@ BUSY_CPU_USE = 0.9
 
 
 def validate(policy_a, policy_b, n, seed, rules, play="table") -> None:
-    from kaiser_sim.dd.rule_variants import deal_for_rules
+    from kaiser_sim.deal import deal_for_rules
 
     r = play_matches(policy_a, policy_b, n, seed, rules, play=play, engine="dd")
     if (r.matches["winner"] < 0).any():

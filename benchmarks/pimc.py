@@ -8,7 +8,7 @@ What is measured
 ----------------
 ``--deals`` random deals (seed ``--seed``), one contract each as the
 dd-bias study chooses it (declarer ``deal % 4``, trump by the bid-odds rule,
-every 5th deal no trump), played out by ``kaiser_sim.dd.pimc.play_deals``:
+every 5th deal no trump), played out by ``kaiser_sim.game.play_deals``:
 
 * **PIMC, K = ``--samples``** (default 20): all four seats PIMC -- the
   line the issue's figure is about (deals per minute at K = 20);
@@ -40,7 +40,8 @@ import numpy as np
 from kaiser_sim import __version__
 from kaiser_sim.dd import api
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.dd.pimc import play_deals
+from kaiser_sim.game import play_deals
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.studies.common import results_frame
 from kaiser_sim.studies.dd_bias import contracts
 import common
@@ -53,11 +54,11 @@ STUDY_BUDGET_S = 20 * 60
 
 def validate(deals, dec, strains, samples):
     dd = api.dd_contracts(deals, dec, strains)
-    r = play_deals(deals, dec, strains, declarer="dd", defenders="dd")
+    r = play_deals(deals, dec, strains, declarer="dd", defenders="dd", rules=STANDARD)
     if not np.array_equal(r.declarer_points, dd):
         bad = np.flatnonzero(r.declarer_points != dd)
         raise SystemExit(f"DD players missed the DD value on {len(bad)} deals, first deal {bad[0]}")
-    p = play_deals(deals[:8], dec[:8], strains[:8], samples=samples)
+    p = play_deals(deals[:8], dec[:8], strains[:8], samples=samples, rules=STANDARD)
     for i in range(p.plays.shape[0]):
         if sorted(p.plays[i].tolist()) != sorted(c for h in deals[i] for c in range(64) if int(h) >> c & 1):
             raise SystemExit(f"PIMC play of deal {i} is not the deal's 32 cards")
@@ -102,7 +103,7 @@ def render(lines, info) -> str:
         + (f", {t_idle / 60:.1f} min on a quiet machine" if busy else "")
         + f" (budget {STUDY_BUDGET_S // 60} min).",
         "",
-        "What is timed: one `kaiser_sim.dd.pimc.play_deals` call (all 32 cards of every deal; for a PIMC player "
+        "What is timed: one `kaiser_sim.game.play_deals` call (all 32 cards of every deal; for a PIMC player "
         "each turn with more than one distinct legal card samples K layouts of the unseen cards and scores every "
         "legal card double dummy on each) or one `kaiser_sim.dd.dd_contracts` call, warm (kernels compiled and checked "
         "before timing).",
@@ -138,12 +139,12 @@ def main(argv=None) -> int:
     validate(deals, dec, strains, args.samples)
     lines = {}
     lines[f"PIMC, K = {args.samples}"] = repeat(
-        lambda: play_deals(deals, dec, strains, samples=args.samples, seed=args.seed), args.repeats, log,
+        lambda: play_deals(deals, dec, strains, samples=args.samples, seed=args.seed, rules=STANDARD), args.repeats, log,
         f"PIMC K={args.samples}", threads)
     if args.samples != 5:
-        lines["PIMC, K = 5"] = repeat(lambda: play_deals(deals, dec, strains, samples=5, seed=args.seed),
+        lines["PIMC, K = 5"] = repeat(lambda: play_deals(deals, dec, strains, samples=5, seed=args.seed, rules=STANDARD),
                                       args.repeats, log, "PIMC K=5", threads)
-    lines["DD players"] = repeat(lambda: play_deals(deals, dec, strains, declarer="dd", defenders="dd"),
+    lines["DD players"] = repeat(lambda: play_deals(deals, dec, strains, declarer="dd", defenders="dd", rules=STANDARD),
                                  args.repeats, log, "DD players", threads)
     lines["DD players"]["share"] = lines["DD players"]["median"] / lines[f"PIMC, K = {args.samples}"]["median"]
     lines["reference: dd_contracts (one DD solve a deal)"] = repeat(

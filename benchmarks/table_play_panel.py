@@ -17,7 +17,7 @@ For each hand of :data:`PANEL` (North, on lead, declares; standard rules):
   advisor's chosen trump and in no trump (the strains it plays);
 * **direct play** -- ``--direct`` other deals of the same hand (default 200,
   seed ``--seed + 1``, so independent of the advisor's) played out by PIMC
-  players at the model's K (``kaiser_sim.dd.pimc.play_deals``) in the same
+  players at the model's K (``kaiser_sim.game.play_deals``) in the same
   two strains: mean points (normal 95% interval) and P(make b) (Wilson).
 
 A quantity *agrees* when the 95% interval of the difference advisor -
@@ -45,7 +45,8 @@ from machine import cpu_model, loadavg
 
 from kaiser_sim import __version__, config
 from kaiser_sim.strategy import advisor as adv
-from kaiser_sim.dd.pimc import play_deals
+from kaiser_sim.game import play_deals
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import mean_ci, wilson_interval
 
@@ -150,7 +151,7 @@ def main(argv=None) -> None:
         for key in strains:
             s = adv.STRAIN_KEYS.index(key)
             res = play_deals(direct_deals, np.zeros(args.direct, np.int64), np.full(args.direct, s), samples=K,
-                             seed=args.seed + 1)
+                             seed=args.seed + 1, rules=STANDARD)
             d = _direct_reads(res.declarer_points.astype(np.float64))
             reads = {"check": _advisor_reads(a, key), "model": _advisor_reads(base, key)}
             row = {"hand": hand, "what": what, "strain": "NT" if key == "N" else key, "dd": reads["check"]["dd"],

@@ -4,6 +4,11 @@ Deal ``i`` of a run depends only on ``(seed, i)``: the kernel derives a
 counter-based generator (SplitMix64 of a key and the deal index) for every
 deal, so any split of the indices over threads, processes or Dask workers
 gives the same deals.  The key comes from ``numpy.random.SeedSequence(seed)``.
+
+The dealing rules live here too: the kitty (the cards no hand holds,
+:func:`kitty_of`) and the weak-hand redeal (:func:`deal_for_rules`,
+:func:`weak_hands`), so a deal under any rules is made in one place and the
+solver (``kaiser_sim.dd``) never sees a rules object.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .cards import DECK_32, DECK_34, NotationError, Seat, card_name, cards_of, popcount
+from .cards import (DECK_32, DECK_34, FIVE_HEARTS_BIT, SUIT_BITS, THREE_SPADES_BIT, NotationError, Seat, card_name,
+                    cards_of, popcount)
+from .rules import Rules
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -129,7 +136,7 @@ def deal_batch(n: int, seed: int, start: int = 0, fixed=None, hand_size: int = 8
 def deal_at(indices, seed: int, fixed=None, hand_size: int = 8, deck34: bool = False) -> np.ndarray:
     """The deals with these indices of the run ``seed`` (arguments as
     :func:`deal_batch`): ``deal_at(idx, s)[j] == deal_batch(1, s, start=idx[j])[0]``,
-    in one kernel call (a redeal of scattered deals, :func:`kaiser_sim.dd.rule_variants.deal_for_rules`)."""
+    in one kernel call (a redeal of scattered deals, :func:`deal_for_rules`)."""
     idx = np.asarray(indices, dtype=np.int64).reshape(-1)
     if idx.size and idx.min() < 0:
         raise ValueError("deal indices must be >= 0")
@@ -159,3 +166,107 @@ def kitty_of(deals: np.ndarray, deck34: bool = False) -> np.ndarray:
     """The undealt cards (the kitty) of each deal, as a bitboard."""
     deck = DECK_34 if deck34 else DECK_32
     return deck & ~(deals[:, 0] | deals[:, 1] | deals[:, 2] | deals[:, 3])
+
+
+# --- dealing under the rules: the weak-hand redeal and the kitty ---------------------------
+
+
+def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
+                   redeal_weak: bool = False, *, return_redeals: bool = False, seats=None):
+    """Deals ``start .. start+n-1`` of the run ``seed`` under ``rules``.
+
+    Returns ``(deals, kitties)``: ``(n, 4)`` uint64 hands (7 cards each with
+    K1, 8 otherwise; from the 34-card deck with K2) and ``(n,)`` uint64
+    kitties (0 without a kitty).  Same (seed, index) -> same deal, as
+    :func:`kaiser_sim.deal.deal_batch`.
+
+    ``redeal_weak``: a deal in which some player may demand a redeal
+    (:func:`weak_hands`; never with ``weak_redeal="off"``) is replaced by a
+    redeal, as if the player always demanded it.  Redeal ``a`` of deal ``i``
+    is deal ``i`` of a run whose seed is derived from ``(seed, a)``
+    (:func:`redeal_seed`), so deal ``i`` is the first acceptable one of
+    attempts 0, 1, 2, ... and still depends only on (seed, index); a deal
+    without a weak hand is the plain ``deal_batch`` deal.  ``seats``: only
+    these seats' hands are checked (default all four; the hand advisor
+    checks the other three).  ``return_redeals``: also return ``(n,)``
+    int64, how many times each deal was redealt.  :class:`RedealError` after
+    :data:`MAX_REDEALS` attempts (fixed cards that are always weak).
+    """
+    deals = deal_batch(n, seed, start=start, fixed=fixed, hand_size=rules.hand_size, deck34=rules.deck34)
+    redeals = np.zeros(deals.shape[0], dtype=np.int64)
+    if redeal_weak and rules.weak_redeal != "off":
+        cols = list(range(4)) if seats is None else [int(s) for s in seats]
+
+        def weak(d):
+            return weak_hands(rules, d)[:, cols].any(axis=1)
+
+        attempt = 0
+        todo = np.flatnonzero(weak(deals))
+        while todo.size:
+            attempt += 1
+            if attempt > MAX_REDEALS:
+                raise RedealError(f"no deal without a weak hand after {MAX_REDEALS} redeals (rules "
+                                  f"weak_redeal={rules.weak_redeal}): are the fixed cards always weak?")
+            sub_seed = redeal_seed(seed, attempt)
+            deals[todo] = deal_at(start + todo, sub_seed, fixed=fixed, hand_size=rules.hand_size,
+                                  deck34=rules.deck34)  # one kernel call, not one per deal (~30 ms each)
+            redeals[todo] += 1
+            todo = todo[weak(deals[todo])]
+    kitties = (np.zeros(deals.shape[0], dtype=np.uint64) if rules.kitty == "none"
+               else kitty_of(deals, deck34=rules.deck34))
+    if return_redeals:
+        return deals, kitties, redeals
+    return deals, kitties
+
+
+#: the most redeals of one deal before :func:`deal_for_rules` gives up
+MAX_REDEALS = 1000
+
+
+class RedealError(RuntimeError):
+    """No acceptable deal after :data:`MAX_REDEALS` redeals."""
+
+
+def redeal_seed(seed: int, attempt: int) -> int:
+    """The ``deal_batch`` seed of redeal ``attempt`` (1, 2, ...) of the run ``seed``."""
+    return int(np.random.SeedSequence([int(seed), int(attempt)]).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def certainly_weak(rules: Rules, fixed) -> list[int]:
+    """The seats whose fixed cards (four bitboards, or None) make a hand the
+    rules always redeal: a whole hand with no A, K, Q, J, 5H or 3S, or (with
+    ``weak+quads``) all four 10s, 9s or 8s.  Empty with ``weak_redeal="off"``."""
+    if rules.weak_redeal == "off" or fixed is None:
+        return []
+    out = []
+    for seat, m in enumerate(np.asarray(fixed, dtype=np.uint64).reshape(-1)[:4]):
+        m = np.uint64(m)
+        full = popcount(m) == rules.hand_size
+        weak = full and (m & _HONOURS) == 0
+        if rules.weak_redeal == "weak+quads":
+            weak = weak or any((m & q) == q for q in _QUADS)
+        if weak:
+            out.append(seat)
+    return out
+
+
+def _rank_mask(ranks) -> np.uint64:
+    return np.uint64(sum(1 << (s * SUIT_BITS + r) for s in range(4) for r in ranks))
+
+
+_HONOURS = _rank_mask((5, 6, 7, 8)) | FIVE_HEARTS_BIT | THREE_SPADES_BIT  # J Q K A, 5H, 3S
+_QUADS = tuple(_rank_mask((r,)) for r in (2, 3, 4))  # all four 8s, 9s, 10s
+
+
+def weak_hands(rules: Rules, deals) -> np.ndarray:
+    """``(n, 4)`` bool: which players may demand a redeal (rules
+    ``weak_redeal``): no A, K, Q, J, 5H or 3S ('weak'), or also all four
+    10s, 9s or 8s ('weak+quads').  All False with ``weak_redeal="off"``."""
+    d = np.asarray(deals, dtype=np.uint64)
+    if rules.weak_redeal == "off":
+        return np.zeros(d.shape, dtype=bool)
+    weak = (d & _HONOURS) == 0
+    if rules.weak_redeal == "weak+quads":
+        for q in _QUADS:
+            weak |= (d & q) == q
+    return weak

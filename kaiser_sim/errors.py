@@ -7,7 +7,7 @@ auction no bidding model makes) is a :class:`KaiserSimError`, a
 and the command line turns any of them into its one-line message with exit
 status 2.  Two errors are not in the family because they are not about the
 input: ``runs.output_dir.OutputError`` (an :class:`OSError`: a file that could
-not be written) and ``dd.rule_variants.RedealError`` (a
+not be written) and ``deal.RedealError`` (a
 :class:`RuntimeError`: a dealing loop that cannot end).
 
 Each layer raises its own subclass and lets the errors of the layers below

@@ -633,7 +633,7 @@ def test_a_weak_hand_is_told_it_may_demand_a_redeal(weak):
     demand a redeal; the advice says so early, and the other hands are never weak."""
     assert weak.notes[1].startswith("This hand may demand a redeal")
     assert "This hand may demand a redeal" in "\n".join(weak.to_text().splitlines()[:5])
-    from kaiser_sim.dd.rule_variants import weak_hands
+    from kaiser_sim.deal import weak_hands
 
     deals = advisor_deals(int(parse_hand(WEAK)), 1, 100, 2, STANDARD)
     assert not weak_hands(STANDARD, deals)[:, [0, 2, 3]].any()

@@ -18,7 +18,7 @@ from kaiser_sim.cards import format_deal, format_hand, parse_deal
 from kaiser_sim.cli import main
 from kaiser_sim.cli.rules_options import rules_options
 from kaiser_sim.cli.types import BID, DEAL, HAND, SEAT, STRAIN, StrainType
-from kaiser_sim.dd.table import dict_to_table
+from kaiser_sim.game.table import dict_to_table
 
 SEATS = ["N", "E", "S", "W"]
 STRAINS = ["S", "H", "D", "C", "N"]

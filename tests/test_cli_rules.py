@@ -9,7 +9,7 @@ from kaiser_sim.cards import parse_deal, popcount
 from kaiser_sim.cli import main
 from kaiser_sim.deal import kitty_of
 from kaiser_sim.rules import PRESETS, get_preset
-from kaiser_sim.dd.rule_variants import LOW_NT, kitty_dd_value
+from kaiser_sim.game.values import LOW_NT, kitty_dd_value
 from kaiser_sim import dd
 
 DEAL = "N:A.Q5.K9.AT8 J9.98.Q7.J9 QT8.AJ.8.Q7 K3.KT.AJT.K"
@@ -68,7 +68,7 @@ def test_solve_low_nt_adds_column_L():
     for i, leader in enumerate("NESW"):
         assert [rec["points"][leader][k] for k in "SHDCN"] == list(base[i])
     # L equals the solver on rank-reversed hands
-    from kaiser_sim.dd.rule_variants import dd_value
+    from kaiser_sim.game.values import dd_value
     assert rec["points"]["N"]["L"] == dd_value(parse_deal(DEAL), 0, LOW_NT, get_preset("low-nt"), "points")
 
 

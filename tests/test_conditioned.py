@@ -30,7 +30,7 @@ from kaiser_sim.strategy.conditioned import (
     parse_calls,
 )
 from kaiser_sim.dd import dd_contracts, dd_strains
-from kaiser_sim.dd.rule_variants import deal_for_rules
+from kaiser_sim.deal import deal_for_rules
 from kaiser_sim.strategy.policies import PASS, POLICIES, Policy, get_policy
 from kaiser_sim.rules import PRESETS, Rules
 

@@ -19,7 +19,7 @@ from kaiser_sim.auction import Bid, legal_calls, ladder
 from kaiser_sim.cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_at, deal_batch
-from kaiser_sim.dd.rule_variants import deal_for_rules
+from kaiser_sim.deal import deal_for_rules
 from kaiser_sim.hands import strength
 from kaiser_sim.rules import PRESETS, Rules
 from kaiser_sim.strategy.advisor import read_hand

@@ -1,4 +1,4 @@
-"""Double-dummy tables (``kaiser_sim.dd.table``): the result object and the
+"""Double-dummy tables (``kaiser_sim.game.table``): the result object and the
 JSON and text formats (no solver needed)."""
 
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kaiser_sim.cards import STRAINS, NotationError, Seat, Strain
-from kaiser_sim.dd.table import (
+from kaiser_sim.game.table import (
     LEADER_KEYS,
     STRAIN_KEYS,
     DDTable,

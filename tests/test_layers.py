@@ -42,6 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                                             "kaiser_sim.stats")),
     ("shared vocabulary: deals", ("kaiser_sim.deal", "kaiser_sim.scoring", "kaiser_sim.auction")),
     ("double-dummy engine", ("kaiser_sim.dd", "kaiser_sim.dd.*")),
+    ("the door from the rules to the engine", ("kaiser_sim.game", "kaiser_sim.game.*")),
     ("runs and results", ("kaiser_sim.runs", "kaiser_sim.runs.*")),
     ("hands and models", ("kaiser_sim.strategy", "kaiser_sim.strategy.*")),
     ("studies", ("kaiser_sim.studies", "kaiser_sim.studies.*")),
@@ -253,6 +254,43 @@ def test_no_module_imports_the_package_facade():
     (whose public names are the top layer's façade)."""
     bad = [(a, name, line) for a, b, name, line in IMPORTS if b == "kaiser_sim" and a != "kaiser_sim"]
     assert not bad
+
+
+#: modules outside ``kaiser_sim.dd`` and ``kaiser_sim.game`` allowed to import the solver directly, each with why
+#: (none: the runs, the strategy, the studies and the command line, ``solve`` and ``play`` included, all go through
+#: ``kaiser_sim.game``; the package's façade ``kaiser_sim.__init__`` names ``dd`` as a string for its lazy public
+#: ``dd_table`` / ``solve`` / ``can_reach``, the standard game's stable API, which is not an import statement)
+DD_IMPORT_EXCEPTIONS: dict[str, str] = {}
+
+
+def test_only_the_door_imports_the_solver():
+    """One door (issue 44): above ``kaiser_sim.game`` nothing imports ``kaiser_sim.dd`` (nor any of its modules),
+    so every caller reaches the solver with the rules given, through one set of entry points."""
+    bad = sorted({(a, b, line) for a, b, _, line in IMPORTS
+                  if (b == "kaiser_sim.dd" or b.startswith("kaiser_sim.dd."))
+                  and not (a == "kaiser_sim.dd" or a.startswith(("kaiser_sim.dd.", "kaiser_sim.game")))
+                  and a not in DD_IMPORT_EXCEPTIONS})
+    assert not bad, f"imports of the solver from above the door (importer, imported, line): {bad}"
+    stale = [m for m in DD_IMPORT_EXCEPTIONS if not any(a == m and b.startswith("kaiser_sim.dd") for a, b, _, _ in IMPORTS)]
+    assert not stale, f"fixed, remove them from DD_IMPORT_EXCEPTIONS: {stale}"
+
+
+def test_the_solver_knows_no_rules_object():
+    """``kaiser_sim.dd`` holds the standard game's kernels only: none of its modules imports ``kaiser_sim.rules``
+    or the door above it (the kitty, low no trump and cover 3 are applied in ``kaiser_sim.game``)."""
+    bad = sorted({(a, b) for a, b, _, _ in IMPORTS
+                  if (a == "kaiser_sim.dd" or a.startswith("kaiser_sim.dd."))
+                  and (b == "kaiser_sim.rules" or b.startswith("kaiser_sim.game"))})
+    assert not bad, bad
+
+
+def test_the_door_imports_nothing_above_it():
+    """``kaiser_sim.game`` imports only the shared vocabulary and the solver: never the runs, the strategy, the
+    studies, the report or the command line."""
+    above = ("kaiser_sim.runs", "kaiser_sim.strategy", "kaiser_sim.studies", "kaiser_sim.report", "kaiser_sim.cli")
+    bad = sorted({(a, b) for a, b, _, _ in IMPORTS
+                  if a.startswith("kaiser_sim.game") and (b == "kaiser_sim" or b.startswith(above))})
+    assert not bad, bad
 
 
 def test_cli_constants_match_the_library():

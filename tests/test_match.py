@@ -25,7 +25,7 @@ from kaiser_sim.strategy.policies import (PASS, POLICIES, BidView, EVPolicy, Pol
 from kaiser_sim.rules import Rules
 from kaiser_sim.scoring import score_hand
 from kaiser_sim.dd import dd_table
-from kaiser_sim.dd.rule_variants import deal_for_rules
+from kaiser_sim.deal import deal_for_rules
 
 STANDARD = Rules.preset("standard")
 CHEAP = ["ev", "cautious", "aggressive", "rank-squared", "trump-heuristic"]

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from kaiser_sim.cli import main
-from kaiser_sim.dd.rule_variants import deal_for_rules
+from kaiser_sim.deal import deal_for_rules
 from kaiser_sim.rules import Rules
 from kaiser_sim.strategy.match import play_matches, round_seed
 from kaiser_sim.strategy.policies import PASS, Policy, ScoreAwarePolicy

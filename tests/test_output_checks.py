@@ -75,11 +75,13 @@ def test_play_samples_beyond_the_limit_are_refused(k):
 
 
 def test_the_library_refuses_such_sample_counts_too():
-    from kaiser_sim.dd.pimc import play_deal, pimc_scores
+    from kaiser_sim.dd.pimc import pimc_scores
+    from kaiser_sim.game.play import play_deal
+    from kaiser_sim.rules import STANDARD
     from kaiser_sim.cards import parse_deal
 
     with pytest.raises(ValueError, match="samples must be from 1 to"):
-        play_deal(DEAL, 0, 0, samples=2**31)
+        play_deal(DEAL, 0, 0, samples=2**31, rules=STANDARD)
     with pytest.raises(ValueError, match="samples must be from 1 to"):
         pimc_scores(parse_deal(DEAL), 0, 0, samples=0)
 

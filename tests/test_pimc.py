@@ -13,6 +13,8 @@ import pytest
 from kaiser_sim.cards import DECK_32, SUIT_MASK, cards_of
 from kaiser_sim.dd import api, bits, midtrick, pimc
 from kaiser_sim.deal import deal_batch
+from kaiser_sim.game import play_deals
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.studies.common import trump_by_rule
 
 K = 20
@@ -157,15 +159,15 @@ def deals():
 
 def test_dd_players_realise_the_dd_value(deals):
     d, dec, strains = deals
-    r = pimc.play_deals(d, dec, strains, declarer="dd", defenders="dd")
+    r = play_deals(d, dec, strains, declarer="dd", defenders="dd", rules=STANDARD)
     assert np.array_equal(r.declarer_points, api.dd_contracts(d, dec, strains))
 
 
 def test_pimc_against_dd_is_bounded_by_the_dd_value(deals):
     d, dec, strains = deals
     dd = api.dd_contracts(d, dec, strains)
-    a = pimc.play_deals(d, dec, strains, declarer="pimc", defenders="dd", samples=6, seed=1)
-    b = pimc.play_deals(d, dec, strains, declarer="dd", defenders="pimc", samples=6, seed=1)
+    a = play_deals(d, dec, strains, declarer="pimc", defenders="dd", samples=6, seed=1, rules=STANDARD)
+    b = play_deals(d, dec, strains, declarer="dd", defenders="pimc", samples=6, seed=1, rules=STANDARD)
     assert np.all(a.declarer_points <= dd)  # best defence seeing all cards: at most the DD value
     assert np.all(b.declarer_points >= dd)
 
@@ -200,11 +202,11 @@ def _check_legal(r):
 
 def test_pimc_play_is_legal_and_reproducible(deals):
     d, dec, strains = deals
-    r1 = pimc.play_deals(d, dec, strains, samples=K, seed=9, threads=1)
+    r1 = play_deals(d, dec, strains, samples=K, seed=9, threads=1, rules=STANDARD)
     _check_legal(r1)
-    r2 = pimc.play_deals(d, dec, strains, samples=K, seed=9, threads=2)
+    r2 = play_deals(d, dec, strains, samples=K, seed=9, threads=2, rules=STANDARD)
     assert np.array_equal(r1.plays, r2.plays)
-    part = pimc.play_deals(d[5:7], dec[5:7], strains[5:7], samples=K, seed=9, start=5)
+    part = play_deals(d[5:7], dec[5:7], strains[5:7], samples=K, seed=9, start=5, rules=STANDARD)
     assert np.array_equal(part.plays, r1.plays[5:7])
     assert np.all((r1.declarer_points >= -2) & (r1.declarer_points <= 12))
 
@@ -217,7 +219,7 @@ def test_pimc_play_unchanged_by_search_changes():
     # (kaiser_sim.dd.search.search_mid); a change here means a value changed.
     import hashlib
 
-    r = pimc.play_deals(deal_batch(8, 7), [0, 1, 2, 3, 0, 1, 2, 3], [0, 1, 2, 3, 4, 0, 1, 4], samples=6, seed=11)
+    r = play_deals(deal_batch(8, 7), [0, 1, 2, 3, 0, 1, 2, 3], [0, 1, 2, 3, 4, 0, 1, 4], samples=6, seed=11, rules=STANDARD)
     assert r.ns.tolist() == [4, 2, 0, 8, 2, 11, 7, 1]
     assert hashlib.sha256(r.plays.astype(np.int8).tobytes()).hexdigest()[:16] == "d0cfa2944489562d"
 

@@ -17,7 +17,9 @@ import pytest
 
 from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES, cards_of
 from kaiser_sim.dd import pimc
-from kaiser_sim.dd.rule_variants import contract_values, deal_for_rules
+from kaiser_sim.deal import deal_for_rules
+from kaiser_sim.game import contract_values, pimc_discard, play_deals
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.rules import Rules
 
 VARIANTS = {
@@ -63,7 +65,7 @@ def test_pimc_play_is_legal_and_scored_by_the_rules(name):
     n = 4
     deals, kitties = deal_for_rules(n, 11, rules)
     dec, strains = _contracts(rules, n)
-    r = pimc.play_deals(deals, dec, strains, samples=3, seed=4, rules=rules, kitties=kitties)
+    r = play_deals(deals, dec, strains, samples=3, seed=4, rules=rules, kitties=kitties)
     for i in range(n):
         h = [int(x) for x in deals[i]]
         d = int(dec[i])
@@ -117,17 +119,17 @@ def test_double_dummy_players_realise_the_rules_double_dummy_value(name):
     n = 4
     deals, kitties = deal_for_rules(n, 12, rules)
     dec, strains = _contracts(rules, n)
-    r = pimc.play_deals(deals, dec, strains, declarer="dd", defenders="dd", rules=rules, kitties=kitties)
+    r = play_deals(deals, dec, strains, declarer="dd", defenders="dd", rules=rules, kitties=kitties)
     assert np.array_equal(r.declarer_points, contract_values(deals, kitties, dec, strains, rules)[0])
 
 
 def test_low_nt_needs_rules_that_play_it_and_a_kitty_needs_the_kitties():
     deals, kitties = deal_for_rules(1, 1, VARIANTS["kitty-4"])
     with pytest.raises(ValueError, match="kitt"):
-        pimc.play_deals(deals, [0], [0], samples=2, rules=VARIANTS["kitty-4"])
+        play_deals(deals, [0], [0], samples=2, rules=VARIANTS["kitty-4"])
     d32 = deal_for_rules(1, 1, Rules.preset("standard"))[0]
     with pytest.raises(ValueError, match="low NT"):
-        pimc.play_deals(d32, [0], [5], samples=2)
+        play_deals(d32, [0], [5], samples=2, rules=STANDARD)
 
 
 def test_sampling_with_a_hidden_discard_is_uniform():
@@ -178,11 +180,11 @@ def test_discard_candidates_are_the_lowest_cards_of_each_suit():
 def test_the_discard_is_seeded_and_hidden_from_the_other_seats():
     rules = VARIANTS["kitty-34"]
     deals, kitties = deal_for_rules(2, 21, rules)
-    a = pimc.play_deals(deals, [0, 1], [4, 0], samples=3, seed=8, rules=rules, kitties=kitties)
-    b = pimc.play_deals(deals[1:], [1], [0], samples=3, seed=8, start=1, rules=rules, kitties=kitties[1:])
+    a = play_deals(deals, [0, 1], [4, 0], samples=3, seed=8, rules=rules, kitties=kitties)
+    b = play_deals(deals[1:], [1], [0], samples=3, seed=8, start=1, rules=rules, kitties=kitties[1:])
     assert np.array_equal(a.plays[1], b.plays[0]) and a.discards[1] == b.discards[0]  # deal i plays the same alone
-    d = pimc.pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
-    assert d == pimc.pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
+    d = pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
+    assert d == pimc_discard(deals[0], kitties[0], 0, 4, rules, samples=4, seed=8, index=0)
 
 
 # --- the commands that play: simulate --play, the dd-bias study ------------------------------------------
@@ -208,7 +210,7 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
     assert np.array_equal(df["play_strain"], strains)
     if rules.low_nt != "off":
         assert (strains == 5).any()
-    r = pimc.play_deals(hands, dec, strains, samples=2, seed=31, rules=rules, kitties=kitties)
+    r = play_deals(hands, dec, strains, samples=2, seed=31, rules=rules, kitties=kitties)
     assert np.array_equal(df["play_pts"], r.declarer_points)
     assert np.array_equal(df["play_dd"], contract_values(hands, kitties, dec, strains, rules)[0])
     tables = get_study("dd-bias").run(df, rules, samples=2, min_cell=2)

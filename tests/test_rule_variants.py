@@ -23,18 +23,17 @@ from kaiser_sim.cards import (
     reverse_ranks,
     special_bits_after_reverse,
 )
-from kaiser_sim.dd.rule_variants import (
+from kaiser_sim.deal import deal_for_rules, weak_hands
+from kaiser_sim.game.values import (
     LOW_NT,
-    dd_table_for_rules,
     dd_value,
-    deal_for_rules,
     discard_classes,
     kitty_dd_value,
     kitty_dd_values,
     play_view,
     strain_keys,
-    weak_hands,
 )
+from kaiser_sim.game.values import dd_table as dd_table_for_rules
 from kaiser_sim.rules import get_preset
 
 STD = get_preset("standard")

@@ -126,8 +126,9 @@ def test_fixed_cards(tmp_path):
 
 def test_rules_that_change_the_deal_and_the_play(tmp_path):
     """kitty-4: 7-card hands, values with the kitty exchange; low-nt: an LNT
-    strain.  The values are those of rule_variants.dd_table_for_rules (= solve --rules)."""
-    from kaiser_sim.dd.rule_variants import dd_table_for_rules, deal_for_rules
+    strain.  The values are those of game.dd_table (= solve --rules)."""
+    from kaiser_sim.deal import deal_for_rules
+    from kaiser_sim.game import dd_table
 
     for preset, n, strains in (("kitty-4", 1, 5), ("low-nt", 3, 6)):
         rules = Rules.preset(preset)
@@ -136,7 +137,7 @@ def test_rules_that_change_the_deal_and_the_play(tmp_path):
         meta = df.attrs["kaiser_sim"]
         deals, kitties = deal_for_rules(n, 3, rules)
         assert np.array_equal(res.hands_array(df), deals)
-        assert np.array_equal(res.dd_array(df), dd_table_for_rules(deals, rules, "points", kitties=kitties))
+        assert np.array_equal(res.dd_array(df), dd_table(deals, rules, "points", kitties=kitties))
         assert res.dd_array(df).shape == (n, 4, strains) and len(meta["strains"]) == strains
         assert Rules.from_dict(meta["rules"]) == rules
     assert {popcount(h) for h in res.hands_array(kaiser_sim.load_results(tmp_path / "kitty-4")).ravel()} == {7}

@@ -21,7 +21,7 @@ then:
     equally likely under every preset (seats are exchangeable), its mean
     over the roles is 0, as in the standard game;
   * the study's values agree with a direct solve of the contract through the
-    rules-aware solver (:func:`kaiser_sim.dd.rule_variants.contract_values`, an
+    rules-aware solver (:func:`kaiser_sim.game.contract_values`, an
     independent code path for both sides' points) on a few deals.
 """
 
@@ -33,7 +33,7 @@ from click.testing import CliRunner
 
 from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES
 from kaiser_sim.cli import main
-from kaiser_sim.dd.rule_variants import contract_values, dd_table_for_rules
+from kaiser_sim.game import contract_values, dd_table
 from kaiser_sim.hands import trump_by_rule
 from kaiser_sim.rules import get_preset, preset_names
 from kaiser_sim.runs.results import load_results
@@ -196,7 +196,7 @@ def test_specials_invariants_under_the_rules(runs, name, card):
     pos = np.flatnonzero(np.isin(sample["deal"].to_numpy(), ids))
     swapped, _ = specials.move_card(deals[pos], card, (holder[pos] + 2) % 4)
     kit = None if kitties is None else kitties[pos]
-    pts = dd_table_for_rules(swapped, rules, "points", kitties=kit)[:, :, :5]
+    pts = dd_table(swapped, rules, "points", kitties=kit)[:, :, :5]
     back = results_frame(swapped, points=pts)
     back["deal"] = sample["deal"].to_numpy()[pos]
     _, _, _, rec2 = specials.counterfactual(back, rules, card, receivers=("partner",), max_resolve=len(pos))

@@ -13,7 +13,8 @@ import pytest
 
 import kaiser_sim
 from kaiser_sim.strategy import table_play, table_play_build
-from kaiser_sim.dd.pimc import play_deals
+from kaiser_sim.game import play_deals
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.rules import get_preset
 from kaiser_sim.runs.simulate import SimulateError, simulate
 from kaiser_sim.runs.spec import play_contracts
@@ -41,7 +42,7 @@ def test_play_run_columns_and_contracts(played):
     pts = df[[f"pts_{s}_{t}" for s in "NESW" for t in ("S", "H", "D", "C", "NT")]].to_numpy().reshape(-1, 4, 5)
     assert (df["play_dd"].to_numpy() == pts[np.arange(len(df)), dec, strain]).all()
     # the played result is play_deals' on the same deals, independently
-    r = play_deals(hands, dec, strain, samples=K, seed=9, start=0)
+    r = play_deals(hands, dec, strain, samples=K, seed=9, start=0, rules=STANDARD)
     assert (df["play_pts"].to_numpy() == r.declarer_points).all()
     meta = kaiser_sim.runs.results.read_metadata(played)
     assert meta["play"]["samples"] == K and "deal % 4" in meta["play"]["contracts"]

@@ -22,13 +22,12 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.strategy.match import MatchError, play_matches, round_seed
 from kaiser_sim.rules import PRESETS, Rules
 from kaiser_sim.runs.simulate import RunSpec, SimulateError, simulate
-from kaiser_sim.dd.rule_variants import (
+from kaiser_sim.deal import deal_for_rules, weak_hands
+from kaiser_sim.game.values import (
     contract_values,
     cover3_points,
-    deal_for_rules,
     kitty_dd_value,
     strain_values,
-    weak_hands,
 )
 
 STANDARD = Rules.preset("standard")

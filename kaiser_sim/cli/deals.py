@@ -2,7 +2,7 @@
 of a deal or a list of deals), ``play`` (a deal played out by PIMC players).
 
 Library: ``deal`` generates, ``runs.deal_io`` reads and writes deal lists,
-``dd.rule_variants`` solves under the rules, ``dd.table`` formats; ``dd.pimc`` plays.
+``game`` solves under the rules (``game.values``), formats (``game.table``) and plays (``game.play``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _solve(deals: np.ndarray, modes: tuple[str, ...], rules) -> dict[str, np.nda
     import numpy as np
 
     from ..deal import kitty_of
-    from ..dd.rule_variants import dd_table_for_rules, strain_keys
+    from ..game import dd_table, strain_keys
 
     n = len(deals)
     show = n > config.PROGRESS_MIN_DEALS and _stderr_is_tty()
@@ -57,7 +57,7 @@ def _solve(deals: np.ndarray, modes: tuple[str, ...], rules) -> dict[str, np.nda
         for mode in modes:
             for lo in range(0, n, step):
                 kit = None if kitties is None else kitties[lo : lo + step]
-                tables[mode][lo : lo + step] = dd_table_for_rules(deals[lo : lo + step], rules, mode, kitties=kit)
+                tables[mode][lo : lo + step] = dd_table(deals[lo : lo + step], rules, mode, kitties=kit)
                 bar.update(min(step, n - lo))
     return tables
 
@@ -92,7 +92,7 @@ def _read_input(stream, rules) -> tuple[np.ndarray, np.ndarray]:
 def _solve_output(deals, line_numbers, tables, fmt: str, single: bool) -> Iterable[str]:
     """The lines ``solve`` prints, in format ``fmt``."""
     from ..cards import format_deal
-    from ..dd.table import deal_record, format_deal_text
+    from ..game.table import deal_record, format_deal_text
 
     texts = [format_deal(hands) for hands in deals]
     per_deal = [{mode: t[i] for mode, t in tables.items()} for i in range(len(texts))]
@@ -197,7 +197,7 @@ def solve(deal, stream, fmt, mode, rules):
     """
     import numpy as np
 
-    from ..dd.table import MODES
+    from ..game.table import MODES
 
     if deal is not None and stream is not None:
         raise click.UsageError("give a DEAL or --input FILE, not both")
@@ -252,13 +252,12 @@ def play_command(deal, strain, leader, samples, seed, declarer_player, defenders
         kaiser-sim play "N:AQJ.KT.9.A8 9.AJ.KJ7.Q9 KT.Q5.8.KT7 83.98.AQT.J" --strain N --leader E -k 40 --seed 3
         kaiser-sim play "N:T.AKT.8.QT Q3.-.AT97.J 9.J5.KQ.AK K.98.J.987" --rules kitty-4 --strain S --leader N
     """
-    from ..dd.pimc import play_deal
+    from ..game import play_deal
 
     if bin(int(deal[0])).count("1") != rules.hand_size:
         raise InputError(f"play needs a full deal: {rules.hand_size} cards a hand")
     if int(strain) == 5 and rules.low_nt == "off":
         raise InputError("low no trump (--strain L) is played only under rules with low_nt (e.g. --rules low-nt)")
-    std = rules.kitty == "none" and rules.low_nt == "off" and not rules.cover3
     result = play_deal(deal, int(strain), int(leader), samples=samples, seed=seed,
-                       declarer_player=declarer_player, defenders=defenders, rules=None if std else rules)
+                       declarer_player=declarer_player, defenders=defenders, rules=rules)
     click.echo(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.to_text())

@@ -1,5 +1,9 @@
 """The double-dummy engine: exact solving of Kaiser deals, mid-trick values, PIMC players.
 
+The standard game's kernels only: this package knows no rules object.  The
+rules (a kitty, low no trump, cover 3) are applied around these kernels by
+:mod:`kaiser_sim.game`, the one way to them from above (a test enforces it).
+
 Modules, lowest first (each imports only those above it in this list):
 
 - :mod:`~kaiser_sim.dd._jit_cache`: numba's on-disk cache made aware of
@@ -17,25 +21,20 @@ Modules, lowest first (each imports only those above it in this list):
   ``dd_table``, ``dd_strains``, ``dd_contracts``);
 - :mod:`~kaiser_sim.dd.midtrick`: values in the middle of a trick and a
   score for every card;
-- :mod:`~kaiser_sim.dd.pimc`: the PIMC card player, deals played out;
-- :mod:`~kaiser_sim.dd.rule_variants`: the rules that change the deal or
-  the play (kitty, low no trump, weak-hand redeals) reduced to the solver's
-  game;
-- :mod:`~kaiser_sim.dd.table`: one deal's table as a result object
-  (:class:`DDTable`), JSON-ready dicts and text.
+- :mod:`~kaiser_sim.dd.play_bounds`: sound bounds on a contract's value
+  from the cards alone;
+- :mod:`~kaiser_sim.dd.pimc`: the PIMC card player and its kernels, deals
+  played out as the solver sees them.
 
 docs/solver.md explains the search and its pitfalls.  The names below are
-imported on first use (PEP 562): importing :mod:`kaiser_sim.dd.table` alone
-loads no kernel.
+imported on first use (PEP 562).
 """
 
 #: public name -> the module of this package that defines it
 _LAZY = {
     "MODES": "api", "solve": "api", "can_reach": "api", "dd_table": "api", "dd_strains": "api", "dd_contracts": "api",
     "solve_mid": "midtrick", "score_cards": "midtrick",
-    "play_deals": "pimc", "play_deal": "pimc", "pimc_scores": "pimc", "sample_hands": "pimc",
-    "PlayResult": "pimc", "PlayedDeal": "pimc",
-    "DDTable": "table",
+    "play_views": "pimc", "pimc_scores": "pimc", "sample_hands": "pimc",
 }
 
 __all__ = list(_LAZY)

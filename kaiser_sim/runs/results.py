@@ -29,12 +29,12 @@ Columns
                              contract (0..3), ``play_strain`` its strain (0..3 trump S H D C, 4 NT),
 ``play_dd``          int8    the contract's double-dummy points (the declaring side's), and
 ``play_pts``         int8    the declaring side's points when the deal is played out by four
-                             PIMC players (:mod:`kaiser_sim.dd.pimc`, K layouts a turn); the
+                             PIMC players (:mod:`kaiser_sim.game.play`, K layouts a turn); the
                              contract design is in the metadata (``play``)
 
 The leader is the declarer (in Kaiser the declarer leads).  The values are
 those of ``kaiser-sim solve`` under the run's rules
-(:func:`kaiser_sim.dd.rule_variants.dd_table_for_rules`): with a kitty rule the
+(:func:`kaiser_sim.game.dd_table`): with a kitty rule the
 hands are as dealt (7 cards each with the 4-card kitty, from the 34-card
 deck with the 2-card kitty; the kitty is the rest of the deck,
 :func:`kaiser_sim.deal.kitty_of`) and each value is for the declarer

@@ -7,19 +7,19 @@ indices ``[i*C, (i+1)*C)`` and becomes one Parquet part (format:
 :func:`~kaiser_sim.runs.chunks.compute_chunk`, a pure function of (run,
 chunk index): it deals with :func:`kaiser_sim.deal.deal_batch` (deal ``i``
 depends only on the seed, the rules' deck and hand size, the fixed cards
-and ``i``) and solves with :func:`kaiser_sim.dd.dd_table` (exact, so
+and ``i``) and solves with :func:`kaiser_sim.game.dd_table` (exact, so
 independent of threads).  Hence the rows never depend on the number of
 workers, the chunk size or the engine that ran them.  Under rules with the
 weak-hand redeal (``weak_redeal`` ``weak`` or ``weak+quads``) a deal in
 which some hand is weak is redealt, as if the player always demanded it
-(:func:`kaiser_sim.dd.rule_variants.deal_for_rules`): deal ``i`` is the first
+(:func:`kaiser_sim.deal.deal_for_rules`): deal ``i`` is the first
 acceptable one of attempt 0 (the plain deal ``i``), attempt 1, 2, ... (deal
 ``i`` of a run seeded from (seed, attempt)), so it still depends only on
 (seed, i); the metadata records the rule (``redeal``) and each part the
 number of redeals it took (when not 0).  Rules without the redeal deal
 exactly as before.  Under rules that change the play (a kitty, low no
 trump) a chunk is solved with
-:func:`kaiser_sim.dd.rule_variants.dd_table_for_rules`, so the values are those
+:func:`kaiser_sim.game.dd_table`, so the values are those
 ``kaiser-sim solve --rules`` prints.
 
 The run engine, one module a job (this module runs a run and keeps its

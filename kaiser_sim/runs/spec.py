@@ -23,7 +23,7 @@ from ..errors import KaiserSimError
 from .. import __version__, config
 from . import results as res
 from ..cards import NotationError, Seat, format_hand, parse_hand
-from ..deal import deal_batch, normalize_fixed
+from ..deal import certainly_weak, deal_batch, normalize_fixed
 from ..rules import Rules
 
 
@@ -141,8 +141,8 @@ class RunSpec:
     @property
     def plain(self) -> bool:
         """Do the rules leave the play alone (no kitty, no low no trump)?
-        Then the table is ``dd.dd_table``'s; otherwise
-        ``rule_variants.dd_table_for_rules``'s."""
+        Then the table is the solver's own (``game.dd_table`` passes it
+        through, ``mode="both"`` included); otherwise solved per strain."""
         return self.rules.kitty == "none" and self.rules.low_nt == "off"
 
     @property
@@ -269,8 +269,6 @@ def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points",
             raise SimulateError("--play needs the points table (--mode points or both): the played contract's "
                                 "double-dummy value is stored beside its played result")
     masks = parse_fixed(fixed, deck34=rules.deck34)
-    from ..dd.rule_variants import certainly_weak
-
     always = certainly_weak(rules, masks)
     if always:
         raise SimulateError(f"the fixed cards of {', '.join(Seat(s).name for s in always)} make a hand the rules "

@@ -131,7 +131,7 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         winning the match (the win-probability model of ``policy``'s play).
     """
     from .conditioned import ask_calls
-    from ..dd.rule_variants import LOW_NT, contract_values
+    from ..game import LOW_NT, contract_values
     from .policies import PASS, BidView, contracts_of, ladder_arrays, win_table
 
     deals = np.asarray(deals, dtype=np.uint64)

@@ -398,7 +398,7 @@ def conditioned_deals(hand: int, seat: int, calls, n: int, seed: int, rules: Rul
     makes every call; ``min_deals`` is its floor).  :class:`AuctionInputError`
     for illegal calls or an unknown method, :class:`AuctionTooRare` when too
     few deals are kept (rejection) or the model gives the calls probability 0."""
-    from ..dd.rule_variants import deal_for_rules
+    from ..deal import deal_for_rules
     from .policies import PASS, get_policy, ladder_arrays
 
     method = str(config.AUCTION_CONDITIONING if method is None else method).strip().lower()
@@ -499,7 +499,7 @@ def _running(total: float, x: np.ndarray) -> np.ndarray:
 def _weighted(hand: int, seat: int, dealer: int, calls: tuple, n: int, seed: int, rules: Rules, policy, name: str,
               scores, cap: int, block: int) -> ConditionedDeals:
     """:func:`conditioned_deals` by importance weights (module doc)."""
-    from ..dd.rule_variants import deal_for_rules
+    from ..deal import deal_for_rules
     from .policies import PASS, ladder_arrays
 
     lad = ladder_arrays(rules)
@@ -606,7 +606,7 @@ def what_the_calls_told(cd: ConditionedDeals, rules: Rules) -> dict:
     first deals of the unconditioned stream (as many), for the one-line
     summary of what the calls told."""
     from ..cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT
-    from ..dd.rule_variants import deal_for_rules
+    from ..deal import deal_for_rules
     from ..hands import strength
 
     base, _ = deal_for_rules(cd.kept, cd.seed, rules, fixed={cd.seat: int(cd.deals[0, cd.seat])}, redeal_weak=True,

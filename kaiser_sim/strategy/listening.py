@@ -299,11 +299,12 @@ def _read_share(table, seats, dealers, rules) -> float:
 
 def solve(deals_n: int, seed: int, threads=None):
     """``(deals (n, 4), points (n, 4, 5))``: the table's deals and their DD points."""
-    from ..dd import dd_table
     from ..deal import deal_batch
+    from ..game import dd_table
+    from ..rules import STANDARD
 
     deals = deal_batch(deals_n, seed)
-    return deals, np.asarray(dd_table(deals, threads=threads), dtype=np.int64)
+    return deals, np.asarray(dd_table(deals, STANDARD, threads=threads), dtype=np.int64)
 
 
 def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,

@@ -379,7 +379,8 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
         rules_note, run_auction
     from ..runs.progress import Progress
     from ..scoring import score_hands
-    from ..dd.rule_variants import LOW_NT, contract_values, deal_for_rules
+    from ..deal import deal_for_rules
+    from ..game import LOW_NT, contract_values
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)

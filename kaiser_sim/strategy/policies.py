@@ -1349,7 +1349,7 @@ def hand_events(rules: Rules, deals: int = PILOT_DEALS, seed: int = PILOT_SEED, 
     given that there is a contract, ``(L, 15)``, and the share of hands
     thrown in, from ``ev`` bidding on random deals (the model at the end of this module;
     ``play``: the policies' ``"table"`` or ``"dd"``)."""
-    from ..dd.rule_variants import deal_for_rules
+    from ..deal import deal_for_rules
 
     d = deal_for_rules(deals, seed, rules)[0]  # the rules' hand size and deck (the 8-card game: deal_batch)
     dealers = np.arange(deals) % 4

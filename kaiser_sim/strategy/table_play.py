@@ -596,7 +596,8 @@ class HandTablePlay:
         the odd rows is the model's mean plus the mean residual of the
         played deals there: the control-variate estimate, unbiased for
         this hand whatever the model's error."""
-        from ..dd.pimc import play_deals
+        from ..game import play_deals
+        from ..rules import STANDARD
 
         n = self.values.shape[0]
         deals = np.asarray(deals, dtype=np.uint64)
@@ -618,7 +619,7 @@ class HandTablePlay:
         names = []
         for s in dict.fromkeys(int(x) for x in strains):
             res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
-                             seed=int(seed), rules=self.rules,
+                             seed=int(seed), rules=self.rules or STANDARD,
                              kitties=None if self.kitties is None else np.asarray(self.kitties)[sub])
             out.played[sub, s] = res.declarer_points
             names.append(_STRAIN_NAMES[s])

@@ -152,7 +152,8 @@ def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, sample
     deals: PIMC with 2K layouts, a PIMC declaring side against double-dummy
     defenders and the converse, each against the PIMC-at-K result (paired
     differences, one contract a deal: iid 95% intervals)."""
-    from ..dd.pimc import play_deals
+    from ..game import play_deals
+    from ..rules import STANDARD
     from ..stats import mean_ci
 
     ids = np.asarray(deal_ids, dtype=np.int64)
@@ -168,7 +169,7 @@ def sensitivity_table(hands, dec, strain, dd, table, deal_ids, seed: int, sample
                  "minus_model_players": 0.0, "lo": 0.0, "hi": 0.0,
                  **{f"make_{b}": float((base >= b).mean()) for b in levels}})
     for label, kw in variants:
-        r = play_deals(hands, dec, strain, seed=seed, start=start, **kw).declarer_points.astype(np.float64)
+        r = play_deals(hands, dec, strain, seed=seed, start=start, rules=STANDARD, **kw).declarer_points.astype(np.float64)
         d = mean_ci(r - base)
         rows.append({"players": label, "n": len(ids), "mean_points": float(r.mean()), "minus_model_players": d.mean,
                      "lo": d.lo, "hi": d.hi, **{f"make_{b}": float((r >= b).mean()) for b in levels}})
@@ -349,8 +350,8 @@ def play_sample(rules, deals: int, seed: int, samples: int, start: int = 0, prog
     ``played`` (declaring side's raw points; a cover-3 -3 is counted as -2,
     the model's lowest: both fail every bid), ``discards``, ``strength``
     (the declarer's count with its trump)."""
-    from ..dd.pimc import play_deals
-    from ..dd.rule_variants import contract_values, deal_for_rules
+    from ..deal import deal_for_rules
+    from ..game import contract_values, play_deals
     from ..hands import strength, trump_by_rule
 
     hands, kitties = deal_for_rules(deals, seed, rules, start=start, redeal_weak=True)
@@ -385,14 +386,12 @@ def discard_check(sample: dict, rules) -> dict:
     discard (the real deal) and with the best discard
     (:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`).  Cover 3 is not
     applied here (the discard is compared in the standard count)."""
-    from ..dd.api import dd_contracts
-    from ..dd.rule_variants import kitty_dd_value, play_view
+    from ..game import dd_contracts, discard_candidates, kitty_dd_value, play_view
     from ..stats import mean_ci, wilson_interval
 
     hands, kit, dec, st, disc = (sample[k] for k in ("hands", "kitties", "declarer", "strain", "discards"))
     n = len(dec)
     from ..cards import FIVE_HEARTS, THREE_SPADES
-    from ..dd.pimc import discard_candidates
 
     after = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
@@ -407,7 +406,7 @@ def discard_check(sample: dict, rules) -> dict:
         off = 0
         if counts:
             off = (5 if int(disc[i]) >> FIVE_HEARTS & 1 else 0) - (3 if int(disc[i]) >> THREE_SPADES & 1 else 0)
-        after[i] = int(dd_contracts(v[None, :], [d], [4 if low else int(st[i])], "points", threads=1, five=five,
+        after[i] = int(dd_contracts(v[None, :], [d], [4 if low else int(st[i])], rules, "points", threads=1, five=five,
                                     three=three)[0]) + off
         best[i] = kitty_dd_value(hands[i], kit[i], d, int(st[i]), rules, "points")
         # the best of the PIMC declarer's own candidates on the real deal: what the restriction to them costs
@@ -418,7 +417,7 @@ def discard_check(sample: dict, rules) -> dict:
                                    rules.may_discard_specials)
         pos = np.repeat(fv[None, :], len(cands), axis=0)
         pos[:, d] = [int(fv[d]) & ~c for c in cands]
-        vals = dd_contracts(pos, np.full(len(cands), d), np.full(len(cands), 4 if low else int(st[i])), "points",
+        vals = dd_contracts(pos, np.full(len(cands), d), np.full(len(cands), 4 if low else int(st[i])), rules, "points",
                             threads=1, five=five, three=three).astype(np.int64)
         if counts:
             vals += np.array([(5 if c & int(five) else 0) - (3 if c & int(three) else 0) for c in cands])

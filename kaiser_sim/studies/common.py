@@ -413,10 +413,11 @@ def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame
     """A results frame (the ``load_results`` schema, points columns) built
     from a deals array, solving it unless ``points`` ((n, 4, 5)) is given;
     ``attrs["kaiser_sim"]`` records the seed.  For tests and small runs."""
-    from ..dd import dd_table
+    from ..game import dd_table
+    from ..rules import STANDARD
 
     deals = np.asarray(deals, dtype=np.uint64)
-    pts = dd_table(deals) if points is None else np.asarray(points)
+    pts = dd_table(deals, STANDARD) if points is None else np.asarray(points)
     n = deals.shape[0]
     df = pd.DataFrame({"deal": np.arange(first, first + n, dtype=np.int64),
                        "dealer": (np.arange(first, first + n) % 4).astype(np.int8)})

@@ -73,7 +73,7 @@ import pandas as pd
 
 from .. import config
 from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
-from ..dd.pimc import play_deals
+from ..game import contract_values, play_deals
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
                      bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
@@ -151,7 +151,7 @@ def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     the results, is with the best discard; a special card in the kitty is
     the declarer's, one discarded is captured by nobody); with low no trump
     every other NT deal is played low (the results' LNT column); under
-    cover 3 the DD value is :func:`kaiser_sim.dd.rule_variants.contract_values`'
+    cover 3 the DD value is :func:`kaiser_sim.game.contract_values`'
     (the results hold the standard count) and the DD line need not realise
     it (that value is an approximation)."""
     from ..deal import kitty_of
@@ -178,8 +178,6 @@ def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
         dd = np.where(strains == 5, low[np.arange(n), dec], dd)
     kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
     if rules.cover3:
-        from ..dd.rule_variants import contract_values
-
         dd = contract_values(deals, kitties, dec, strains, rules)[0]
     play = {"rules": rules, "kitties": kitties}
     pim = _play_by_index(deals, dec, strains, idx, samples, int(seed), "pimc", **play)
@@ -211,7 +209,7 @@ def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     return df
 
 
-def _play_by_index(deals, dec, strains, idx, samples, seed, kind, defenders=None, rules=None, kitties=None):
+def _play_by_index(deals, dec, strains, idx, samples, seed, kind, defenders=None, *, rules, kitties=None):
     """``play_deals`` on deals whose run indices are ``idx`` (each deal's
     generator is seeded from its own index, so any subset plays the same)."""
     defenders = defenders or kind

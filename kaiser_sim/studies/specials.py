@@ -60,7 +60,7 @@ import pandas as pd
 
 from .. import config
 from ..deal import kitty_of
-from ..dd.rule_variants import side_tables  # the rules-aware solve: every re-solve of these studies goes through it
+from ..game import side_tables  # the rules-aware solve: every re-solve of these studies goes through it
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
@@ -222,7 +222,7 @@ def kitties_of(deals, rules):
 def sides(deals, rules, kitties=None, **switch) -> tuple[np.ndarray, np.ndarray]:
     """``(leader's side, other side)`` (m, 4, 5) points of ``deals`` under
     ``rules``, through the rules-aware solve
-    (:func:`kaiser_sim.dd.rule_variants.side_tables`: the kitty taken up and
+    (:func:`kaiser_sim.game.side_tables`: the kitty taken up and
     discarded best, as in the run's results); ``switch``: ``count_five`` /
     ``count_three`` False switch a card's points off."""
     return side_tables(deals, rules, kitties, **switch)

@@ -13,8 +13,8 @@ import pandas as pd
 from ... import config
 from ...auction import Bid, bid_rank, ladder, strain_choices
 from ...cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT, Seat, Strain
-from ...dd import dd_contracts
-from ...rules import MAX_BID, Rules, get_preset
+from ...game import dd_contracts
+from ...rules import MAX_BID, STANDARD, Rules, get_preset
 from ...scoring import score_hands
 from ...stats import effective_size, MeanCI, mean_ci, weighted_share_ci
 from .inputs import (
@@ -754,12 +754,12 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     leaders = np.full(len(rows), seat, dtype=np.int64)
     five, three = FIVE_HEARTS_BIT, THREE_SPADES_BIT
     if int(strain) == LOW:
-        from ...dd.rule_variants import play_view
+        from ...game import play_view
 
         sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
     strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
-    no5 = dd_contracts(sub, leaders, strains, "points", five=np.uint64(0), three=three).astype(np.int64)
-    no3 = dd_contracts(sub, leaders, strains, "points", five=five, three=np.uint64(0)).astype(np.int64)
+    no5 = dd_contracts(sub, leaders, strains, rules or STANDARD, "points", five=np.uint64(0), three=three).astype(np.int64)
+    no3 = dd_contracts(sub, leaders, strains, rules or STANDARD, "points", five=five, three=np.uint64(0)).astype(np.int64)
     w = _w(weights, rows)
     return Specials(_strain_key(strain), dealt, estimate(v - no5, w), estimate(no3 - v, w))
 
@@ -1039,7 +1039,7 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
     best discard, low NT on reversed ranks
     (:func:`kaiser_sim.dd.rule_variants.strain_values`); with cover 3 scored by
     :func:`kaiser_sim.dd.rule_variants.cover3_points` from a second solve in tricks."""
-    from ...dd.rule_variants import cover3_points, strain_values
+    from ...game import cover3_points, strain_values
 
     if rules.kitty == "none" and rules.low_nt == "off":
         values = solve_strains(deals, seat, "points")

@@ -105,7 +105,7 @@ def rules_notes(rules: Rules, hand: int | None = None, n: int = 0) -> list[str]:
 
 
 def _weak(rules: Rules, hand: int) -> bool:
-    from ...dd.rule_variants import weak_hands
+    from ...deal import weak_hands
 
     return bool(weak_hands(rules, np.array([[hand, 0, 0, 0]], dtype=np.uint64))[0, 0]) and popcount(hand) > 0
 
@@ -149,7 +149,7 @@ def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules, *, kitt
     which another seat's hand is weak is redealt
     (:func:`kaiser_sim.dd.rule_variants.deal_for_rules`; this hand is not checked).
     ``kitties``: return ``(deals, kitties)`` (the cards no hand holds)."""
-    from ...dd.rule_variants import deal_for_rules
+    from ...deal import deal_for_rules
 
     others = [s for s in range(4) if s != int(seat)]
     deals, kits = deal_for_rules(int(n), int(seed), rules, fixed={int(seat): int(hand)}, redeal_weak=True,

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ... import config
-from ...dd import dd_strains
-from ...rules import Rules
+from ...game import dd_strains
+from ...rules import STANDARD, Rules
 from ...stats import MeanCI, weighted_mean_ci
 from .inputs import STRAIN_KEYS
 
@@ -23,7 +23,7 @@ def solve_strains(deals, leader: int, mode: str = "points", **special_bits) -> n
     """``(n, 5)`` int8: the five strains S H D C N with ``leader`` on lead
     (``dd.dd_strains``: a quarter of ``dd_table``'s work); ``special_bits``
     (``five=``, ``three=``) are passed through."""
-    return np.asarray(dd_strains(deals, leader, mode, **special_bits))
+    return np.asarray(dd_strains(deals, leader, STANDARD, mode, **special_bits))
 
 
 def solver_compiles() -> bool:
@@ -34,10 +34,9 @@ def solver_compiles() -> bool:
     process, and when it cannot tell (numba's cache internals moved)."""
     try:
         from ... import deal
-        from ...dd import pimc, play_bounds, search
+        from ...game import solver_kernels
 
-        for kernel in (search.dd_table_kernel, search.dd_contracts_kernel, deal._deal_batch,
-                       play_bounds._bounds_kernel, pimc._play_batch):
+        for kernel in (*solver_kernels(), deal._deal_batch):
             if kernel.signatures:  # compiled in this process
                 continue
             if not kernel._cache._cache_file._load_index():  # no index, or one stamped for other sources
@@ -113,9 +112,9 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
 
         v = np.asarray(values)
         if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
-            from ...dd.play_bounds import strain_bounds
+            from ...game import strain_bounds
 
-            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules)
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat), rules), rules=rules)
         else:
             m = HandTablePlay(m, values, rules=rules, kitties=kitties)
     text = m.describe() + (f" ({note})" if note else "")

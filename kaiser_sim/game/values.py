@@ -1,6 +1,8 @@
-"""Rules variants that change the deal or the play, as reductions to the solver's game.
+"""Values under the rules: the door from (deals, rules, measure) to double-dummy values.
 
-The solver (:mod:`kaiser_sim.dd.api`) knows one game: a higher bit wins, the
+Everything above this package asks for values here, with the rules given
+explicitly (``kaiser_sim.rules.STANDARD`` for the standard game); the
+functions pick the solver's entry point.  The solver (:mod:`kaiser_sim.dd.api`) knows one game: a higher bit wins, the
 5H and 3S are given as bits.  The variants are reductions to that game, so
 the solver itself is untouched:
 
@@ -46,116 +48,13 @@ from ..cards import (
     special_bits_after_reverse,
 )
 from ..auction import seat_of
-from ..deal import deal_at, deal_batch, kitty_of
+from ..deal import kitty_of
+from ..dd import api
 from ..rules import Rules
 
 #: Strain number for low (reversed-rank) no trump in this module's strain
-#: arguments and in the 6th column of :func:`dd_table_for_rules`.
+#: arguments and in the 6th column of :func:`dd_table`.
 LOW_NT = LOW_NO_TRUMP  # 5
-
-
-# --- deals -----------------------------------------------------------------------------
-
-
-def deal_for_rules(n: int, seed: int, rules: Rules, start: int = 0, fixed=None,
-                   redeal_weak: bool = False, *, return_redeals: bool = False, seats=None):
-    """Deals ``start .. start+n-1`` of the run ``seed`` under ``rules``.
-
-    Returns ``(deals, kitties)``: ``(n, 4)`` uint64 hands (7 cards each with
-    K1, 8 otherwise; from the 34-card deck with K2) and ``(n,)`` uint64
-    kitties (0 without a kitty).  Same (seed, index) -> same deal, as
-    :func:`kaiser_sim.deal.deal_batch`.
-
-    ``redeal_weak``: a deal in which some player may demand a redeal
-    (:func:`weak_hands`; never with ``weak_redeal="off"``) is replaced by a
-    redeal, as if the player always demanded it.  Redeal ``a`` of deal ``i``
-    is deal ``i`` of a run whose seed is derived from ``(seed, a)``
-    (:func:`redeal_seed`), so deal ``i`` is the first acceptable one of
-    attempts 0, 1, 2, ... and still depends only on (seed, index); a deal
-    without a weak hand is the plain ``deal_batch`` deal.  ``seats``: only
-    these seats' hands are checked (default all four; the hand advisor
-    checks the other three).  ``return_redeals``: also return ``(n,)``
-    int64, how many times each deal was redealt.  :class:`RedealError` after
-    :data:`MAX_REDEALS` attempts (fixed cards that are always weak).
-    """
-    deals = deal_batch(n, seed, start=start, fixed=fixed, hand_size=rules.hand_size, deck34=rules.deck34)
-    redeals = np.zeros(deals.shape[0], dtype=np.int64)
-    if redeal_weak and rules.weak_redeal != "off":
-        cols = list(range(4)) if seats is None else [int(s) for s in seats]
-
-        def weak(d):
-            return weak_hands(rules, d)[:, cols].any(axis=1)
-
-        attempt = 0
-        todo = np.flatnonzero(weak(deals))
-        while todo.size:
-            attempt += 1
-            if attempt > MAX_REDEALS:
-                raise RedealError(f"no deal without a weak hand after {MAX_REDEALS} redeals (rules "
-                                  f"weak_redeal={rules.weak_redeal}): are the fixed cards always weak?")
-            sub_seed = redeal_seed(seed, attempt)
-            deals[todo] = deal_at(start + todo, sub_seed, fixed=fixed, hand_size=rules.hand_size,
-                                  deck34=rules.deck34)  # one kernel call, not one per deal (~30 ms each)
-            redeals[todo] += 1
-            todo = todo[weak(deals[todo])]
-    kitties = (np.zeros(deals.shape[0], dtype=np.uint64) if rules.kitty == "none"
-               else kitty_of(deals, deck34=rules.deck34))
-    if return_redeals:
-        return deals, kitties, redeals
-    return deals, kitties
-
-
-#: the most redeals of one deal before :func:`deal_for_rules` gives up
-MAX_REDEALS = 1000
-
-
-class RedealError(RuntimeError):
-    """No acceptable deal after :data:`MAX_REDEALS` redeals."""
-
-
-def redeal_seed(seed: int, attempt: int) -> int:
-    """The ``deal_batch`` seed of redeal ``attempt`` (1, 2, ...) of the run ``seed``."""
-    return int(np.random.SeedSequence([int(seed), int(attempt)]).generate_state(1, dtype=np.uint64)[0] >> 1)
-
-
-def certainly_weak(rules: Rules, fixed) -> list[int]:
-    """The seats whose fixed cards (four bitboards, or None) make a hand the
-    rules always redeal: a whole hand with no A, K, Q, J, 5H or 3S, or (with
-    ``weak+quads``) all four 10s, 9s or 8s.  Empty with ``weak_redeal="off"``."""
-    if rules.weak_redeal == "off" or fixed is None:
-        return []
-    out = []
-    for seat, m in enumerate(np.asarray(fixed, dtype=np.uint64).reshape(-1)[:4]):
-        m = np.uint64(m)
-        full = popcount(m) == rules.hand_size
-        weak = full and (m & _HONOURS) == 0
-        if rules.weak_redeal == "weak+quads":
-            weak = weak or any((m & q) == q for q in _QUADS)
-        if weak:
-            out.append(seat)
-    return out
-
-
-def _rank_mask(ranks) -> np.uint64:
-    return np.uint64(sum(1 << (s * SUIT_BITS + r) for s in range(4) for r in ranks))
-
-
-_HONOURS = _rank_mask((5, 6, 7, 8)) | FIVE_HEARTS_BIT | THREE_SPADES_BIT  # J Q K A, 5H, 3S
-_QUADS = tuple(_rank_mask((r,)) for r in (2, 3, 4))  # all four 8s, 9s, 10s
-
-
-def weak_hands(rules: Rules, deals) -> np.ndarray:
-    """``(n, 4)`` bool: which players may demand a redeal (rules
-    ``weak_redeal``): no A, K, Q, J, 5H or 3S ('weak'), or also all four
-    10s, 9s or 8s ('weak+quads').  All False with ``weak_redeal="off"``."""
-    d = np.asarray(deals, dtype=np.uint64)
-    if rules.weak_redeal == "off":
-        return np.zeros(d.shape, dtype=bool)
-    weak = (d & _HONOURS) == 0
-    if rules.weak_redeal == "weak+quads":
-        for q in _QUADS:
-            weak |= (d & q) == q
-    return weak
 
 
 # --- low no trump ------------------------------------------------------------------------
@@ -273,8 +172,6 @@ def kitty_dd_value(hands, kitty, declarer, strain, rules: Rules, mode: str = "po
     value, or ``(value, discard)``.  With ``kitty_discard_points="declarer"``
     the value includes the discarded special cards' points.
     """
-    from . import api  # compiled on first use
-
     hands = np.asarray(hands, dtype=np.uint64).copy()
     decl = seat_of(declarer)
     kit = int(kitty)
@@ -371,8 +268,6 @@ def dd_value(hands, declarer, strain, rules: Rules, mode: str = "points", kitty=
     """Double-dummy value for the declaring side under ``rules``: with a kitty
     (``kitty`` given, rules with a kitty) the best discard is chosen; low NT
     (strain :data:`LOW_NT`) is solved on reversed ranks."""
-    from . import api
-
     if rules.kitty != "none":
         if kitty is None:
             raise ValueError(f"rules kitty={rules.kitty}: give the kitty")
@@ -432,9 +327,8 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
     ntricks = rules.tricks
     trk = None
     if rules.kitty == "none":
-        from . import api
 
-        def solve(mode):
+        def by_rows(mode):
             out = np.zeros(n, dtype=np.int64)
             for low in (False, True):
                 sel = np.flatnonzero((st == LOW_NT) == low)
@@ -445,9 +339,9 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
                                                 mode, threads=threads, **kw)
             return out
 
-        decl = solve("points")
+        decl = by_rows("points")
         if rules.cover3:
-            trk = solve("tricks")
+            trk = by_rows("tricks")
     else:
         kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
         counts = rules.kitty_discard_points == "declarer"
@@ -476,8 +370,6 @@ def strain_values(deals, kitties, leader: int, rules: Rules, mode: str = "points
     kitty (plus a rank-reversed solve for L), :func:`kitty_dd_value` per
     deal and strain with one (slow: a Python loop).  Cover 3 is not applied
     here (see :func:`cover3_points`)."""
-    from . import api
-
     deals = np.asarray(deals, dtype=np.uint64)
     keys = strain_keys(rules)
     n = deals.shape[0]
@@ -504,7 +396,7 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
     int64 arrays (axis 1 the leader = declarer N E S W, axis 2 the strain;
     high no trump only: no low NT column).
 
-    The leader's side's points are :func:`dd_table_for_rules`'s; the other
+    The leader's side's points are :func:`dd_table`'s; the other
     side's are what is left: every trick and the special cards that count,
     minus a special card discarded with the kitty to nobody (K1), which is
     why a caller may not take ``rules.raw_total`` minus the first.  Cover 3 is
@@ -513,8 +405,6 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
     both sides.  ``kitties``: the kitty of each deal (needed with a kitty rule;
     :func:`kaiser_sim.deal.kitty_of` of the deals when None).
     """
-    from . import api
-
     deals = np.asarray(deals, dtype=np.uint64)
     n = deals.shape[0]
     five_pts, three_pts = (5 if count_five else 0), (-3 if count_three else 0)
@@ -543,31 +433,50 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
 
 
 def strain_keys(rules: Rules) -> tuple[str, ...]:
-    """Column keys of :func:`dd_table_for_rules`: S H D C N, plus L (low NT)
+    """Column keys of :func:`dd_table`: S H D C N, plus L (low NT)
     when the rules play low no trump."""
     return ALL_STRAIN_KEYS if rules.low_nt != "off" else ALL_STRAIN_KEYS[:5]
 
 
-def dd_table_for_rules(deals, rules: Rules, mode: str = "points", kitties=None) -> np.ndarray:
+def plain(rules: Rules) -> bool:
+    """Do the rules leave the deal and the play alone (no kitty, no low no
+    trump)?  Then every value is the standard kernels' (cover 3 changes only
+    the score, :func:`cover3_points`)."""
+    return rules.kitty == "none" and rules.low_nt == "off"
+
+
+def _standard_only(rules: Rules, what: str) -> None:
+    if rules.kitty != "none":
+        raise ValueError(f"rules kitty={rules.kitty}: {what} is the standard deal's (use contract_values, "
+                         "strain_values or side_tables)")
+
+
+def dd_table(deals, rules: Rules, mode: str = "points", *, kitties=None, threads: int | None = None,
+             return_nodes: bool = False, return_stats: bool = False, five=None, three=None):
     """``(n, 4, k)`` int8 double-dummy table under ``rules``: axis 1 the
     declarer (= leader) N E S W, axis 2 the strains of :func:`strain_keys`
     (k = 5, or 6 with low NT as column :data:`LOW_NT`).
 
-    Without a kitty this is :func:`kaiser_sim.dd.dd_table` (parallel),
-    plus a second call on rank-reversed deals for the low NT column.  With a
-    kitty every cell is a :func:`kitty_dd_value` (slow: a Python loop).
+    Under rules that leave the play alone this is the solver's table
+    (:func:`kaiser_sim.dd.api.dd_table`, parallel; ``mode="both"``, the
+    node counts, the counters and ``five`` / ``three`` as there).  With low
+    NT a second call on rank-reversed deals gives the low NT column.  With a
+    kitty every cell is a :func:`kitty_dd_value` (slow: a Python loop) on
+    the ``kitties`` given (one a deal: :func:`kaiser_sim.deal.kitty_of`).
     """
-    from . import api
-
     deals = np.asarray(deals, dtype=np.uint64)
+    if plain(rules):
+        return api.dd_table(deals, mode=mode, threads=threads, return_nodes=return_nodes,
+                            return_stats=return_stats, five=five, three=three)
+    if return_nodes or return_stats or five is not None or three is not None or mode == "both":
+        raise ValueError(f"rules {rules.label}: the table is solved per strain (no 'both', node counts, "
+                         "counters or special-card bits)")
     keys = strain_keys(rules)
     n = deals.shape[0]
     if rules.kitty == "none":
-        base = api.dd_table(deals, mode=mode)
-        if len(keys) == 5:
-            return base
-        rev, five, three = play_view(deals, rules, True)
-        low = api.dd_table(rev, mode=mode, five=five, three=three)[:, :, NO_TRUMP]
+        base = api.dd_table(deals, mode=mode, threads=threads)
+        rev, f, t = play_view(deals, rules, True)
+        low = api.dd_table(rev, mode=mode, five=f, three=t, threads=threads)[:, :, NO_TRUMP]
         return np.concatenate([base, low[:, :, None]], axis=2)
     if kitties is None:
         raise ValueError(f"rules kitty={rules.kitty}: give the kitties")
@@ -580,6 +489,96 @@ def dd_table_for_rules(deals, rules: Rules, mode: str = "points", kitties=None) 
     return out
 
 
+def dd_strains(deals, leader, rules: Rules, mode: str = "points", *, kitties=None, threads: int | None = None,
+               five=None, three=None) -> np.ndarray:
+    """``(n, k)`` int8: every strain of :func:`strain_keys` with ``leader``
+    on lead, for the leader's side (a quarter of :func:`dd_table`'s work).
+    Rules that leave the play alone: :func:`kaiser_sim.dd.api.dd_strains`
+    (``five`` / ``three`` as there); otherwise :func:`strain_values`."""
+    if plain(rules):
+        return api.dd_strains(deals, leader, mode, threads=threads, five=five, three=three)
+    if five is not None or three is not None:
+        raise ValueError(f"rules {rules.label}: no special-card bits (the rules place the cards)")
+    deals = np.asarray(deals, dtype=np.uint64)
+    if kitties is None and rules.kitty != "none":
+        raise ValueError(f"rules kitty={rules.kitty}: give the kitties")
+    return strain_values(deals, kitties, int(leader), rules, mode, threads=threads)
+
+
+def dd_contracts(deals, leaders, strains, rules: Rules, mode: str = "points", *, threads: int | None = None,
+                 five=None, three=None) -> np.ndarray:
+    """``(n,)`` int8 exact values of single contracts on the hands as they
+    lie (no kitty is taken up here: with a kitty give the hands after the
+    discard, or use :func:`contract_values` for the best discard): row ``i``
+    is ``deals[i]`` in ``strains[i]`` (0..4, :data:`LOW_NT` under rules that
+    play it, solved on reversed ranks) with ``leaders[i]`` on lead.
+    ``five`` / ``three``: the special cards' bits as the solver sees them
+    (:func:`kaiser_sim.dd.api.dd_contracts`), for strains 0..4 only."""
+    deals = np.asarray(deals, dtype=np.uint64)
+    st = np.asarray(strains, dtype=np.int64).reshape(-1)
+    if not (st == LOW_NT).any():
+        return api.dd_contracts(deals, leaders, st, mode, threads=threads, five=five, three=three)
+    if rules.low_nt == "off":
+        raise ValueError("strain 5 (low NT) only under rules that play it")
+    if five is not None or three is not None:
+        raise ValueError("no special-card bits with low NT (the relabelling places them)")
+    lead = np.broadcast_to(np.asarray(leaders, dtype=np.int64).reshape(-1), st.shape)
+    out = np.zeros(st.shape[0], dtype=np.int8)
+    for low in (False, True):
+        sel = np.flatnonzero((st == LOW_NT) == low)
+        if sel.size:
+            h, f, t = play_view(deals[sel], rules, low)
+            kw = {"five": f, "three": t} if mode == "points" else {}
+            out[sel] = api.dd_contracts(h, lead[sel], np.where(low, NO_TRUMP, st[sel]), mode, threads=threads, **kw)
+    return out
+
+
+def solve(hands, leader, strain, rules: Rules, mode: str = "points", *, kitty=None, five=None, three=None) -> int:
+    """Exact value for the leader's side of one position under ``rules``
+    (:func:`dd_value`; ``five`` / ``three`` as :func:`kaiser_sim.dd.api.solve`
+    under rules that leave the play alone, strains 0..4)."""
+    if five is not None or three is not None:
+        _standard_only(rules, "a solve with special-card bits")
+        return api.solve(hands, leader, strain, mode, five=five, three=three)
+    if rules.kitty == "none" and int(strain) != LOW_NT:
+        return api.solve(hands, leader, strain, mode)
+    return dd_value(hands, leader, strain, rules, mode, kitty=kitty)
+
+
+def can_reach(hands, leader, strain, target: int, rules: Rules, mode: str = "points", *, five=None,
+              three=None) -> bool:
+    """Can the leader's side make at least ``target`` (one null-window search,
+    :func:`kaiser_sim.dd.api.can_reach`)?  Rules without a kitty; strain
+    :data:`LOW_NT` on reversed ranks."""
+    _standard_only(rules, "can_reach")
+    trump, low = _split_strain(strain)
+    if low:
+        h, f, t = play_view(hands, rules, True)
+        return api.can_reach(h, leader, trump, target, mode, five=f, three=t)
+    return api.can_reach(hands, leader, trump, target, mode, five=five, three=three)
+
+
+def strain_bounds(deals, leader, rules: Rules):
+    """Sound bounds on the five strains' values with ``leader`` on lead, the
+    standard count (:func:`kaiser_sim.dd.play_bounds.strain_bounds`): for
+    rules that leave the deal, the play and the count alone (no kitty, no
+    low no trump, no cover 3)."""
+    if not plain(rules) or rules.cover3:
+        raise ValueError(f"rules {rules.label}: the play bounds know neither the kitty, low NT nor cover 3")
+    from ..dd.play_bounds import strain_bounds as bounds
+
+    return bounds(deals, int(leader))
+
+
+def solver_kernels() -> tuple:
+    """The solver's compiled kernels a values or play call runs (the table
+    and contract kernels, the play bounds, the PIMC player), for a caller
+    that asks whether numba's cache holds them."""
+    from ..dd import pimc, play_bounds, search
+
+    return (search.dd_table_kernel, search.dd_contracts_kernel, play_bounds._bounds_kernel, pimc._play_batch)
+
+
 def format_kitty(kitty) -> str:
     """A kitty in hand notation (``-.5.-.A7``)."""
     return format_hand(kitty)
@@ -588,12 +587,6 @@ def format_kitty(kitty) -> str:
 __all__ = [
     "LOW_NT",
     "ALL_STRAIN_KEYS",
-    "deal_for_rules",
-    "weak_hands",
-    "certainly_weak",
-    "redeal_seed",
-    "RedealError",
-    "MAX_REDEALS",
     "cover3_points",
     "contract_values",
     "strain_values",
@@ -603,7 +596,14 @@ __all__ = [
     "kitty_dd_value",
     "kitty_dd_values",
     "dd_value",
-    "dd_table_for_rules",
+    "dd_table",
+    "dd_strains",
+    "dd_contracts",
+    "solve",
+    "can_reach",
+    "plain",
     "strain_keys",
+    "strain_bounds",
+    "solver_kernels",
     "format_kitty",
 ]
