@@ -18,7 +18,7 @@ only pushes the opponents out.  Here a call is valued on a set of deals
    in no trump (with ``low_nt="choice"`` high or low as the declarer
    prefers: the advised hand's choice, or the model's);
 3. the contract is solved double dummy (every deal and declarer and strain
-   once: :func:`kaiser_sim.dd.rule_variants.contract_values`, the values the
+   once: :func:`kaiser_sim.game.contract_values`, the values the
    advisor already has reused for its own seat) and, under table play, the
    declaring side's points are the table-play model's distribution given
    that value (the defenders take the rest);

@@ -4,13 +4,13 @@
 a rules set, all of them in lockstep: every unfinished match plays its next
 hand in the same round, so a round is one deal call, four vectorised
 bidding steps (:func:`kaiser_sim.strategy.policies.run_auction`), one double-dummy
-solver call for all the contracts (:func:`kaiser_sim.dd.dd_contracts`,
+solver call for all the contracts (:func:`kaiser_sim.game.contract_values`,
 the declarer on lead, in the contract's strain: the declaring side's raw
 points) and one scoring call (:func:`kaiser_sim.scoring.score_hands`).
 
 A hand: the deal passes clockwise; under rules with the weak-hand redeal
 (``weak_redeal``) a deal with a weak hand is redealt, as if the player
-always demanded it (:func:`kaiser_sim.dd.rule_variants.deal_for_rules`); the
+always demanded it (:func:`kaiser_sim.deal.deal_for_rules`); the
 auction follows the rules (one call each from the dealer's left, the
 dealer's match, the forced dealer bid, the NT order and minimum, low no
 trump as its own bid); the winner of a plain bid names trump by its
@@ -20,7 +20,7 @@ rules (the 45 rule, NT doubling, the target and ties, ``lose_at``, a made
 Kaiser with ``kaiser_outright = team``).  With ``forced_dealer_bid =
 false`` a hand all pass is thrown in and the deal moves on.
 
-Variants (:func:`kaiser_sim.dd.rule_variants.contract_values`): with a kitty the
+Variants (:func:`kaiser_sim.game.contract_values`): with a kitty the
 declarer takes it up and discards best double dummy (the defenders' points
 are what is left in play: a discarded 5H or 3S counts for nobody, or for
 the declaring side with ``kitty_discard_points = declarer``); low no trump

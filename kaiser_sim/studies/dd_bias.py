@@ -130,7 +130,7 @@ def contracts(results, trump_rule: str = DEFAULT_TRUMP_RULE, nt_every: int = DEF
 
 
 def check_rules(rules) -> None:
-    """Every rules set is played (:func:`kaiser_sim.dd.pimc.play_deals`
+    """Every rules set is played (:func:`kaiser_sim.game.play_deals`
     with the rules: a kitty taken up and discarded, low no trump, cover 3);
     kept so that callers checking first still work.  A value that is not a
     Rules is refused."""

@@ -51,11 +51,11 @@ Every preset and option is advised on (:func:`rules_notes` writes how into
 the notes): with a kitty the hand is the hand as dealt (7 cards, or 8 from
 the 34-card deck), the other hands *and* the kitty are dealt at random and
 each value is the declarer's after taking the kitty and discarding best
-(:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`; slow, so :data:`KITTY_DEALS`
+(:func:`kaiser_sim.game.kitty_dd_value`; slow, so :data:`KITTY_DEALS`
 deals by default); low no trump is a sixth column ``L`` and its bids are
 played in it (with ``low_nt="choice"`` every NT bid is played in N or L,
 :func:`choose_nt`); cover 3 is approximated from a second solve in tricks
-(:func:`kaiser_sim.dd.rule_variants.cover3_points`); under the weak-hand redeal the
+(:func:`kaiser_sim.game.cover3_points`); under the weak-hand redeal the
 other hands are never weak (and a weak hand is told it may demand a
 redeal); under the solo Kaiser 12NT is left out; passing cards is not
 modelled (a note).  Table play applies under every rules set: each game

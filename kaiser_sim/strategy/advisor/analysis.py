@@ -1037,8 +1037,8 @@ def advisor_values(deals, kitties, seat: int, rules: Rules) -> np.ndarray:
     ``seat`` on lead, under ``rules`` (k = 5, or 6 with low no trump):
     :func:`solve_strains` in the standard game; with a kitty the declarer's
     best discard, low NT on reversed ranks
-    (:func:`kaiser_sim.dd.rule_variants.strain_values`); with cover 3 scored by
-    :func:`kaiser_sim.dd.rule_variants.cover3_points` from a second solve in tricks."""
+    (:func:`kaiser_sim.game.strain_values`); with cover 3 scored by
+    :func:`kaiser_sim.game.cover3_points` from a second solve in tricks."""
     from ...game import cover3_points, strain_values
 
     if rules.kitty == "none" and rules.low_nt == "off":

@@ -147,7 +147,7 @@ def advisor_deals(hand: int, seat: int, n: int, seed: int, rules: Rules, *, kitt
     hand})``, so the same deals as ``kaiser-sim simulate --fix SEAT=HAND``
     with the same seed.  Under rules with the weak-hand redeal a deal in
     which another seat's hand is weak is redealt
-    (:func:`kaiser_sim.dd.rule_variants.deal_for_rules`; this hand is not checked).
+    (:func:`kaiser_sim.deal.deal_for_rules`; this hand is not checked).
     ``kitties``: return ``(deals, kitties)`` (the cards no hand holds)."""
     from ...deal import deal_for_rules
 
