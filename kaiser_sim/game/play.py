@@ -25,7 +25,7 @@ from ..cards import (FIVE_HEARTS_BIT, NO_TRUMP, THREE_SPADES_BIT, Seat, Strain, 
 from ..dd.api import solve as api_solve
 from ..dd.api import special_bits
 from ..dd.bits import beats, trick_points
-from ..dd.pimc import discard_by_samples, discard_candidates, play_views
+from ..dd.pimc import PLAYER_KINDS, discard_by_samples, discard_candidates, play_views
 from ..deal import kitty_of
 from ..rules import Rules
 from .values import LOW_NT, contract_values, cover3_points, kitty_dd_value, plain, play_view, solve
@@ -138,8 +138,9 @@ def play_deals(deals, declarers, strains, *, rules: Rules, declarer: str = "pimc
         raise ValueError("need one declarer and one strain per deal")
     if not 1 <= samples <= config.PIMC_MAX_SAMPLES:
         raise ValueError(f"samples must be from 1 to {config.PIMC_MAX_SAMPLES} (got {samples})")
-    if declarer not in ("pimc", "dd") or defenders not in ("pimc", "dd"):
-        raise ValueError(f"declarer and defenders must be one of pimc, dd, got {declarer!r}, {defenders!r}")
+    for name, v in (("declarer", declarer), ("defenders", defenders)):
+        if v not in PLAYER_KINDS:
+            raise ValueError(f"{name} must be one of {', '.join(PLAYER_KINDS)}, got {v!r}")
     f, t = special_bits(mode)
     low_max = 5 if rules.low_nt != "off" else 4
     if n and (strn.min() < 0 or strn.max() > low_max):

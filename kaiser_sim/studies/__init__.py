@@ -78,7 +78,7 @@ MATCH_STUDIES: dict[str, tuple[str, str]] = {
 }
 
 
-#: studies that play the deals out (PIMC players, :mod:`kaiser_sim.dd.pimc`) on a
+#: studies that play the deals out (PIMC players, :mod:`kaiser_sim.game.play`) on a
 #: results dataset; too slow for the printed report's default run, so not in it
 PLAY_STUDIES: dict[str, tuple[str, str]] = {
     "dd-bias": ("dd_bias", "how far PIMC play (players see only their own hand) is from double dummy"),
