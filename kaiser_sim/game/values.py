@@ -1,8 +1,12 @@
 """Values under the rules: the door from (deals, rules, measure) to double-dummy values.
 
 Everything above this package asks for values here, with the rules given
-explicitly (``kaiser_sim.rules.STANDARD`` for the standard game); the
-functions pick the solver's entry point.  The solver (:mod:`kaiser_sim.dd.api`) knows one game: a higher bit wins, the
+explicitly (``kaiser_sim.rules.STANDARD`` for the standard game); these
+functions pick the solver's entry point (:func:`dd_table`,
+:func:`dd_strains`, :func:`dd_contracts`, :func:`solve` for the plain
+questions; :func:`contract_values`, :func:`strain_values`,
+:func:`side_tables` with the kitty taken up and cover 3 scored).  The
+solver (:mod:`kaiser_sim.dd.api`) knows one game: a higher bit wins, the
 5H and 3S are given as bits.  The variants are reductions to that game, so
 the solver itself is untouched:
 
