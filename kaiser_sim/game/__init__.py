@@ -18,33 +18,17 @@ rules given (``kaiser_sim.rules.STANDARD`` for the standard game):
 
 The dealing rules (the weak-hand redeal, the kitty) live with dealing, in
 :mod:`kaiser_sim.deal`.  Below this package :mod:`kaiser_sim.dd` knows only
-the standard game's kernels and no rules object.  The names below are
-imported on first use (PEP 562): ``import kaiser_sim.game`` loads no kernel.
+the standard game's kernels and no rules object.  Importing this package
+compiles nothing (numba compiles a kernel on its first call).
 """
 
-#: public name -> the module of this package that defines it
-_LAZY = {
-    **{name: "values" for name in (
-        "LOW_NT", "dd_table", "dd_strains", "dd_contracts", "solve", "can_reach", "plain", "strain_keys",
-        "contract_values", "strain_values", "side_tables", "cover3_points", "kitty_dd_value", "kitty_dd_values",
-        "dd_value", "play_view", "discard_classes", "strain_bounds", "solver_kernels", "format_kitty")},
-    **{name: "play" for name in ("play_deals", "play_deal", "pimc_discard", "discard_candidates", "PlayResult",
-                                        "PlayedDeal")},
-    **{name: "table" for name in ("DDTable", "MODES")},
-}
+from .play import PlayedDeal, PlayResult, discard_candidates, pimc_discard, play_deal, play_deals
+from .table import MODES, DDTable
+from .values import (LOW_NT, can_reach, contract_values, cover3_points, dd_contracts, dd_strains, dd_table, dd_value,
+                     discard_classes, format_kitty, kitty_dd_value, kitty_dd_values, plain, play_view, side_tables,
+                     solve, solver_kernels, strain_bounds, strain_keys, strain_values)
 
-__all__ = list(_LAZY)
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__all__ = ["LOW_NT", "MODES", "DDTable", "PlayResult", "PlayedDeal", "can_reach", "contract_values", "cover3_points",
+           "dd_contracts", "dd_strains", "dd_table", "dd_value", "discard_candidates", "discard_classes", "format_kitty",
+           "kitty_dd_value", "kitty_dd_values", "pimc_discard", "plain", "play_deal", "play_deals", "play_view",
+           "side_tables", "solve", "solver_kernels", "strain_bounds", "strain_keys", "strain_values"]
