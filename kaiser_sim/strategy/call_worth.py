@@ -290,9 +290,10 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
         if table_model is None:
             net[h] = _side_net(rules, level, nt, who[h], dd, side)
         else:
-            from .table_play import POINTS
+            from .table_play import POINTS, declarer_band
 
-            dist = table_model.dist(dd, nt)
+            # the declarer's count band in the strain played: the model's rows for that hand
+            dist = table_model.dist(dd, nt, declarer_band(deals[h, who[h]], strain))
             for j, t in enumerate(POINTS):
                 net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side)
     return net, np.where(has, who, -1)

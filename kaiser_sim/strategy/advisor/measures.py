@@ -109,15 +109,17 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
         return PlayInfo("table", "dd", reason=measure.reason), None
     m, note = measure.table_model, measure.note
     if deals is not None and values is not None:
-        from ..table_play import HandTablePlay
+        from ..table_play import HandTablePlay, hand_bands
 
         v = np.asarray(values)
+        # the hand's count band in each strain (the same hand in every deal), for a model that knows bands
+        bands = hand_bands(np.asarray(deals)[0, int(seat)], v.shape[1]) if m.banded and len(v) else None
         if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
             from ...dd.play_bounds import strain_bounds
 
-            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules)
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat)), rules=rules, bands=bands)
         else:
-            m = HandTablePlay(m, values, rules=rules, kitties=kitties)
+            m = HandTablePlay(m, values, rules=rules, kitties=kitties, bands=bands)
     text = m.describe() + (f" ({note})" if note else "")
     return PlayInfo("table", "table", None, text, dict(m.provenance)), m
 
