@@ -10,6 +10,8 @@ table play, the held-out table's rows of all bands).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -42,9 +44,29 @@ def _pava_ref(y, w):
     return out
 
 
+def _tilted_ref(pooled, theta):
+    pts = [int(x) for x in POINTS]
+    mid = sum(pts) / len(pts)
+    out = []
+    for row in pooled:
+        w = [p * math.exp(theta * (x - mid)) for p, x in zip(row, pts)]
+        out.append([x / sum(w) for x in w])
+    return out
+
+
 def _fit_band_ref(joint, pooled, c):
-    """fit_band in plain Python: shrink each row, survival, isotonic in v, decreasing in b, back to a pmf."""
+    """fit_band in plain Python: the tilt matching the band's played points (bisection on the mean), each
+    row shrunk toward the tilted pooled row, survival, isotonic in v, decreasing in b, back to a pmf."""
+    pts = [int(x) for x in POINTS]
     n = [sum(row) for row in joint]
+    want = sum(joint[i][j] * pts[j] for i in range(K) for j in range(K)) / sum(n)
+    lo, hi = -4.0, 4.0
+    for _ in range(60):
+        theta = (lo + hi) / 2
+        t = _tilted_ref(pooled, theta)
+        mean = sum(n[i] * sum(t[i][j] * pts[j] for j in range(K)) for i in range(K)) / sum(n)
+        lo, hi = (theta, hi) if mean < want else (lo, theta)
+    pooled = _tilted_ref(pooled, (lo + hi) / 2)
     raw = [[(joint[i][j] + c * pooled[i][j]) / (n[i] + c) for j in range(K)] for i in range(K)]
     surv = [[sum(raw[i][j:]) for j in range(K)] for i in range(K)]
     w = [n[i] + c + 1.0 for i in range(K)]
@@ -74,11 +96,11 @@ def test_fit_band_matches_a_plain_python_reference():
     rng = np.random.default_rng(3)
     joint = rng.poisson(rng.uniform(0, 6, (K, K))).astype(np.int64)
     pooled = rng.dirichlet(np.ones(K), K)
-    for c in (0.0, 7.0, 40.0):
+    for c in (0.0, 7.0, 40.0, 1e9):
         got = fit_band(joint, pooled, c)
         want = np.array(_fit_band_ref(joint.tolist(), pooled.tolist(), c)) if c > 0 else None
         if want is not None:
-            assert got == pytest.approx(np.clip(want, 0, 1), abs=1e-12)
+            assert got == pytest.approx(np.clip(want, 0, 1), abs=1e-9)
         assert got.sum(axis=1) == pytest.approx(np.ones(K))
         surv = got[:, ::-1].cumsum(axis=1)[:, ::-1]
         assert (np.diff(surv, axis=0) >= -1e-12).all()  # more DD points never fewer table points
@@ -131,18 +153,22 @@ def test_band_validation_finds_the_pooled_rows_off_and_the_band_rows_inside():
 
 
 def test_adding_counts_pools_exactly():
-    a, b = _synthetic(6_000, 4), _synthetic(5_000, 5)
+    a, b, c = _synthetic(6_000, 4), _synthetic(5_000, 5), _synthetic(3_000, 12)
+    blind = TablePlayModel.fit_joint(fit_band_model(c, {}).joint)  # a band-blind (format 1) model: pooled rows
     both = {k: np.concatenate([a[k], b[k]]) for k in a}
-    one = fit_band_model(both, {}, pseudo=10.0)
-    part = fit_band_model(b, {}, pseudo=10.0)
-    two = fit_band_model(a, {}, added=part, pseudo=10.0)
+    one = fit_band_model(both, {}, added=blind, pseudo=10.0)
+    two = fit_band_model(a, {}, added=fit_band_model(b, {}, added=blind, pseudo=10.0), pseudo=10.0)
     assert np.array_equal(one.joint, two.joint) and np.array_equal(one.band_joint, two.band_joint)
     assert np.allclose(one.prob, two.prob) and np.allclose(one.band_prob, two.band_prob)
-    # a band-blind earlier model (format 1) adds to the pooled rows only
-    blind = TablePlayModel.fit_joint(part.joint)
-    three = fit_band_model(a, {}, added=blind, pseudo=10.0)
-    assert np.array_equal(three.joint, one.joint)
-    assert np.array_equal(three.band_joint, band_joint_counts(a["dd"], a["played"], a["strain"] >= 4, a["band"]))
+    # the added model's pooled rows stay as they were (a hand-blind caller reads the same numbers)
+    assert np.array_equal(one.joint, blind.joint) and np.allclose(one.prob, blind.prob)
+    assert np.array_equal(one.band_joint, band_joint_counts(both["dd"], both["played"], both["strain"] >= 4,
+                                                            both["band"]))
+    # without an added model the pooled rows are the run's natural share
+    nat = a["natural"].copy()
+    nat[::3] = False
+    alone = fit_band_model({**a, "natural": nat}, {})
+    assert alone.joint.sum() == nat.sum()
 
 
 def test_files_round_trip_and_a_format_1_file_reads_band_less(tmp_path):
@@ -204,3 +230,50 @@ def test_play_band_chunk_keeps_its_sampling_and_resumes(tmp_path):
     assert (r["band"] >= 6).all() and not r["natural"].any()
     again = play_band_chunk(tmp_path, 11, 2, samples=1, size=40, accept=accept)  # read back, not replayed
     assert all(np.array_equal(r[k], again[k]) for k in ("deal", "dd", "played", "band"))
+
+
+def test_a_band_that_plays_better_than_the_pooled_rows_is_tilted_up_to_its_mean():
+    from kaiser_sim.strategy.table_play import tilt_of
+
+    rng = np.random.default_rng(9)
+    pooled = TablePlayModel.fit_joint(np.stack([rng.poisson(30, (K, K))] * 2)).prob[0]
+    joint = np.zeros((K, K), np.int64)
+    dd = rng.integers(3, 10, 5000)
+    t = np.clip(np.rint(pooled[dd - POINTS[0]] @ POINTS).astype(int) + 1, POINTS[0], POINTS[-1])
+    np.add.at(joint, (dd - POINTS[0], t - POINTS[0]), 1)
+    theta = tilt_of(joint, pooled)
+    assert theta > 0
+    rows = fit_band(joint, pooled, 1e9)  # all weight on the tilted pooled rows
+    fitted = (joint.sum(axis=1) @ (rows @ POINTS)) / joint.sum()
+    assert fitted == pytest.approx((joint * POINTS).sum() / joint.sum(), abs=0.02)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--deals", "1000"], "--deals with --bands is a whole number of chunks of 1,500"),
+    (["--holdout", "2000"], "--holdout with --bands is a whole number of chunks of 1,500"),
+    (["--rules", "kitty-4"], "--bands builds the standard game's model only"),
+])
+def test_the_command_refuses_a_banded_build_it_cannot_make(tmp_path, args, words):
+    from click.testing import CliRunner
+
+    from kaiser_sim.cli import main
+
+    base = ["table-play-model", "--bands", "--deals", "3000", "--holdout", "1500", "-q",
+            "--out", str(tmp_path / "m.json")]
+    res = CliRunner().invoke(main, base + args)
+    assert res.exit_code == 2 and words in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1 and not (tmp_path / "m.json").exists()
+
+
+def test_the_command_prints_the_held_out_table():
+    from kaiser_sim.cli.models import validation_text
+
+    m = fit_band_model(_synthetic(6_000, 13), {}, pseudo=20.0)
+    ho = _synthetic(3_000, 14)
+    m.validation = validation_tables(m, ho["dd"], ho["played"], ho["strain"] >= 4, np.where(ho["band"] == 0, 3.0, 9.5),
+                                     [8])
+    text = validation_text(m)
+    rows = m.validation["heldout"]
+    assert len(text.splitlines()) == len(rows) + 2
+    s = validation_summary(rows)
+    assert f"{s['inside']} of {s['checks']}" in text

@@ -39,6 +39,38 @@ its error to the deals' sampling error: the model keeps the joint counts of
 replicates is the model's standard error (:func:`model_se`).  Its held-out
 check is in :attr:`validation`.
 
+The declaring hand: rows by count band
+--------------------------------------
+Two contracts of the same DD value play differently when the declaring
+hands differ: a strong hand (high count, its winners in its own hand) is
+easier to play than DD says, a weak one in no trump harder to defend.  The
+model with bands (file format 2) also keeps, for each kind and each count
+band of the declaring hand (:data:`BANDS`, the studies' count bands,
+:data:`kaiser_sim.hands.STRENGTH_BUCKETS`: the count with the trump by the
+default rule, in no trump too), ``P(table points | DD = v, kind, band)``:
+
+1. the band's played contracts at DD value ``v`` (its joint counts),
+   shrunk toward the pooled row of ``v`` *tilted* to the band: the pooled
+   rows times ``exp(theta x points)``, renormalised, with the one ``theta``
+   a band and kind that makes their expected points over the band's
+   contracts its played points (:func:`tilt_of`: the maximum-likelihood
+   tilt).  The row is (band counts + :data:`BAND_PSEUDO` x tilted pooled
+   row) / (band contracts at ``v`` + :data:`BAND_PSEUDO`): a band with few
+   contracts at ``v`` reads the pooled shape moved to its level, a well
+   filled one its own rows (:func:`fit_band`);
+2. made monotone as the pooled rows are.
+
+The pooled rows are fitted on deals as dealt (their mix of hands), so a
+caller without the hand (``band`` None or :data:`NO_BAND`) gets today's
+hand-blind distribution.  Both come from joint counts only, so pooling two
+sets of played deals (``--add``) is still adding their counts.  The band
+rows are fitted on banded play runs
+(:func:`kaiser_sim.strategy.table_play_build.play_band_chunk`), which play
+every strong hand and a share of the common ones: given the declaring
+hand nothing is biased (whether a deal is played depends on that hand and a
+coin), and a plain random share of them (``natural``) goes to the pooled
+rows and to the held-out rows of all bands.
+
 The model's features, and why these
 -----------------------------------
 The model knows a contract through two features only: its DD value ``v``
@@ -188,6 +220,9 @@ KEYS = 8 * 15
 #: "The declaring hand"): a row with ``n`` contracts of its band is (``n`` band rows + BAND_PSEUDO x the
 #: pooled row) / (n + BAND_PSEUDO); chosen on the fitting deals by held-out likelihood (docs/author.md)
 BAND_PSEUDO = 40.0
+#: fewest of a band's contracts behind one DD value's row before its neighbours' shifts are pooled in
+#: (:func:`fit_band`; 0: none)
+BAND_ROWS = 0
 
 
 def band_index(strength) -> np.ndarray:
@@ -298,13 +333,58 @@ def _monotone(prob, w) -> np.ndarray:
     return np.clip(prob, 0.0, 1.0)
 
 
-def fit_band(joint, pooled, pseudo: float = BAND_PSEUDO) -> np.ndarray:
+def tilt(rows, theta: float) -> np.ndarray:
+    """``rows`` (..., 15) over :data:`POINTS` exponentially tilted by
+    ``theta``: each row times ``exp(theta x points)``, renormalised (theta >
+    0 moves the mass up, every row by the same factor of odds a point)."""
+    w = np.asarray(rows, dtype=np.float64) * np.exp(theta * (POINTS - POINTS.mean()))
+    return w / np.maximum(w.sum(axis=-1, keepdims=True), 1e-300)
+
+
+def tilt_of(joint, pooled) -> float:
+    """The tilt (:func:`tilt`) of the ``pooled`` rows whose expected points,
+    summed over the contracts of ``joint`` (15, 15) at their DD values,
+    equal their played points (the maximum-likelihood tilt: one number a
+    band and kind); 0 without contracts."""
+    joint = np.asarray(joint, dtype=np.float64)
+    n = joint.sum(axis=1)
+    total = n.sum()
+    if total == 0:
+        return 0.0
+    want = (joint * POINTS).sum() / total
+    lo, hi = -4.0, 4.0
+    for _ in range(60):  # the fitted mean rises with theta: bisection
+        mid = (lo + hi) / 2
+        if (n @ (tilt(pooled, mid) @ POINTS)) / total < want:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def fit_band(joint, pooled, pseudo: float = BAND_PSEUDO, min_rows: int = 0) -> np.ndarray:
     """``(15, 15)``: one band's rows of one kind from its (15, 15) joint
     counts of (DD points, played points), each DD row shrunk toward the
     pooled row ``pooled[i]`` with ``pseudo`` contracts' weight, then made
-    monotone as the pooled rows are (weights: the band's contracts + pseudo)."""
+    monotone as the pooled rows are (weights: the band's contracts + pseudo).
+    ``min_rows`` > 0: a DD value with fewer of the band's contracts takes
+    its neighbours' shifts too, as the pooled rows do (:func:`fit_kind`),
+    before the shrinkage."""
     joint = np.asarray(joint, dtype=np.float64)
-    pooled = np.asarray(pooled, dtype=np.float64)
+    pooled = tilt(pooled, tilt_of(joint, pooled))
+    if min_rows > 0 and joint.sum() > 0:
+        k = len(POINTS)
+        rows = joint.sum(axis=1)
+        acc = np.zeros((k, k))
+        for v in range(k):
+            h = 0
+            while rows[max(v - h, 0):v + h + 1].sum() < min(min_rows, rows.sum()):
+                h += 1
+            for i in range(max(v - h, 0), min(v + h + 1, k)):
+                # row i's contracts, each shifted by (table - DD) and applied at v (ends clipped)
+                target = np.clip(np.arange(k) - i + v, 0, k - 1)
+                np.add.at(acc[v], target, joint[i])
+        joint = acc
     n = joint.sum(axis=1)
     raw = (joint + pseudo * pooled) / (n + pseudo)[:, None] if pseudo > 0 else np.where(
         n[:, None] > 0, joint / np.maximum(n, 1)[:, None], pooled)
@@ -337,7 +417,7 @@ class TablePlayModel:
 
     @classmethod
     def fit_joint(cls, joint, band_joint=None, provenance=None, min_rows: int = MIN_ROWS,
-                  pseudo: float = BAND_PSEUDO) -> TablePlayModel:
+                  pseudo: float = BAND_PSEUDO, band_rows: int | None = None) -> TablePlayModel:
         """The model fitted on joint counts alone: the pooled rows of each
         kind from ``joint`` (2, 15, 15) (:func:`fit_counts`), and with
         ``band_joint`` (2, 8, 15, 15) each band's rows shrunk toward them
@@ -353,9 +433,10 @@ class TablePlayModel:
             counts.append(c)
         prob = np.stack(probs)
         band_prob = None
+        band_rows = int((provenance or {}).get("band_rows", BAND_ROWS)) if band_rows is None else int(band_rows)
         if band_joint is not None:
             band_joint = np.asarray(band_joint, dtype=np.int64)
-            band_prob = np.stack([np.stack([fit_band(band_joint[kind, b], prob[kind], pseudo)
+            band_prob = np.stack([np.stack([fit_band(band_joint[kind, b], prob[kind], pseudo, band_rows)
                                             for b in range(len(BANDS))]) for kind in range(2)])
         return cls(prob, np.stack(counts), dict(provenance or {}), joint=joint, band_prob=band_prob,
                    band_joint=band_joint, pseudo=float(pseudo))
@@ -858,6 +939,6 @@ def rules_args(rules) -> str:
 
 
 __all__ = ["POINTS", "KINDS", "MIN_ROWS", "BANDS", "NO_BAND", "BAND_PSEUDO", "band_index", "declarer_band",
-           "fit_band", "hand_bands", "band_key", "key_parts", "KEYS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
+           "fit_band", "tilt", "tilt_of", "BAND_ROWS", "hand_bands", "band_key", "key_parts", "KEYS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
            "restrict", "NOT_PLAYED", "fit_kind", "fit_counts", "joint_counts", "model_se", "load_model", "play_key",
            "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "fit_seeds", "seeds_text", "rules_args", "PLAY_RULES"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import __version__, config
 from ..runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
-from .table_play import (BAND_PSEUDO, BANDS, MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError,
+from .table_play import (BAND_PSEUDO, BAND_ROWS, BANDS, MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError,
                          TablePlayModel, band_index, fit_seeds, forget_loaded, joint_counts, play_key, rules_args)
 
 
@@ -52,28 +52,33 @@ def band_joint_counts(dd, table, nt, band) -> np.ndarray:
 
 
 def fit_band_model(fit: dict, provenance: dict, added=None, pseudo: float = BAND_PSEUDO,
-                   min_rows: int = MIN_ROWS) -> TablePlayModel:
+                   min_rows: int = MIN_ROWS, band_rows: int = BAND_ROWS) -> TablePlayModel:
     """The model with bands from a banded play run ``fit``
-    (:func:`load_band_run`): the pooled rows from its ``natural`` contracts
-    (a plain random share of the deals: the pooled rows are the deals' mix
-    of hands) plus ``added`` ((2, 15, 15) joint counts of an earlier
-    model's, played as dealt); each band's rows from all its contracts
-    (the strong bands played more often: given the band nothing is
-    biased), shrunk toward the pooled rows with ``pseudo``
-    (:meth:`TablePlayModel.fit_joint`).  ``added`` may also be a model
-    with its own band counts (``band_joint``), pooled too."""
+    (:func:`load_band_run`).  Each band's rows from all its contracts (the
+    strong bands played more often: given the band nothing is biased),
+    shrunk toward the pooled rows tilted to the band
+    (:meth:`TablePlayModel.fit_joint`, ``pseudo``).  The pooled rows: those
+    of ``added`` (an earlier model, whose joint counts are of deals played
+    as dealt: the shipped dd-only runs), unchanged; without ``added``,
+    fitted on the run's ``natural`` contracts (a plain random share of the
+    deals).  ``added``'s band counts (a banded model) are added to the
+    run's: fitting a run with ``added`` = the fit of another run with the
+    same ``added`` is fitting both runs at once (exact pooling).  ``added``
+    may also be bare (2, 15, 15) joint counts."""
     nat = np.asarray(fit["natural"], dtype=bool)
     nt = np.asarray(fit["strain"]) >= 4
     dd, played = np.asarray(fit["dd"]), np.asarray(fit["played"])
-    joint = np.stack([joint_counts(dd[nat & (nt == kind)], played[nat & (nt == kind)]) for kind in (False, True)])
     band = band_joint_counts(dd, played, nt, fit["band"])
     if isinstance(added, TablePlayModel):
         if added.band_joint is not None:
             band = band + added.band_joint
         added = added.joint
     if added is not None:
-        joint = joint + np.asarray(added, dtype=np.int64)
-    return TablePlayModel.fit_joint(joint, band, provenance, min_rows, pseudo)
+        joint = np.asarray(added, dtype=np.int64)
+    else:
+        joint = np.stack([joint_counts(dd[nat & (nt == kind)], played[nat & (nt == kind)]) for kind in (False, True)])
+    return TablePlayModel.fit_joint(joint, band, {**provenance, "band_rows": int(band_rows)}, min_rows, pseudo,
+                                    band_rows)
 
 
 def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
@@ -631,8 +636,9 @@ def build_band_model(out=MODEL_FILE, deals: int = 60 * BAND_CHUNK, holdout: int 
     --bands``): ``deals`` dealt deals of ``seed`` (a whole number of chunks
     of :data:`BAND_CHUNK`), about a third of them played
     (:func:`play_band_chunk`: every strong hand, one in five of the middle
-    ones), fitted with ``add``'s played contracts pooled in
-    (:func:`fit_band_model`; its band-blind counts go to the pooled rows);
+    ones), their band rows fitted with ``add``'s pooled rows (its deals as
+    dealt, kept unchanged: a hand-blind caller reads what it read) and band
+    counts if any (:func:`fit_band_model`);
     ``holdout`` dealt deals of ``seed + 1`` played the same way to check it
     on (:func:`validation_tables`, by band; the rows of all bands over the
     natural share).  The fit and held-out chunks are played interleaved
@@ -645,10 +651,10 @@ def build_band_model(out=MODEL_FILE, deals: int = 60 * BAND_CHUNK, holdout: int 
 
     for name, v, least in (("deals", deals, BAND_CHUNK), ("holdout", holdout, BAND_CHUNK), ("seed", seed, 0),
                            ("samples", samples, 1)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < least or v % BAND_CHUNK:
-            raise TablePlayError(f"{name} must be a whole number of chunks of {BAND_CHUNK} deals "
-                                 f"(got {v!r})" if name in ("deals", "holdout") else
-                                 f"{name} must be a whole number >= {least} (got {v!r})")
+        chunks = name in ("deals", "holdout")
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < least or (chunks and v % BAND_CHUNK):
+            raise TablePlayError(f"{name} must be a whole number of chunks of {BAND_CHUNK} deals (got {v!r})"
+                                 if chunks else f"{name} must be a whole number >= {least} (got {v!r})")
     if not pseudo >= 0:
         raise TablePlayError(f"the pseudo-count must be >= 0 (got {pseudo!r})")
     check_build_paths(out)
