@@ -563,7 +563,8 @@ class TablePlayModel:
     def describe(self) -> str:
         p = self.provenance
         return (f"table-play model: {p.get('deals', '?'):,} deals played by PIMC players (K = {p.get('samples')}), "
-                f"{seeds_text(p)}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}")
+                f"{seeds_text(p)}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}"
+                + (", by the declaring hand's count band" if self.banded else ""))
 
     # --- files ------------------------------------------------------------------------------
     def to_dict(self) -> dict:

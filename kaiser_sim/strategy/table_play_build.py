@@ -690,8 +690,9 @@ def build_band_model(out=MODEL_FILE, deals: int = 60 * BAND_CHUNK, holdout: int 
                                         "of the dd-only model); a dealt deal is played with the chance "
                                         "'accept' of its declaring hand's count band (the strong bands always), "
                                         "by a coin of (seed, chunk); 'natural' deals (coin below the smallest "
-                                        "chance) are a plain random share of all deals: the pooled rows and "
-                                        "the held-out rows of all bands use only them",
+                                        "chance) are a plain random share of all deals: the held-out rows of "
+                                        "all bands use only them (and the pooled rows without --add; with "
+                                        "--add the pooled rows are the added model's, unchanged)",
                             "played_by_band": np.bincount(fit["band"], minlength=len(BANDS)).tolist()},
                   "holdout": {"seed": int(seed) + 1, "deals": int(len(ho["deal"])), "dealt": int(holdout),
                               "natural": int(ho["natural"].sum())},
