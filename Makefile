@@ -145,8 +145,8 @@ sample: venv
 ##         band from a banded run of seed 105 (--bands: BAND_DEALS dealt deals, about a third played, every strong
 ##         hand; checked on BAND_HOLDOUT dealt deals of seed 106); about 80 + 40 minutes on 2 quiet cores; the
 ##         plays are kept in runs/table-play-model and resumed if stopped
-BAND_DEALS ?= 34500
-BAND_HOLDOUT ?= 13500
+BAND_DEALS ?= 43500
+BAND_HOLDOUT ?= 18000
 table-play-model: venv
 	$(PY) -m kaiser_sim table-play-model --deals 40000 --holdout 10000 --seed 101 --sensitivity 0 \
 	    --runs runs/table-play-model/101 --out runs/table-play-model/part-101.json
