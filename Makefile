@@ -140,14 +140,21 @@ sample: venv
 	$(PY) benchmarks/edition_times.py --times $(SAMPLE_TIMES) --save
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
-##         80,000 deals played out by PIMC players, K = 20, in two runs of 40,000 (seeds 101 and 103; the
-##         second pools the first's plays with --add) and checked on 10,000 held-out deals of seed 104
-##         (about 80 minutes on 2 quiet cores; the plays are kept in runs/table-play-model and resumed if stopped)
+##         its pooled rows from 80,000 deals played out by PIMC players, K = 20, in two runs of 40,000 (seeds
+##         101 and 103; the second pools the first's plays with --add), its rows by the declaring hand's count
+##         band from a banded run of seed 105 (--bands: BAND_DEALS dealt deals, about a third played, every strong
+##         hand; checked on BAND_HOLDOUT dealt deals of seed 106); about 80 + 40 minutes on 2 quiet cores; the
+##         plays are kept in runs/table-play-model and resumed if stopped
+BAND_DEALS ?= 43500
+BAND_HOLDOUT ?= 18000
 table-play-model: venv
 	$(PY) -m kaiser_sim table-play-model --deals 40000 --holdout 10000 --seed 101 --sensitivity 0 \
 	    --runs runs/table-play-model/101 --out runs/table-play-model/part-101.json
 	$(PY) -m kaiser_sim table-play-model --deals 40000 --holdout 10000 --seed 103 \
 	    --runs runs/table-play-model/103 --add runs/table-play-model/part-101.json \
+	    --out runs/table-play-model/part-103.json
+	$(PY) -m kaiser_sim table-play-model --bands --deals $(BAND_DEALS) --holdout $(BAND_HOLDOUT) --seed 105 \
+	    --runs runs/table-play-model/bands --add runs/table-play-model/part-103.json \
 	    --out kaiser_sim/data/table_play_model.json
 
 ## table-play-models: rebuild the shipped models of the other games (kaiser_sim/data/table_play_model_<game>.json:

@@ -331,8 +331,12 @@ def test_every_number_is_on_the_deals_of_the_choice(mirror):
     from kaiser_sim.dd.play_bounds import strain_bounds
 
     v = a.values.astype(int)
-    lo, hi = strain_bounds(advisor_deals(a.hand, 0, 200, 1, STANDARD), 0)  # each deal kept within its bounds
+    deals = advisor_deals(a.hand, 0, 200, 1, STANDARD)
+    lo, hi = strain_bounds(deals, 0)  # each deal kept within its bounds
     base = load_model()
+    from kaiser_sim.strategy.table_play import hand_bands
+
+    bands = hand_bands(deals[0, 0])  # the hand's count band in each strain: the model's rows for it
     rows = np.arange(1, 200, 2) if odd_only else np.arange(200)
 
     class _Bounded:  # the model's numbers of a deal, clipped to its bounds (table_play.restrict)
@@ -341,7 +345,7 @@ def test_every_number_is_on_the_deals_of_the_choice(mirror):
 
         def _d(self, dd, nt):
             s = 4 if nt else STRAIN_KEYS.index(t.strain)
-            return restrict(base.dist(dd, nt), lo[self.rows, s], hi[self.rows, s])
+            return restrict(base.dist(dd, nt, bands[s]), lo[self.rows, s], hi[self.rows, s])
 
         def make_prob(self, dd, nt, levels):
             return (self._d(dd, nt)[:, None, :] * (POINTS[None, :] >= np.asarray(levels)[:, None])).sum(axis=-1)
@@ -349,7 +353,8 @@ def test_every_number_is_on_the_deals_of_the_choice(mirror):
         def expected_score(self, dd, nt, score):
             return self._d(dd, nt) @ score
 
-    tp = np.stack([restrict(base.dist(v[:, s], s == 4), lo[:, s], hi[:, s]) @ POINTS for s in range(5)], axis=1)
+    tp = np.stack([restrict(base.dist(v[:, s], s == 4, bands[s]), lo[:, s], hi[:, s]) @ POINTS for s in range(5)],
+                  axis=1)
     m = _Bounded(rows)
     odd_dd = v[rows]
     tr, ru = STRAIN_KEYS.index(t.strain), STRAIN_KEYS.index(t.runner_up)
@@ -470,13 +475,13 @@ def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
     recomputed here from the DD values and the bounds with the hand's table
     play API; the intervals are iid over deals."""
     from kaiser_sim.dd.play_bounds import strain_bounds
-    from kaiser_sim.strategy.table_play import HandTablePlay
+    from kaiser_sim.strategy.table_play import HandTablePlay, hand_bands
 
     a = issue_table
     v = a.values.astype(int)
     deals = advisor_deals(a.hand, 0, 300, 11, STANDARD)
     assert np.array_equal(v, solve_strains(deals, 0, "points"))
-    hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0))
+    hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0), bands=hand_bands(deals[0, 0]))
     mk = a.make.set_index(["strain", "bid"])
     for s, key in enumerate(STRAIN_KEYS):
         per = hp.make_prob(s, list(range(6, 13)))

@@ -402,10 +402,18 @@ def test_engine_table_draws_table_play_from_the_dd_points():
     h0t, h0d = (x.hands[x.hands["hand"] == 0].set_index("match") for x in (t, d))
     assert (h0t["dd"] == h0d["raw"]).all() and (h0t["bid"] == h0d["bid"]).all()
     # each raw is the model's inverse CDF at the pair's uniform
+    from kaiser_sim.dd.rule_variants import deal_for_rules
+    from kaiser_sim.strategy.match import round_seed
+    from kaiser_sim.strategy.table_play import declarer_band
+
     m = load_model()
     for row in t.hands[t.hands["declarer"] >= 0].itertuples():
         u = table_uniform(7, [row.match // 2], row.hand)[0]
-        cdf = np.cumsum(m.dist(np.array([row.dd]), bool(row.nt))[0])
+        # the declarer's count band in its strain: the deal of the pair's round, dealt again
+        deal = deal_for_rules(1, round_seed(7, row.hand), Rules.preset("standard"), start=row.match // 2,
+                              redeal_weak=True)[0][0]
+        band = declarer_band(deal[row.declarer], row.strain)
+        cdf = np.cumsum(m.dist(np.array([row.dd]), bool(row.nt), band)[0])
         assert row.raw == int(POINTS_AXIS[np.searchsorted(cdf / cdf[-1], u)])
     replay(t)
 

@@ -17,7 +17,7 @@ from kaiser_sim.auction import ladder
 from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import cluster_mean_ci, t_quantile, wilson_interval
-from kaiser_sim.strategy.table_play import load_model
+from kaiser_sim.strategy.table_play import band_index, load_model
 from kaiser_sim.studies import bid_odds, bidding_chart, lead, trump_and_nt
 from kaiser_sim.studies.common import (declarer_frame, hand_score, points_array, results_frame, share_row,
                                        trump_by_rule)
@@ -76,10 +76,12 @@ def test_bid_odds_intervals_are_clustered_by_deal(results, frame):
             col, nt = bid_odds.TABLE_PLAY[r["method"]]
             model = load_model()
             dd = frame[col].to_numpy()
-            prob = model.make_prob(dd, nt, [r["bid"]])[:, 0]
+            band = band_index(frame["strength"].to_numpy())  # the declaring hand's count band
+            prob = model.make_prob(dd, nt, [r["bid"]], band)[:, 0]
             m = cluster_mean_ci(prob, deal)
             # the deals' error and the model's own (its bootstrap replicates) added in quadrature
-            se_model = np.std([rep.make_prob(dd, nt, [r["bid"]])[:, 0].mean() for rep in model.replicates()], ddof=1)
+            se_model = np.std([rep.make_prob(dd, nt, [r["bid"]], band)[:, 0].mean() for rep in model.replicates()],
+                              ddof=1)
             half = m.hi - m.mean
             q = half / m.se
             want = np.hypot(m.se, se_model) * q

@@ -146,7 +146,7 @@ def test_the_cards_net_if_declared_by_hand(solved):
     from kaiser_sim.scoring import declarer_gain
     from kaiser_sim.studies.bidding_chart import net_chart
     from kaiser_sim.studies.common import declarer_frame, table_play_model
-    from kaiser_sim.strategy.table_play import POINTS
+    from kaiser_sim.strategy.table_play import POINTS, band_index
 
     rules = get_preset("standard")
     net = net_chart(solved, rules, min_cell=40, net_deals=150)
@@ -161,7 +161,8 @@ def test_the_cards_net_if_declared_by_hand(solved):
         def mean_net(level, nt):
             pts = hands["nt_pts" if nt else "trump_pts"].to_numpy()
             value = np.array([declarer_gain(rules, level, nt, int(p))[1] - (10 - int(p)) for p in POINTS], float)
-            return float((model.dist(pts, nt) @ value).mean())
+            band = band_index(hands["strength"].to_numpy())  # the declaring hand's count band
+            return float((model.dist(pts, nt, band) @ value).mean())
 
         ladder = [(lv, nt) for lv in range(6, 13) for nt in (False, True)]
         positive = [f"{lv}{'NT' if nt else ''}" for lv, nt in ladder if mean_net(lv, nt) > 0]

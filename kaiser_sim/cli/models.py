@@ -33,9 +33,17 @@ from .rules_options import rules_options
                    "contracts are pooled with this run's: the model is fitted on both, checked on this run's "
                    "held-out deals, which neither saw.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes.  [default: all cores]")
+@click.option("--bands", is_flag=True,
+              help="Fit the model on the declaring hand's count band too: --deals and --holdout are dealt "
+                   "deals (whole chunks of 1,500), about a third played (every strong hand, one in five of "
+                   "the middle ones); --add's played contracts go to the pooled rows. No sensitivity table "
+                   "(--add's is carried over).")
+@click.option("--pseudo", type=click.FloatRange(min=0), default=40.0, show_default=True,
+              help="With --bands: contracts' weight of the pooled row in each band's row (shrinkage).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @rules_options
-def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add, workers, quiet, rules):
+def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add, workers, bands, pseudo, quiet,
+                     rules):
     """Build the table-play model: what double-dummy points become at a table.
 
     Plays --deals deals out with four PIMC players (simulate --play), fits
@@ -71,6 +79,25 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
     from ..strategy.table_play import play_key
 
     variant = play_key(rules) != play_key(Rules.preset("standard"))
+    if bands:
+        from ..strategy.table_play_build import BAND_CHUNK, build_band_model
+
+        if variant:
+            raise InputError("--bands builds the standard game's model only: leave out --bands or the "
+                             "--rules / --rule")
+        for name, v in (("--deals", deals), ("--holdout", holdout)):
+            if v % BAND_CHUNK:
+                raise InputError(f"{name} with --bands is a whole number of chunks of {BAND_CHUNK:,} dealt deals "
+                                 f"(got {v:,})")
+        not_empty(out=out, runs=runs, add=add)
+        output_file(out, f"--out {out}")
+        if runs is not None:
+            output_dir(runs, f"--runs {runs}")
+        model = build_band_model(out, deals, holdout, seed, samples, runs, add, pseudo, make_progress(quiet))
+        if not quiet:
+            click.echo(validation_text(model), err=True)
+            click.echo(f"{model.describe()} -> {out}", err=True)
+        return
     if runs is not None:
         check("table-play-model --runs", rules, InputError)
     if sensitivity > holdout and not variant:
@@ -88,7 +115,28 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
                         rules=rules if variant else None, add=add)
     # an OSError now (a full disk) is a failed output: the group names it (exit 1); nothing half written
     if not quiet:
+        click.echo(validation_text(model), err=True)
         click.echo(f"{model.describe()} -> {out}", err=True)
+
+
+def validation_text(model) -> str:
+    """The model's held-out checks as a table (band, strain, bid: played [95%], predicted, inside)."""
+    from ..strategy.table_play_build import validation_summary
+
+    rows = model.validation.get("heldout", [])
+    lines = [f"{'band':>7} {'kind':>5} {'bid':>11} {'n':>6} {'played':>7} {'95% interval':>16} {'predicted':>9} "
+             f"{'pooled':>7}  inside"]
+    for r in rows:
+        pct = r["bid"] != "mean points"
+        f = (lambda x: f"{100 * x:.1f}%") if pct else (lambda x: f"{x:.2f}")
+        lines.append(f"{r['count_band']:>7} {r['kind']:>5} {str(r['bid']):>11} {r['n']:>6} {f(r['observed']):>7} "
+                     f"{'[' + f(r['lo']) + ', ' + f(r['hi']) + ']':>16} {f(r['predicted']):>9} "
+                     f"{f(r.get('pooled', r['predicted'])):>7}  {'yes' if r['inside'] else 'NO'}")
+    s = validation_summary(rows)
+    lines.append(f"held-out checks inside their 95% intervals: {s['inside']} of {s['checks']} "
+                 f"({100 * s['inside'] / max(s['checks'], 1):.1f}%); band means inside: {s['band_means_inside']} "
+                 f"of {s['band_means']}; the pooled rows (no hand): {s['pooled_inside']} of {s['checks']}")
+    return "\n".join(lines)
 
 
 @click.command("make-model")

@@ -203,7 +203,7 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
     net, win_t = net_dd, win_dd
     play = "dd"
     if table_model is not None:
-        from .table_play import POINTS, HandTablePlay
+        from .table_play import POINTS, HandTablePlay, declarer_band
 
         play = "table"
         net = net_dd.copy()
@@ -215,7 +215,9 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         own = reuse & (hand is not None)
         h = np.flatnonzero(has & ~own)
         if h.size:
-            dist = base.dist(decl[h], strain[h] >= 4)  # (h, 15) the declaring side's table points
+            # (h, 15) the declaring side's table points, by the declarer's count band in its strain
+            band = declarer_band(deals[rows[h], who[h]], strain[h]) if base.banded else None
+            dist = base.dist(decl[h], strain[h] >= 4, band)
             ev_net = np.zeros(h.size)
             ev_win = np.zeros(h.size)
             for j, t in enumerate(POINTS):
@@ -290,9 +292,10 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
         if table_model is None:
             net[h] = _side_net(rules, level, nt, who[h], dd, side)
         else:
-            from .table_play import POINTS
+            from .table_play import POINTS, declarer_band
 
-            dist = table_model.dist(dd, nt)
+            # the declarer's count band in the strain played: the model's rows for that hand
+            dist = table_model.dist(dd, nt, declarer_band(deals[h, who[h]], strain))
             for j, t in enumerate(POINTS):
                 net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side)
     return net, np.where(has, who, -1)

@@ -144,17 +144,20 @@ def table_uniform(seed: int, pair, hand: int) -> np.ndarray:
     return out
 
 
-def table_points(table_model, dd, nt, u) -> np.ndarray:
-    """Table points drawn from ``table_model.dist(dd, nt)`` by the inverse CDF at ``u`` (arrays)."""
+def table_points(table_model, dd, nt, u, band=None) -> np.ndarray:
+    """Table points drawn from ``table_model.dist(dd, nt, band)`` by the
+    inverse CDF at ``u`` (arrays; ``band``: the declaring hand's count band,
+    None: the model's pooled rows)."""
     from .table_play import POINTS
 
     dd = np.asarray(dd, dtype=np.int64)
     nt = np.asarray(nt, dtype=bool)
+    band = None if band is None else np.broadcast_to(np.asarray(band, dtype=np.int64), dd.shape)
     out = np.empty(dd.size, dtype=np.int64)
     for kind in (False, True):
         sel = np.flatnonzero(nt == kind)
         if sel.size:
-            cdf = np.cumsum(table_model.dist(dd[sel], kind), axis=1)
+            cdf = np.cumsum(table_model.dist(dd[sel], kind, None if band is None else band[sel]), axis=1)
             j = (cdf < np.asarray(u)[sel, None] * cdf[:, -1:]).sum(axis=1)
             out[sel] = POINTS[np.minimum(j, len(POINTS) - 1)]
     return out
@@ -381,6 +384,7 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     from ..scoring import score_hands
     from ..deal import deal_for_rules
     from ..game import LOW_NT, contract_values
+    from .table_play import declarer_band
 
     rules = rules or Rules.preset("standard")
     check_rules(rules)
@@ -465,7 +469,9 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
             raw[rows] = dd[rows]
             if used_engine == "table":
                 u = table_uniform(seed, pair[active[rows]], h)
-                raw[rows] = table_points(table_model, dd[rows], strain[rows] >= 4, u)  # (5: low NT, an NT row)
+                # (5: low NT, an NT row); the declarer's count band with its own cards (before any kitty)
+                band = declarer_band(deals[rows, declarer[rows]], strain[rows]) if table_model.banded else None
+                raw[rows] = table_points(table_model, dd[rows], strain[rows] >= 4, u, band)
                 # the defenders take what the declaring side loses to table play (with a kitty or cover 3
                 # the two sides' points need not add to raw_total)
                 draw[rows] = draw[rows] + dd[rows] - raw[rows] if split else rules.raw_total - raw[rows]

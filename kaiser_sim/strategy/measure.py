@@ -4,6 +4,35 @@ Every caller that scores a hand, a call or a contract (the advisor, the
 policies, the match engine, the studies) asks :func:`measure_for` once and
 reads its :class:`Measure`: the table-play model when it holds for the
 rules, else double dummy with the reason.
+
+The table-play model knows the declaring hand's count band as well as the
+contract's double-dummy value and strain kind
+(:mod:`kaiser_sim.strategy.table_play`, "The declaring hand"): a caller
+that has the declaring hand passes its band
+(:func:`~kaiser_sim.strategy.table_play.declarer_band`, or
+:func:`~kaiser_sim.strategy.table_play.band_index` of the count a study
+already has) to ``dist`` / ``make_prob`` / ``expected`` /
+``expected_score`` / ``matrix``; ``band=None`` reads the pooled rows (the
+hand-blind distribution, fitted on the deals as dealt), and so does a
+model without bands (a format-1 file, the variant games' models).
+
+Who passes the band: the bid-odds, bidding-chart (its tables, its model
+replicates and its net chart) and trump-and-NT studies (the count of the
+row's hand), the hand advisor (:class:`~kaiser_sim.strategy.table_play.HandTablePlay`
+with the advised hand's band in each strain; the other seats' contracts in
+its call values with their declarer's), the auction study and the net
+chart through :func:`~kaiser_sim.strategy.call_worth.playout_net`, and the
+match engine (:func:`~kaiser_sim.strategy.match.table_points`).  Who reads
+the pooled rows, having no declaring hand to pass, or deliberately: the
+bidding policies' make-probabilities
+(:func:`~kaiser_sim.strategy.policies.compose_play`: a distribution of DD
+points predicted from the bidder's hand times the kind's matrix; the
+listening table and the population were fitted on those values and would
+have to be refitted with the band), the listening and population fits'
+contract values (:func:`~kaiser_sim.strategy.listening.contract_net`: their
+seats keep the bidders' values, not the hands), and the 5♥/3♠
+counterfactual views (:func:`~kaiser_sim.studies.specials.table_play_side`:
+tables over DD values alone, the card moved changing the hand).
 """
 
 from __future__ import annotations

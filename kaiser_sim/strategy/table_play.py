@@ -39,6 +39,38 @@ its error to the deals' sampling error: the model keeps the joint counts of
 replicates is the model's standard error (:func:`model_se`).  Its held-out
 check is in :attr:`validation`.
 
+The declaring hand: rows by count band
+--------------------------------------
+Two contracts of the same DD value play differently when the declaring
+hands differ: a strong hand (high count, its winners in its own hand) is
+easier to play than DD says, a weak one in no trump harder to defend.  The
+model with bands (file format 2) also keeps, for each kind and each count
+band of the declaring hand (:data:`BANDS`, the studies' count bands,
+:data:`kaiser_sim.hands.STRENGTH_BUCKETS`: the count with the trump by the
+default rule, in no trump too), ``P(table points | DD = v, kind, band)``:
+
+1. the band's played contracts at DD value ``v`` (its joint counts),
+   shrunk toward the pooled row of ``v`` *tilted* to the band: the pooled
+   rows times ``exp(theta x points)``, renormalised, with the one ``theta``
+   a band and kind that makes their expected points over the band's
+   contracts its played points (:func:`tilt_of`: the maximum-likelihood
+   tilt).  The row is (band counts + :data:`BAND_PSEUDO` x tilted pooled
+   row) / (band contracts at ``v`` + :data:`BAND_PSEUDO`): a band with few
+   contracts at ``v`` reads the pooled shape moved to its level, a well
+   filled one its own rows (:func:`fit_band`);
+2. made monotone as the pooled rows are.
+
+The pooled rows are fitted on deals as dealt (their mix of hands), so a
+caller without the hand (``band`` None or :data:`NO_BAND`) gets today's
+hand-blind distribution.  Both come from joint counts only, so pooling two
+sets of played deals (``--add``) is still adding their counts.  The band
+rows are fitted on banded play runs
+(:func:`kaiser_sim.strategy.table_play_build.play_band_chunk`), which play
+every strong hand and a share of the common ones: given the declaring
+hand nothing is biased (whether a deal is played depends on that hand and a
+coin), and a plain random share of them (``natural``) goes to the pooled
+rows and to the held-out rows of all bands.
+
 The model's features, and why these
 -----------------------------------
 The model knows a contract through two features only: its DD value ``v``
@@ -54,7 +86,7 @@ of the player (the hand advisor, :class:`HandTablePlay`):
 
 Bounds: never impossible, never above the cards
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-For each deal and strain :func:`kaiser_sim.dd.play_bounds.strain_bounds`
+For each deal and strain :func:`kaiser_sim.game.strain_bounds`
 gives ``lo <= DD <= hi``: ``lo`` what the declarer takes from its sure
 tricks whatever the other three (partner included) do, ``hi`` the most the
 side can take if all four help it (all the points in play when the side
@@ -131,7 +163,7 @@ their own play (:func:`~kaiser_sim.strategy.table_play_build.build_variant_model
 --rules PRESET``; :data:`VARIANT_MODELS`: ``table_play_model_<game>.json``
 for the two kitties, low no trump and cover 3): a kitty taken up and
 discarded by a PIMC declarer who sees only its own cards
-(:func:`kaiser_sim.dd.pimc.pimc_discard`; held-out files also compare that
+(:func:`kaiser_sim.game.pimc_discard`; held-out files also compare that
 discard with double dummy's best, :func:`~kaiser_sim.strategy.table_play_build.discard_check`), low no trump on
 every other NT deal (pooled into the NT rows), cover 3 scored on the played
 line against the contract's cover-3 DD value.  :func:`load_model` with
@@ -149,6 +181,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import Strain
+from ..hands import STRENGTH_BUCKETS
 from ..errors import KaiserSimError
 from .. import config
 
@@ -176,6 +209,57 @@ DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 MODEL_FILE = DATA_DIR / "table_play_model.json"
 #: the rules options that change the play; the model holds only where they match
 PLAY_RULES = ("hand_size", "deck34", "kitty", "low_nt", "cover3")
+#: the declaring hand's count bands the model is conditioned on: :data:`kaiser_sim.hands.STRENGTH_BUCKETS`
+#: (the count with the trump named by the default rule; in no trump too), by index 0..7
+BANDS = tuple(label for label, _, _ in STRENGTH_BUCKETS)
+#: a band index meaning "the hand is not known": the pooled (DD-only) distribution
+NO_BAND = -1
+#: the number of (band, DD value) keys (:func:`band_key`)
+KEYS = 8 * 15
+#: pseudo-count of the shrinkage of a band's row toward the pooled row of the same DD value (module doc,
+#: "The declaring hand"): a row with ``n`` contracts of its band is (``n`` band rows + BAND_PSEUDO x the
+#: pooled row) / (n + BAND_PSEUDO); chosen on the fitting deals by held-out likelihood (docs/author.md)
+BAND_PSEUDO = 40.0
+#: fewest of a band's contracts behind one DD value's row before its neighbours' shifts are pooled in
+#: (:func:`fit_band`; 0: none)
+BAND_ROWS = 0
+
+
+def band_index(strength) -> np.ndarray:
+    """The band (index into :data:`BANDS`) of each count ``strength``
+    (:func:`kaiser_sim.hands.strength`; halves as the count gives them)."""
+    s = np.asarray(strength, dtype=np.float64)
+    lows = np.array([lo for _, lo, _ in STRENGTH_BUCKETS[1:]])
+    return np.searchsorted(lows, s, side="right").astype(np.int64)
+
+
+def band_key(dd, band=None) -> np.ndarray:
+    """One key per contract over (band, DD value): ``band x 15 + the DD
+    value's place in POINTS`` (0 .. :data:`KEYS` - 1; ``band`` None or
+    :data:`NO_BAND` reads as band 0, for models and callers without bands
+    a table over the keys repeats the pooled rows).  A study whose values
+    depend only on (band, DD value) computes them once per key
+    (:func:`key_parts`) and looks them up."""
+    column = point_index(dd)
+    b = np.zeros_like(column) if band is None else np.maximum(np.asarray(band, dtype=np.int64), 0)
+    return b * len(POINTS) + column
+
+
+def key_parts(key=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(dd, band)`` of each :func:`band_key` (default: every key, 0 .. KEYS - 1, in order)."""
+    k = np.arange(len(BANDS) * len(POINTS)) if key is None else np.asarray(key, dtype=np.int64)
+    return POINTS[k % len(POINTS)], k // len(POINTS)
+
+
+def declarer_band(hands, strain) -> np.ndarray:
+    """The band of each declaring hand (``hands``: bitboards) declaring in
+    ``strain`` (0..3 trump, 4/5 no trump): its count with that trump, in
+    no trump with the trump the default rule names (as the model was fitted)."""
+    from ..hands import strength, trump_by_rule
+
+    h = np.asarray(hands, dtype=np.uint64)
+    st = np.broadcast_to(np.asarray(strain, dtype=np.int64), h.shape)
+    return band_index(strength(h, np.where(st >= 4, trump_by_rule(h), st)))
 
 
 class TablePlayError(KaiserSimError):
@@ -232,16 +316,79 @@ def fit_kind(dd, table, min_rows: int = MIN_ROWS) -> tuple[np.ndarray, np.ndarra
             h += 1
         t = np.clip(v + shift[np.abs(dd - v) <= h], POINTS[0], POINTS[-1])
         prob[i] = np.bincount(t - POINTS[0], minlength=k) / t.size
+    return _monotone(prob, counts + 1.0), counts
+
+
+def _monotone(prob, w) -> np.ndarray:
+    """``prob`` (15, 15) rows made monotone (module doc, step 2), each DD row weighted by ``w``."""
+    k = len(POINTS)
     # monotone: survival P(t >= b | v) non-decreasing in v (weights: the contracts behind each row) ...
     surv = prob[:, ::-1].cumsum(axis=1)[:, ::-1]  # surv[i, j] = P(t >= POINTS[j] | v_i)
-    w = counts + 1.0
     for j in range(k):
         surv[:, j] = _pava(surv[:, j], w)
     # ... and non-increasing in b (a minimum of non-decreasing functions of v stays non-decreasing)
     surv = np.minimum.accumulate(surv, axis=1)
     surv[:, 0] = 1.0
     prob = surv - np.append(surv[:, 1:], np.zeros((k, 1)), axis=1)
-    return np.clip(prob, 0.0, 1.0), counts
+    return np.clip(prob, 0.0, 1.0)
+
+
+def tilt(rows, theta: float) -> np.ndarray:
+    """``rows`` (..., 15) over :data:`POINTS` exponentially tilted by
+    ``theta``: each row times ``exp(theta x points)``, renormalised (theta >
+    0 moves the mass up, every row by the same factor of odds a point)."""
+    w = np.asarray(rows, dtype=np.float64) * np.exp(theta * (POINTS - POINTS.mean()))
+    return w / np.maximum(w.sum(axis=-1, keepdims=True), 1e-300)
+
+
+def tilt_of(joint, pooled) -> float:
+    """The tilt (:func:`tilt`) of the ``pooled`` rows whose expected points,
+    summed over the contracts of ``joint`` (15, 15) at their DD values,
+    equal their played points (the maximum-likelihood tilt: one number a
+    band and kind); 0 without contracts."""
+    joint = np.asarray(joint, dtype=np.float64)
+    n = joint.sum(axis=1)
+    total = n.sum()
+    if total == 0:
+        return 0.0
+    want = (joint * POINTS).sum() / total
+    lo, hi = -4.0, 4.0
+    for _ in range(60):  # the fitted mean rises with theta: bisection
+        mid = (lo + hi) / 2
+        if (n @ (tilt(pooled, mid) @ POINTS)) / total < want:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def fit_band(joint, pooled, pseudo: float = BAND_PSEUDO, min_rows: int = 0) -> np.ndarray:
+    """``(15, 15)``: one band's rows of one kind from its (15, 15) joint
+    counts of (DD points, played points), each DD row shrunk toward the
+    pooled row ``pooled[i]`` with ``pseudo`` contracts' weight, then made
+    monotone as the pooled rows are (weights: the band's contracts + pseudo).
+    ``min_rows`` > 0: a DD value with fewer of the band's contracts takes
+    its neighbours' shifts too, as the pooled rows do (:func:`fit_kind`),
+    before the shrinkage."""
+    joint = np.asarray(joint, dtype=np.float64)
+    pooled = tilt(pooled, tilt_of(joint, pooled))
+    if min_rows > 0 and joint.sum() > 0:
+        k = len(POINTS)
+        rows = joint.sum(axis=1)
+        acc = np.zeros((k, k))
+        for v in range(k):
+            h = 0
+            while rows[max(v - h, 0):v + h + 1].sum() < min(min_rows, rows.sum()):
+                h += 1
+            for i in range(max(v - h, 0), min(v + h + 1, k)):
+                # row i's contracts, each shifted by (table - DD) and applied at v (ends clipped)
+                target = np.clip(np.arange(k) - i + v, 0, k - 1)
+                np.add.at(acc[v], target, joint[i])
+        joint = acc
+    n = joint.sum(axis=1)
+    raw = (joint + pseudo * pooled) / (n + pseudo)[:, None] if pseudo > 0 else np.where(
+        n[:, None] > 0, joint / np.maximum(n, 1)[:, None], pooled)
+    return _monotone(raw, n + pseudo + 1.0)
 
 
 @dataclass
@@ -255,6 +402,44 @@ class TablePlayModel:
     validation: dict = field(default_factory=dict)
     #: (2, 15, 15) counts of (DD points, played points) the model was fitted on (None: not kept)
     joint: np.ndarray | None = None
+    #: (2, 8, 15, 15): ``P(table = POINTS[j] | DD = POINTS[i], kind, band)`` of each declaring-hand band
+    #: (:data:`BANDS`); None: a model of DD value and kind only (format 1, the variant games)
+    band_prob: np.ndarray | None = None
+    #: (2, 8, 15, 15) counts of (DD points, played points) by band the band rows were fitted on
+    band_joint: np.ndarray | None = None
+    #: the shrinkage pseudo-count the band rows were fitted with (:data:`BAND_PSEUDO`)
+    pseudo: float = BAND_PSEUDO
+
+    @property
+    def banded(self) -> bool:
+        """Does the model know the declaring hand's band (else every band reads the pooled rows)?"""
+        return self.band_prob is not None
+
+    @classmethod
+    def fit_joint(cls, joint, band_joint=None, provenance=None, min_rows: int = MIN_ROWS,
+                  pseudo: float = BAND_PSEUDO, band_rows: int | None = None) -> TablePlayModel:
+        """The model fitted on joint counts alone: the pooled rows of each
+        kind from ``joint`` (2, 15, 15) (:func:`fit_counts`), and with
+        ``band_joint`` (2, 8, 15, 15) each band's rows shrunk toward them
+        (:func:`fit_band`).  Counts in, model out: pooling two sets of
+        played deals is adding their counts."""
+        joint = np.asarray(joint, dtype=np.int64)
+        probs, counts = [], []
+        for kind in range(2):
+            if not joint[kind].any():
+                raise TablePlayError(f"no {KINDS[kind]} contracts to fit")
+            p, c = fit_counts(joint[kind], min_rows)
+            probs.append(p)
+            counts.append(c)
+        prob = np.stack(probs)
+        band_prob = None
+        band_rows = int((provenance or {}).get("band_rows", BAND_ROWS)) if band_rows is None else int(band_rows)
+        if band_joint is not None:
+            band_joint = np.asarray(band_joint, dtype=np.int64)
+            band_prob = np.stack([np.stack([fit_band(band_joint[kind, b], prob[kind], pseudo, band_rows)
+                                            for b in range(len(BANDS))]) for kind in range(2)])
+        return cls(prob, np.stack(counts), dict(provenance or {}), joint=joint, band_prob=band_prob,
+                   band_joint=band_joint, pseudo=float(pseudo))
 
     def replicates(self, n: int = 40, seed: int = 0) -> list[TablePlayModel]:
         """``n`` models refitted on bootstrap resamples of the fitting
@@ -268,54 +453,83 @@ class TablePlayModel:
         if key not in cache:
             rng = np.random.default_rng(seed)
             min_rows = int(self.provenance.get("min_rows", MIN_ROWS))
+
+            def draw(j):
+                t = int(j.sum())
+                return j if t == 0 else rng.multinomial(t, (j / t).ravel()).reshape(j.shape)
+
             out = []
             for _ in range(n):
-                probs = []
-                for kind in range(2):
-                    j = self.joint[kind]
-                    draw = rng.multinomial(int(j.sum()), (j / j.sum()).ravel()).reshape(j.shape)
-                    probs.append(fit_counts(draw, min_rows)[0])
-                out.append(TablePlayModel(np.stack(probs), self.counts, self.provenance))
+                joint = np.stack([draw(self.joint[kind]) for kind in range(2)])
+                band = None
+                if self.band_joint is not None:  # each band's contracts resampled within the band (its total kept)
+                    band = np.stack([np.stack([draw(self.band_joint[kind, b]) for b in range(len(BANDS))])
+                                     for kind in range(2)])
+                r = TablePlayModel.fit_joint(joint, band, self.provenance, min_rows, self.pseudo)
+                r.counts, r.joint, r.band_joint = self.counts, None, None
+                out.append(r)
             cache[key] = out
         return cache[key]
 
     # --- applying it ---------------------------------------------------------------------
+    def _table(self) -> np.ndarray:
+        """(2, 9, 15, 15): the band rows (:data:`BANDS` order) and, last, the pooled rows
+        (read for :data:`NO_BAND`, and for every band when the model has none)."""
+        t = self.__dict__.get("_band_table")
+        if t is None:
+            bands = self.band_prob if self.band_prob is not None else np.repeat(
+                self.prob[:, None], len(BANDS), axis=1)
+            t = np.concatenate([bands, self.prob[:, None]], axis=1)
+            self.__dict__["_band_table"] = t
+        return t
+
     @staticmethod
-    def _keys(dd, nt) -> tuple[np.ndarray, np.ndarray]:
-        """``(kind, column)`` of each DD value: its row's keys into the model's tables."""
+    def _keys(dd, nt, band=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(kind, band, column)`` of each DD value: its row's keys into
+        :meth:`_table` (``band`` None or :data:`NO_BAND`: the pooled rows)."""
         column = point_index(dd)
-        return np.broadcast_to(np.asarray(nt, dtype=bool), column.shape).astype(np.int64), column
+        b = np.full(column.shape, len(BANDS)) if band is None else np.asarray(band, dtype=np.int64)
+        b = np.where(b == NO_BAND, len(BANDS), b)
+        if ((b < 0) | (b > len(BANDS))).any():
+            raise TablePlayError(f"a band is an index 0..{len(BANDS) - 1} into BANDS (or NO_BAND)")
+        shape = np.broadcast_shapes(column.shape, b.shape, np.shape(nt))
+        kind = np.broadcast_to(np.asarray(nt, dtype=bool), shape).astype(np.int64)
+        return kind, np.broadcast_to(b, shape), np.broadcast_to(column, shape)
 
-    def _rows(self, dd, nt) -> np.ndarray:
-        return self.prob[self._keys(dd, nt)]
+    def _rows(self, dd, nt, band=None) -> np.ndarray:
+        return self._table()[self._keys(dd, nt, band)]
 
-    def dist(self, dd, nt) -> np.ndarray:
+    def dist(self, dd, nt, band=None) -> np.ndarray:
         """``(..., 15)`` distribution of the table points for each DD value
-        (``nt``: no trump, scalar or one per value)."""
-        return self._rows(dd, nt)
+        (``nt``: no trump, scalar or one per value; ``band``: the declaring
+        hand's band, :func:`declarer_band`, scalar or one per value; None or
+        :data:`NO_BAND`: not known, the pooled rows)."""
+        return self._rows(dd, nt, band)
 
-    def make_prob(self, dd, nt, levels) -> np.ndarray:
+    def make_prob(self, dd, nt, levels, band=None) -> np.ndarray:
         """``(..., len(levels))``: P(table points >= b) for each bid ``b``."""
         lv = np.asarray(levels, dtype=np.int64)
-        # the (2 kinds, 15 DD values, bids) table first, then one lookup per hand: the same sums as per
-        # hand, without a (hands, bids, 15) array (4 million hands in the edition)
-        table = (self.prob[:, :, None, :] * (POINTS[None, None, None, :] >= lv[None, None, :, None])).sum(axis=-1)
-        return table[self._keys(dd, nt)]
+        # the (2 kinds, 9 bands, 15 DD values, bids) table first, then one lookup per hand: the same sums as
+        # per hand, without a (hands, bids, 15) array (4 million hands in the edition)
+        table = (self._table()[..., None, :] * (POINTS >= lv[:, None])).sum(axis=-1)
+        return table[self._keys(dd, nt, band)]
 
-    def expected(self, dd, nt) -> np.ndarray:
+    def expected(self, dd, nt, band=None) -> np.ndarray:
         """Expected table points for each DD value."""
-        return self._rows(dd, nt) @ POINTS.astype(np.float64)
+        return self._rows(dd, nt, band) @ POINTS.astype(np.float64)
 
-    def expected_score(self, dd, nt, score) -> np.ndarray:
+    def expected_score(self, dd, nt, score, band=None) -> np.ndarray:
         """Expected value of ``score`` (a function of raw points, vectorised,
         or a (15,) array over :data:`POINTS`) of the table points."""
         s = np.asarray(score(POINTS) if callable(score) else score, dtype=np.float64)
-        return self._rows(dd, nt) @ s
+        return self._rows(dd, nt, band) @ s
 
-    def matrix(self, nt: bool) -> np.ndarray:
-        """The (15, 15) DD -> table matrix of one kind: a distribution of DD
-        points (over :data:`POINTS`) times it is the table-play distribution."""
-        return self.prob[int(bool(nt))]
+    def matrix(self, nt: bool, band=None) -> np.ndarray:
+        """The (15, 15) DD -> table matrix of one kind (and band; None: the
+        pooled one): a distribution of DD points (over :data:`POINTS`) times
+        it is the table-play distribution."""
+        b = len(BANDS) if band is None or int(band) == NO_BAND else int(band)
+        return self._table()[int(bool(nt)), b]
 
     def play_key(self) -> tuple:
         """:func:`play_key` of the rules the model was fitted on (its provenance)."""
@@ -349,14 +563,20 @@ class TablePlayModel:
     def describe(self) -> str:
         p = self.provenance
         return (f"table-play model: {p.get('deals', '?'):,} deals played by PIMC players (K = {p.get('samples')}), "
-                f"{seeds_text(p)}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}")
+                f"{seeds_text(p)}, rules {p.get('rules_label')}, kaiser-sim {p.get('version')}"
+                + (", by the declaring hand's count band" if self.banded else ""))
 
     # --- files ------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"format": "kaiser-sim table-play model", "format_version": 1, "points": POINTS.tolist(),
-                "kinds": list(KINDS), "prob": np.round(self.prob, 6).tolist(), "counts": self.counts.tolist(),
-                "joint": None if self.joint is None else self.joint.tolist(),
-                "provenance": self.provenance, "validation": self.validation}
+        d = {"format": "kaiser-sim table-play model", "format_version": 1, "points": POINTS.tolist(),
+             "kinds": list(KINDS), "prob": np.round(self.prob, 6).tolist(), "counts": self.counts.tolist(),
+             "joint": None if self.joint is None else self.joint.tolist(),
+             "provenance": self.provenance, "validation": self.validation}
+        if self.band_prob is not None:  # format 2: the band rows too (a format-1 reader would not know them)
+            d.update(format_version=2, bands=list(BANDS), band_pseudo=self.pseudo,
+                     band_prob=np.round(self.band_prob, 6).tolist(),
+                     band_joint=None if self.band_joint is None else self.band_joint.tolist())
+        return d
 
     def save(self, path) -> None:
         """Write the model to ``path`` (JSON) whole or not at all: into a
@@ -392,8 +612,28 @@ class TablePlayModel:
             joint = np.asarray(joint, dtype=np.int64)
             if joint.shape != prob.shape or (joint < 0).any() or (joint.sum(axis=2) != counts).any():
                 raise TablePlayError("table-play model: joint counts do not match the counts")
+        version = d.get("format_version", 1)
+        if version not in (1, 2):
+            raise TablePlayError(f"table-play model: format {version!r} is newer than this kaiser-sim reads")
+        band_prob = band_joint = None
+        pseudo = BAND_PSEUDO
+        if version == 2:  # (format 1: a model of DD value and kind only; every band reads its pooled rows)
+            if list(d.get("bands", [])) != list(BANDS):
+                raise TablePlayError("table-play model: its count bands are not this kaiser-sim's")
+            band_prob = np.asarray(d["band_prob"], dtype=np.float64)
+            shape = (2, len(BANDS), len(POINTS), len(POINTS))
+            if band_prob.shape != shape:
+                raise TablePlayError("table-play model: wrong shapes")
+            if not np.allclose(band_prob.sum(axis=3), 1.0, atol=1e-4) or (band_prob < 0).any():
+                raise TablePlayError("table-play model: band rows are not distributions")
+            band_prob = band_prob / band_prob.sum(axis=3, keepdims=True)
+            if d.get("band_joint") is not None:
+                band_joint = np.asarray(d["band_joint"], dtype=np.int64)
+                if band_joint.shape != shape or (band_joint < 0).any():
+                    raise TablePlayError("table-play model: wrong band joint counts")
+            pseudo = float(d.get("band_pseudo", BAND_PSEUDO))
         return cls(prob / prob.sum(axis=2, keepdims=True), counts, dict(d.get("provenance", {})),
-                   dict(d.get("validation", {})), joint)
+                   dict(d.get("validation", {})), joint, band_prob, band_joint, pseudo)
 
     @classmethod
     def load(cls, path) -> TablePlayModel:
@@ -501,8 +741,9 @@ class HandTablePlay:
     front of you").
 
     ``values`` (n, k): the DD points of each deal in each strain column
-    (S H D C N); ``lo``, ``hi`` (n, k): their bounds
-    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`; default the widest,
+    (S H D C N); ``bands`` (k,): the hand's count band declaring in each
+    column (:func:`hand_bands`; None: the model's pooled rows); ``lo``, ``hi`` (n, k): their bounds
+    (:func:`kaiser_sim.game.strain_bounds`; default the widest,
     -2..12, i.e. the model alone).  Every method gives one value *per deal*
     (``rows``: the deals, default all; ``s``: the strain column) whose mean
     over any of the advisor's deal sets (all, the even rows, the odd rows)
@@ -511,8 +752,10 @@ class HandTablePlay:
     interval over these per-deal values is clustered by deal.
     """
 
-    def __init__(self, model: TablePlayModel, values, lo=None, hi=None, rules=None, kitties=None):
+    def __init__(self, model: TablePlayModel, values, lo=None, hi=None, rules=None, kitties=None, bands=None):
         self.model = model
+        #: (k,) the hand's band (:func:`declarer_band`) in each strain column; None: not known (pooled rows)
+        self.bands = None if bands is None else np.asarray(bands, dtype=np.int64)
         #: the rules its deals are played under (:meth:`with_play`; None: standard) and their kitties
         self.rules = rules
         self.kitties = kitties
@@ -547,7 +790,8 @@ class HandTablePlay:
         ``s``, clipped to the deal's bounds."""
         if s not in self._dist:
             nt = s >= int(_NT_COLUMN)  # no trump, high or low (column L)
-            self._dist[s] = restrict(self.model.dist(self.values[:, s], nt), self.lo[:, s], self.hi[:, s])
+            band = None if self.bands is None else int(self.bands[s])
+            self._dist[s] = restrict(self.model.dist(self.values[:, s], nt, band), self.lo[:, s], self.hi[:, s])
         d = self._dist[s]
         return d if rows is None else d[np.asarray(rows, dtype=np.int64)]
 
@@ -588,7 +832,7 @@ class HandTablePlay:
         """This table play corrected by direct play: ``n_play`` of the deals
         (half from the even rows, half from the odd, drawn with ``seed``;
         all when there are no more) are played out by PIMC players with
-        ``samples`` layouts a turn (:func:`kaiser_sim.dd.pimc.play_deals`,
+        ``samples`` layouts a turn (:func:`kaiser_sim.game.play_deals`,
         ``seat`` declaring and leading) in each strain column of
         ``strains``.  A played deal's per-deal values get the residual
         (played - model) with weight (deals of its parity) / (played deals
@@ -603,7 +847,7 @@ class HandTablePlay:
         deals = np.asarray(deals, dtype=np.uint64)
         if deals.shape[0] != n:
             raise TablePlayError("one deal per row of the values")
-        out = HandTablePlay(self.model, self.values, self.lo, self.hi, self.rules, self.kitties)
+        out = HandTablePlay(self.model, self.values, self.lo, self.hi, self.rules, self.kitties, self.bands)
         n_play = int(n_play)
         if n_play <= 0 or n == 0:
             return out
@@ -629,6 +873,12 @@ class HandTablePlay:
 
 _NT_COLUMN = 4
 _STRAIN_NAMES = ("S", "H", "D", "C", "NT", "low NT")
+
+
+def hand_bands(hand, columns: int = 5) -> np.ndarray:
+    """``(columns,)``: the band of one declaring ``hand`` (a bitboard) in
+    each strain column S H D C NT (low NT): :func:`declarer_band`."""
+    return declarer_band(np.full(columns, int(hand), dtype=np.uint64), np.arange(columns))
 
 
 def hand_play(model, values) -> HandTablePlay:
@@ -690,6 +940,7 @@ def rules_args(rules) -> str:
     return best + "".join(f" --rule {k}={format_value(v[1])}" for k, v in diff.items())
 
 
-__all__ = ["POINTS", "KINDS", "MIN_ROWS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
+__all__ = ["POINTS", "KINDS", "MIN_ROWS", "BANDS", "NO_BAND", "BAND_PSEUDO", "band_index", "declarer_band",
+           "fit_band", "tilt", "tilt_of", "BAND_ROWS", "hand_bands", "band_key", "key_parts", "KEYS", "TablePlayError", "TablePlayModel", "HandTablePlay", "hand_play",
            "restrict", "NOT_PLAYED", "fit_kind", "fit_counts", "joint_counts", "model_se", "load_model", "play_key",
            "VARIANT_MODELS", "model_file", "model_for", "forget_loaded", "fit_seeds", "seeds_text", "rules_args", "PLAY_RULES"]

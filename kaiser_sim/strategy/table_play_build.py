@@ -18,8 +18,8 @@ import numpy as np
 
 from .. import __version__, config
 from ..runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
-from .table_play import (MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError, TablePlayModel, fit_counts,
-                         fit_seeds, forget_loaded, joint_counts, play_key, rules_args)
+from .table_play import (BAND_PSEUDO, BAND_ROWS, BANDS, MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError,
+                         TablePlayModel, band_index, fit_seeds, forget_loaded, joint_counts, play_key, rules_args)
 
 
 def _rule_value(rules, key):
@@ -40,14 +40,45 @@ def fit_model(dd, table, nt, provenance: dict, min_rows: int = MIN_ROWS, added=N
     joint = np.stack([joint_counts(dd[nt == kind], table[nt == kind]) for kind in (False, True)])
     if added is not None:
         joint = joint + np.asarray(added, dtype=np.int64)
-    probs, counts = [], []
-    for kind in range(2):
-        if not joint[kind].any():
-            raise TablePlayError(f"no {'NT' if kind else 'trump'} contracts to fit")
-        p, c = fit_counts(joint[kind], min_rows)
-        probs.append(p)
-        counts.append(c)
-    return TablePlayModel(np.stack(probs), np.stack(counts), dict(provenance), joint=joint)
+    return TablePlayModel.fit_joint(joint, None, provenance, min_rows)
+
+
+def band_joint_counts(dd, table, nt, band) -> np.ndarray:
+    """(2, 8, 15, 15) counts of (DD points, played points) by kind and the declaring hand's band."""
+    nt, band = np.asarray(nt, dtype=bool), np.asarray(band, dtype=np.int64)
+    dd, table = np.asarray(dd), np.asarray(table)
+    return np.stack([np.stack([joint_counts(dd[(nt == kind) & (band == b)], table[(nt == kind) & (band == b)])
+                               for b in range(len(BANDS))]) for kind in (False, True)])
+
+
+def fit_band_model(fit: dict, provenance: dict, added=None, pseudo: float = BAND_PSEUDO,
+                   min_rows: int = MIN_ROWS, band_rows: int = BAND_ROWS) -> TablePlayModel:
+    """The model with bands from a banded play run ``fit``
+    (:func:`load_band_run`).  Each band's rows from all its contracts (the
+    strong bands played more often: given the band nothing is biased),
+    shrunk toward the pooled rows tilted to the band
+    (:meth:`TablePlayModel.fit_joint`, ``pseudo``).  The pooled rows: those
+    of ``added`` (an earlier model, whose joint counts are of deals played
+    as dealt: the shipped dd-only runs), unchanged; without ``added``,
+    fitted on the run's ``natural`` contracts (a plain random share of the
+    deals).  ``added``'s band counts (a banded model) are added to the
+    run's: fitting a run with ``added`` = the fit of another run with the
+    same ``added`` is fitting both runs at once (exact pooling).  ``added``
+    may also be bare (2, 15, 15) joint counts."""
+    nat = np.asarray(fit["natural"], dtype=bool)
+    nt = np.asarray(fit["strain"]) >= 4
+    dd, played = np.asarray(fit["dd"]), np.asarray(fit["played"])
+    band = band_joint_counts(dd, played, nt, fit["band"])
+    if isinstance(added, TablePlayModel):
+        if added.band_joint is not None:
+            band = band + added.band_joint
+        added = added.joint
+    if added is not None:
+        joint = np.asarray(added, dtype=np.int64)
+    else:
+        joint = np.stack([joint_counts(dd[nat & (nt == kind)], played[nat & (nt == kind)]) for kind in (False, True)])
+    return TablePlayModel.fit_joint(joint, band, {**provenance, "band_rows": int(band_rows)}, min_rows, pseudo,
+                                    band_rows)
 
 
 def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
@@ -88,41 +119,64 @@ def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
 # --- validation (run when the model is built; stored with it) -----------------------------------
 
 
-def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels) -> dict:
+def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, natural=None) -> dict:
     """Predictions against played contracts the model was not fitted on: for
     each bid level and each strength band (trump and NT), the observed share
-    making (Wilson 95%, one contract a deal) and the model's prediction;
-    ``inside`` = the prediction lies in the observed interval.  Also the
-    mean points."""
+    making (Wilson 95%, one contract a deal) and the model's prediction
+    given each contract's DD value, kind and (a model with bands) the
+    declaring hand's band; ``inside`` = the prediction lies in the observed
+    interval; ``pooled``: the prediction without the hand (the pooled rows,
+    what a caller without the hand reads).  Also the mean points.
+    ``natural``: the contracts that are a plain random share of all deals
+    (a banded run, :func:`play_band_chunk`, plays the strong bands more
+    often): the rows of all bands ("all") are over these only, so their
+    mix of bands is the deals'."""
     from ..hands import STRENGTH_BUCKETS
     from ..stats import mean_ci, wilson_interval
 
     dd, table = np.asarray(dd), np.asarray(table)
     nt = np.asarray(nt, dtype=bool)
     strength = np.asarray(strength, dtype=np.float64)
+    band = band_index(strength)
+    every = np.ones(dd.size, bool) if natural is None else np.asarray(natural, dtype=bool)
     rows = []
-    groups = [("all", "all", np.ones(dd.size, bool))]
+    groups = [("all", "all", every)]
     for kind in (False, True):
-        groups.append(("NT" if kind else "trump", "all", nt == kind))
+        groups.append(("NT" if kind else "trump", "all", every & (nt == kind)))
     for label, lo, hi in STRENGTH_BUCKETS:
         for kind in (False, True):
             groups.append(("NT" if kind else "trump", label, (nt == kind) & (strength >= lo) & (strength <= hi)))
-    for kind, band, sel in groups:
+    for kind, label, sel in groups:
         n = int(sel.sum())
         if n < 30:
             continue
-        pred = model.make_prob(dd[sel], nt[sel], levels).mean(axis=0)
+        b_sel = band[sel] if model.banded else None
+        pred = model.make_prob(dd[sel], nt[sel], levels, b_sel).mean(axis=0)
+        pooled = model.make_prob(dd[sel], nt[sel], levels).mean(axis=0)
         for j, b in enumerate(levels):
             k = int((table[sel] >= b).sum())
             lo, hi = wilson_interval(k, n)
-            rows.append({"kind": kind, "count_band": band, "bid": int(b), "n": n, "observed": k / n, "lo": lo,
-                         "hi": hi, "predicted": float(pred[j]), "dd": float((dd[sel] >= b).mean()),
-                         "inside": bool(lo <= pred[j] <= hi)})
+            rows.append({"kind": kind, "count_band": label, "bid": int(b), "n": n, "observed": k / n, "lo": lo,
+                         "hi": hi, "predicted": float(pred[j]), "pooled": float(pooled[j]),
+                         "dd": float((dd[sel] >= b).mean()), "inside": bool(lo <= pred[j] <= hi)})
         m = mean_ci(table[sel])
-        rows.append({"kind": kind, "count_band": band, "bid": "mean points", "n": n, "observed": m.mean,
-                     "lo": m.lo, "hi": m.hi, "predicted": float(model.expected(dd[sel], nt[sel]).mean()),
-                     "dd": float(dd[sel].mean()), "inside": bool(m.lo <= model.expected(dd[sel], nt[sel]).mean() <= m.hi)})
+        e = float(model.expected(dd[sel], nt[sel], b_sel).mean())
+        rows.append({"kind": kind, "count_band": label, "bid": "mean points", "n": n, "observed": m.mean,
+                     "lo": m.lo, "hi": m.hi, "predicted": e, "pooled": float(model.expected(dd[sel], nt[sel]).mean()),
+                     "dd": float(dd[sel].mean()), "inside": bool(m.lo <= e <= m.hi)})
     return {"heldout": rows}
+
+
+def validation_summary(rows) -> dict:
+    """How many of the held-out checks (:func:`validation_tables` rows) have
+    the prediction inside the played interval, of the band rows' mean points
+    too, and the same for the pooled (hand-blind) prediction."""
+    rows = [r for r in rows]
+    means = [r for r in rows if r["bid"] == "mean points" and r["count_band"] != "all"]
+    pooled_in = sum(1 for r in rows if "pooled" in r and r["lo"] <= r["pooled"] <= r["hi"])
+    return {"checks": len(rows), "inside": sum(bool(r["inside"]) for r in rows),
+            "band_means": len(means), "band_means_inside": sum(bool(r["inside"]) for r in means),
+            "pooled_inside": pooled_in}
 
 
 # --- building the shipped model -------------------------------------------------------------------
@@ -342,9 +396,9 @@ def play_sample(rules, deals: int, seed: int, samples: int, start: int = 0, prog
     hands redealt as the rules say), one contract a deal (:func:`play_contracts`
     with the rules: low no trump on every other NT deal where it is played),
     each solved double dummy under the rules
-    (:func:`kaiser_sim.dd.rule_variants.contract_values`: the best discard
+    (:func:`kaiser_sim.game.contract_values`: the best discard
     with a kitty, cover 3 applied) and played out by four PIMC players with
-    ``samples`` layouts a turn (:func:`kaiser_sim.dd.pimc.play_deals` with
+    ``samples`` layouts a turn (:func:`kaiser_sim.game.play_deals` with
     the rules: a PIMC declarer takes the kitty and discards).  Returns
     arrays: ``hands``, ``kitties``, ``declarer``, ``strain``, ``dd``,
     ``played`` (declaring side's raw points; a cover-3 -3 is counted as -2,
@@ -384,7 +438,7 @@ def discard_check(sample: dict, rules) -> dict:
     """The PIMC declarer's kitty discard against double dummy's best, on
     played deals: the declaring side's double-dummy points after the PIMC
     discard (the real deal) and with the best discard
-    (:func:`kaiser_sim.dd.rule_variants.kitty_dd_value`).  Cover 3 is not
+    (:func:`kaiser_sim.game.values.kitty_dd_value`).  Cover 3 is not
     applied here (the discard is compared in the standard count)."""
     from ..game import dd_contracts, discard_candidates, kitty_dd_value, play_view
     from ..stats import mean_ci, wilson_interval
@@ -489,6 +543,193 @@ def _contracts_text(rules) -> str:
 
 
 
-__all__ = ["CONTRACTS", "play_contracts", "fit_model", "validation_tables", "sensitivity_table", "build_model",
+__all__ = ["fit_band_model", "band_joint_counts", "build_band_model", "play_band_chunk", "load_band_run",
+           "validation_summary", "BAND_ACCEPT", "BAND_CHUNK", "CONTRACTS", "play_contracts", "fit_model", "validation_tables", "sensitivity_table", "build_model",
            "check_build_paths", "build_variant_model", "play_sample", "discard_check", "BUILD_DEALS", "BUILD_HOLDOUT",
            "BUILD_SEED", "BUILD_SENSITIVITY", "VARIANT_DEALS", "VARIANT_HOLDOUT"]
+
+
+# --- played deals by the declaring hand's band (the band-conditioned model) --------------------------
+
+#: the chance that a dealt deal is played, by the count band of its declaring hand
+#: (:data:`kaiser_sim.hands.STRENGTH_BUCKETS` order): the strong bands, where the high bids are
+#: decided and few hands fall, are all played; the common middle ones one in five.  The model is
+#: conditional on the band, so the choice biases nothing given the hand: whether a deal is played
+#: depends on the declarer's own hand and a coin only (the other three hands are as dealt).
+BAND_ACCEPT = (0.5, 0.3, 0.2, 0.2, 0.3, 0.6, 1.0, 1.0)
+#: dealt deals a chunk of a banded play run (one resumable file each)
+BAND_CHUNK = 1500
+
+
+def play_band_chunk(path, seed: int, chunk: int, samples: int = config.PIMC_SAMPLES, size: int = BAND_CHUNK,
+                    accept=BAND_ACCEPT) -> dict:
+    """Chunk ``chunk`` of a banded play run of the standard game: dealt deals
+    ``chunk*size .. (chunk+1)*size - 1`` of ``seed`` (weak hands redealt), the
+    contract of :func:`play_contracts` (declarer ``deal % 4``, trump by rule,
+    NT every third deal); a deal is played when its coin ``u`` (a generator
+    of ``(seed, chunk)``) falls below ``accept`` of its declaring hand's band
+    (:data:`BAND_ACCEPT`); ``natural`` marks the deals whose coin falls below
+    the smallest acceptance, a plain random share of all deals whatever the
+    band.  Played by four PIMC players, K = ``samples``.  Kept in
+    ``path/chunk-NNNNN.npz`` and read back from there if present
+    (resumable).  Returns arrays ``deal``, ``hands``, ``declarer``,
+    ``strain``, ``dd``, ``played``, ``strength``, ``band``, ``natural``."""
+    from ..deal import deal_for_rules
+    from ..game import contract_values, play_deals
+    from ..hands import strength as count
+    from ..hands import trump_by_rule
+    from ..rules import Rules
+
+    path = Path(path)
+    f = path / f"chunk-{chunk:05d}.npz"
+    if f.exists():
+        with np.load(f) as z:
+            return {k: z[k] for k in z.files}
+    rules = Rules.preset("standard")
+    start = chunk * size
+    hands, kitties = deal_for_rules(size, seed, rules, start=start, redeal_weak=True)
+    ids = np.arange(start, start + size)
+    dec, strain = play_contracts(hands, ids, rules)
+    own = hands[np.arange(size), dec]
+    s = count(own, np.where(strain >= 4, trump_by_rule(own), strain))
+    band = band_index(s)
+    acc = np.asarray(accept, dtype=np.float64)
+    u = np.random.default_rng([int(seed), 0xBA4D, int(chunk)]).random(size)
+    keep = u < acc[band]
+    dd = contract_values(hands[keep], kitties[keep], dec[keep], strain[keep], rules)[0]
+    # the play's random streams: start + the deal's place among the chunk's played ones (within the chunk's range)
+    played = play_deals(hands[keep], dec[keep], strain[keep], rules=rules, samples=samples, seed=seed,
+                        start=start).declarer_points
+    out = {"deal": ids[keep], "hands": hands[keep], "declarer": dec[keep], "strain": strain[keep],
+           "dd": np.clip(dd, POINTS[0], POINTS[-1]).astype(np.int64),
+           "played": np.clip(played, POINTS[0], POINTS[-1]).astype(np.int64), "strength": s[keep],
+           "band": band[keep], "natural": u[keep] < acc.min(), "samples": np.int64(samples),
+           "seed": np.int64(seed), "size": np.int64(size), "accept": acc}
+    path.mkdir(parents=True, exist_ok=True)
+    tmp = path / f".chunk-{chunk:05d}.tmp.npz"
+    np.savez(tmp, **out)
+    os.replace(tmp, f)
+    return out
+
+
+def load_band_run(path) -> dict:
+    """All chunks of a banded play run in ``path`` (:func:`play_band_chunk`), concatenated in chunk order."""
+    files = sorted(Path(path).glob("chunk-*.npz"))
+    if not files:
+        raise TablePlayError(f"no played chunks in {path}")
+    parts = []
+    for f in files:
+        with np.load(f) as z:
+            parts.append({k: z[k] for k in z.files})
+    keys = ("deal", "hands", "declarer", "strain", "dd", "played", "strength", "band", "natural")
+    out = {k: np.concatenate([p[k] for p in parts]) for k in keys}
+    out["chunks"] = len(files)
+    out["dealt"] = int(sum(int(p["size"]) for p in parts))
+    out["accept"] = parts[0]["accept"]
+    return out
+
+
+def build_band_model(out=MODEL_FILE, deals: int = 60 * BAND_CHUNK, holdout: int = 24 * BAND_CHUNK, seed: int = 105,
+                     samples: int = config.PIMC_SAMPLES, runs=None, add=None, pseudo: float = BAND_PSEUDO,
+                     progress=None) -> TablePlayModel:
+    """The model with the declaring hand's band (``kaiser-sim table-play-model
+    --bands``): ``deals`` dealt deals of ``seed`` (a whole number of chunks
+    of :data:`BAND_CHUNK`), about a third of them played
+    (:func:`play_band_chunk`: every strong hand, one in five of the middle
+    ones), their band rows fitted with ``add``'s pooled rows (its deals as
+    dealt, kept unchanged: a hand-blind caller reads what it read) and band
+    counts if any (:func:`fit_band_model`);
+    ``holdout`` dealt deals of ``seed + 1`` played the same way to check it
+    on (:func:`validation_tables`, by band; the rows of all bands over the
+    natural share).  The fit and held-out chunks are played interleaved
+    (about ``deals``:``holdout``), each kept in ``runs/fit`` and
+    ``runs/holdout`` and resumed from there.  The added model's
+    sensitivity table is carried over (it measured the players, not the
+    fit)."""
+    import tempfile
+    import time
+
+    for name, v, least in (("deals", deals, BAND_CHUNK), ("holdout", holdout, BAND_CHUNK), ("seed", seed, 0),
+                           ("samples", samples, 1)):
+        chunks = name in ("deals", "holdout")
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < least or (chunks and v % BAND_CHUNK):
+            raise TablePlayError(f"{name} must be a whole number of chunks of {BAND_CHUNK} deals (got {v!r})"
+                                 if chunks else f"{name} must be a whole number >= {least} (got {v!r})")
+    if not pseudo >= 0:
+        raise TablePlayError(f"the pseudo-count must be >= 0 (got {pseudo!r})")
+    check_build_paths(out)
+    part = check_added_model(add, seed, samples) if add is not None else None
+    t0 = time.perf_counter()
+    nf, nh = deals // BAND_CHUNK, holdout // BAND_CHUNK
+    with tempfile.TemporaryDirectory(prefix="kaiser-sim-table-play-") as tmp:
+        base = Path(runs) if runs is not None else Path(tmp)
+        fi = hi = 0
+        if progress is not None:
+            progress.start(nf + nh)
+        while fi < nf or hi < nh:  # interleaved, so that a run stopped early leaves both sets
+            if hi < nh and (fi >= nf or hi * nf <= fi * nh):
+                play_band_chunk(base / "holdout", seed + 1, hi, samples)
+                hi += 1
+            else:
+                play_band_chunk(base / "fit", seed, fi, samples)
+                fi += 1
+            if progress is not None:
+                progress.advance(1)
+        if progress is not None:
+            progress.finish()
+        fit, ho = _band_chunks(base / "fit", nf), _band_chunks(base / "holdout", nh)
+    rebuild = (f"kaiser-sim table-play-model --bands --deals {deals} --holdout {holdout} --seed {seed} "
+               f"--samples {samples} --pseudo {pseudo:g}")
+    provenance = {"seed": int(seed), "deals": int(len(fit["deal"])), "samples": int(samples), "players": "pimc",
+                  "contracts": CONTRACTS, "rules": {k: _rule_value(_standard(), k) for k in PLAY_RULES},
+                  "rules_label": _standard().label, "version": __version__, "min_rows": MIN_ROWS,
+                  "bands": {"dealt": int(deals), "played": int(len(fit["deal"])),
+                            "natural": int(fit["natural"].sum()), "accept": [float(a) for a in BAND_ACCEPT],
+                            "chunk": BAND_CHUNK, "pseudo": float(pseudo),
+                            "sampling": "declarer deal % 4, trump by rule, NT every third deal (the contracts "
+                                        "of the dd-only model); a dealt deal is played with the chance "
+                                        "'accept' of its declaring hand's count band (the strong bands always), "
+                                        "by a coin of (seed, chunk); 'natural' deals (coin below the smallest "
+                                        "chance) are a plain random share of all deals: the held-out rows of "
+                                        "all bands use only them (and the pooled rows without --add; with "
+                                        "--add the pooled rows are the added model's, unchanged)",
+                            "played_by_band": np.bincount(fit["band"], minlength=len(BANDS)).tolist()},
+                  "holdout": {"seed": int(seed) + 1, "deals": int(len(ho["deal"])), "dealt": int(holdout),
+                              "natural": int(ho["natural"].sum())},
+                  "rebuild": rebuild}
+    if part is not None:
+        pp = part.provenance
+        provenance.update(
+            deals=int(len(fit["deal"])) + int(pp.get("deals", 0)), fit_seeds=fit_seeds(pp) + [int(seed)],
+            parts=pp.get("parts", [{"seed": int(pp.get("seed")), "deals": int(pp.get("deals", 0))}])
+            + [{"seed": int(seed), "deals": int(len(fit["deal"])), "bands": True}],
+            rebuild=f"{pp.get('rebuild')} --out PART.json, then {rebuild} --add PART.json")
+    model = fit_band_model(fit, provenance, None if part is None else part, pseudo)
+    levels = list(range(_standard().min_bid, 13))
+    model.validation = validation_tables(model, ho["dd"], ho["played"], ho["strain"] >= 4, ho["strength"], levels,
+                                         natural=ho["natural"])
+    model.validation["summary"] = validation_summary(model.validation["heldout"])
+    if part is not None and part.validation.get("sensitivity"):
+        model.validation["sensitivity"] = part.validation["sensitivity"]
+        model.validation["sensitivity_note"] = (f"measured when the added model was built "
+                                                f"(held-out deals of seed {part.provenance.get('holdout', {}).get('seed')})")
+    model.provenance["seconds"] = round(time.perf_counter() - t0, 1)
+    model.save(out)
+    forget_loaded()
+    return model
+
+
+def _standard():
+    from ..rules import Rules
+
+    return Rules.preset("standard")
+
+
+def _band_chunks(path: Path, n: int) -> dict:
+    """Chunks ``0 .. n-1`` of the banded play run in ``path``, concatenated."""
+    keys = ("deal", "hands", "declarer", "strain", "dd", "played", "strength", "band", "natural")
+    parts = []
+    for c in range(n):
+        with np.load(path / f"chunk-{c:05d}.npz") as z:
+            parts.append({k: z[k] for k in keys})
+    return {k: np.concatenate([p[k] for p in parts]) for k in keys}

@@ -60,20 +60,24 @@ METHODS = {"trump by rule": "trump_pts", "NT": "nt_pts", "best in hindsight (upp
 TABLE_PLAY = {"trump by rule, table play": ("trump_pts", False), "NT, table play": ("nt_pts", True)}
 
 
-def table_play_rows(model, dd, nt: bool, levels, cluster, **labels) -> list[dict]:
+def table_play_rows(model, dd, nt: bool, levels, cluster, band=None, **labels) -> list[dict]:
     """:func:`~kaiser_sim.studies.common.make_rows` under table play: per
     bid, the mean over hands of the model's P(table points >= b) given each
-    hand's DD points, with its 95% interval clustered by deal and widened by
+    hand's DD points and count band (``band``, :func:`~kaiser_sim.strategy.table_play.band_index`
+    of the hand's count; None: the model's pooled rows), with its 95% interval clustered by deal and widened by
     the model's own error (:func:`~kaiser_sim.studies.common.with_model_error`;
     ``k``: NaN, no count of makes)."""
-    from ..strategy.table_play import POINTS, model_se, point_shares
+    from ..strategy.table_play import KEYS, band_key, key_parts, model_se
 
     dd = np.asarray(dd)
-    probs = model.make_prob(dd, nt, levels)
-    # a hand's value depends only on its DD points: each replicate's mean is the hands' shares over
-    # POINTS times the replicate's table (not a pass over every hand per replicate)
-    share = point_shares(dd)
-    se_model = model_se(model, lambda m: share @ m.make_prob(POINTS, nt, levels)) if len(dd) else []
+    band = None if band is None else np.asarray(band)
+    probs = model.make_prob(dd, nt, levels, band)
+    # a hand's value depends only on its (band, DD points): each replicate's mean is the hands' shares over
+    # those keys times the replicate's table (not a pass over every hand per replicate)
+    share = np.bincount(band_key(dd, band), minlength=KEYS) / max(dd.size, 1)
+    grid_dd, grid_band = key_parts()
+    se_model = model_se(model, lambda m: share @ m.make_prob(grid_dd, nt, levels, None if band is None else grid_band)
+                        ) if len(dd) else []
     rows = []
     for j, b in enumerate(levels):
         m = with_model_error(mean_row(probs[:, j], cluster), se_model[j], cluster)
@@ -85,14 +89,17 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     """Tables ``make`` (method x bid), ``by_strength``, ``by_trump_length``,
     ``by_five_hearts``; cells with fewer than ``min_cell`` hands are dropped
     from the breakdowns."""
+    from ..strategy.table_play import band_index
+
     d = declarer_frame(results, trump_rule)
     levels = levels_of(rules)
     rows = []
     deal = d["deal"].to_numpy()
     model, why = table_play_model(rules)
     if model is not None:
+        d["band"] = band_index(d["strength"].to_numpy())  # the declaring hand's count band: the model's rows
         for method, (col, nt) in TABLE_PLAY.items():
-            rows += table_play_rows(model, d[col], nt, levels, deal, method=method)
+            rows += table_play_rows(model, d[col], nt, levels, deal, d["band"], method=method)
     for method, col in METHODS.items():
         rows += make_rows(d[col], levels, cluster=deal, method=method)
     make = pd.DataFrame(rows)
@@ -105,7 +112,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             for method in methods:
                 if method in TABLE_PLAY:
                     col, nt = TABLE_PLAY[method]
-                    out += table_play_rows(model, g[col], nt, levels, g["deal"].to_numpy(),
+                    out += table_play_rows(model, g[col], nt, levels, g["deal"].to_numpy(), g["band"],
                                            **{group_col: key, "method": method})
                 else:
                     out += make_rows(g[METHODS[method]], levels, cluster=g["deal"].to_numpy(),

@@ -131,27 +131,29 @@ def split_halves(deal_ids) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _bid_tables(rules, model) -> tuple[np.ndarray, np.ndarray]:
-    """``(scores, makes)``, each (DD values, bids): the table-play expected
-    hand score and P(make) of every bid for each double-dummy points value
-    (:data:`kaiser_sim.strategy.table_play.POINTS`) of its strain."""
-    from ..strategy.table_play import POINTS
+    """``(scores, makes)``, each (keys, bids): the table-play expected
+    hand score and P(make) of every bid for each (count band, double-dummy
+    points value) key of its strain (:func:`kaiser_sim.strategy.table_play.band_key`)."""
+    from ..strategy.table_play import KEYS, POINTS, key_parts
 
     bids = _bids(rules)
-    sc, made = np.empty((POINTS.size, len(bids))), np.empty((POINTS.size, len(bids)))
+    sc, made = np.empty((KEYS, len(bids))), np.empty((KEYS, len(bids)))
+    grid_dd, grid_band = key_parts()
     for j, b in enumerate(bids):
-        dist = model.dist(POINTS, b.nt)
+        dist = model.dist(grid_dd, b.nt, grid_band)
         sc[:, j] = dist @ hand_score(rules, b.level, b.nt, POINTS).astype(np.float64)
         made[:, j] = dist[:, POINTS >= b.level].sum(axis=1)
     return sc, made
 
 
 def dd_keys(d: pd.DataFrame, rules) -> np.ndarray:
-    """(rows, bids) int8: each hand's double-dummy points in each bid's strain,
-    as an index into :data:`kaiser_sim.strategy.table_play.POINTS`."""
-    from ..strategy.table_play import POINTS
+    """(rows, bids) int8: each hand's double-dummy points in each bid's strain
+    with its count band, as a key (:func:`kaiser_sim.strategy.table_play.band_key`)."""
+    from ..strategy.table_play import band_index, band_key
 
-    trump = (d["trump_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
-    nt = (d["nt_pts"].to_numpy(dtype=np.int64) - POINTS[0]).astype(np.int8)
+    band = band_index(d["strength"].to_numpy())
+    trump = band_key(d["trump_pts"].to_numpy(dtype=np.int64), band).astype(np.int8)
+    nt = band_key(d["nt_pts"].to_numpy(dtype=np.int64), band).astype(np.int8)
     return np.stack([nt if b.nt else trump for b in _bids(rules)], axis=1)
 
 
@@ -336,7 +338,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
                                        pts[b], model)
     # each bid left to stand (you declare it, whatever the later seats would do): your side's hand score minus
     # the opponents' points (the 10 of the hand less yours; not doubled in NT), in table play where the model holds
-    from ..strategy.table_play import POINTS
+    from ..strategy.table_play import POINTS, band_index
 
     stand = np.full((m, len(names)), np.nan)
     trump_pts = d["trump_pts"].to_numpy(dtype=np.int64)
@@ -348,7 +350,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             stand[:, j] = hand_score(rules, level, nt, raw) - (10 - raw)
         else:
             value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
-            stand[:, j] = model.dist(raw, nt) @ value
+            stand[:, j] = model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ value
     deal = d["deal"].to_numpy()
     rows = []
     for (sb, lb), idx in d.groupby(["strength_bucket", "length_bucket"], observed=True).indices.items():

@@ -48,13 +48,15 @@ def _shape(d):
     return pd.Series(["-".join(map(str, r)) for r in lens], index=d.index)
 
 
-def _value_scores(rules, level: int, values, nt: bool, model) -> np.ndarray:
+def _value_scores(rules, level: int, keys, nt: bool, model) -> np.ndarray:
     """The table-play expected hand score of a bid of ``level`` (NT or not)
-    for each double-dummy value of ``values`` (``model``: the table-play
-    model or one of its replicates)."""
-    from ..strategy.table_play import POINTS
+    for each (count band, double-dummy value) key of ``keys``
+    (:func:`kaiser_sim.strategy.table_play.band_key`; ``model``: the
+    table-play model or one of its replicates)."""
+    from ..strategy.table_play import POINTS, key_parts
 
-    return model.dist(values, nt) @ hand_score(rules, level, nt, POINTS).astype(np.float64)
+    dd, band = key_parts(keys)
+    return model.dist(dd, nt, band) @ hand_score(rules, level, nt, POINTS).astype(np.float64)
 
 
 def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> pd.DataFrame:
@@ -65,11 +67,14 @@ def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> p
     groups = [(label, sel) for label, sel in groups if sel.sum() >= min_cell]
     nt_pts, tr_pts = d["nt_pts"].to_numpy(), d["trump_pts"].to_numpy()
     if model is not None:
-        # a hand's table-play score depends only on its DD points (a handful of values): scores are computed
+        # a hand's table-play score depends only on its (count band, DD points) (a handful of values): scores are computed
         # per value and looked up; a replicate's group mean comes from the group's counts of (NT, trump)
         # value pairs, so a run of millions of hands costs no more than a small one per replicate
-        nt_vals, nt_at = np.unique(nt_pts, return_inverse=True)
-        tr_vals, tr_at = np.unique(tr_pts, return_inverse=True)
+        from ..strategy.table_play import band_index, band_key
+
+        band = band_index(d["strength"].to_numpy())  # the declaring hand's count band: the model's rows
+        nt_vals, nt_at = np.unique(band_key(nt_pts, band), return_inverse=True)
+        tr_vals, tr_at = np.unique(band_key(tr_pts, band), return_inverse=True)
         pairs = nt_at * len(tr_vals) + tr_at
         counts = [np.bincount(pairs[sel], minlength=len(nt_vals) * len(tr_vals)).reshape(len(nt_vals), -1)
                   for _, sel in groups]

@@ -95,7 +95,7 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
     declarer's ``seat``, the model comes as the hand's
     :class:`~kaiser_sim.strategy.table_play.HandTablePlay` (its own play under
     ``rules``), each deal's distribution kept within its bounds
-    (:func:`kaiser_sim.dd.play_bounds.strain_bounds`) in the standard count
+    (:func:`kaiser_sim.game.strain_bounds`) in the standard count
     without a kitty (the bounds know neither the kitty nor cover 3).
     Falls back to DD, never raises, when a model given cannot be read or
     does not hold for ``rules``."""
@@ -108,15 +108,17 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
         return PlayInfo("table", "dd", reason=measure.reason), None
     m, note = measure.table_model, measure.note
     if deals is not None and values is not None:
-        from ..table_play import HandTablePlay
+        from ..table_play import HandTablePlay, hand_bands
 
         v = np.asarray(values)
+        # the hand's count band in each strain (the same hand in every deal), for a model that knows bands
+        bands = hand_bands(np.asarray(deals)[0, int(seat)], v.shape[1]) if m.banded and len(v) else None
         if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
             from ...game import strain_bounds
 
-            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat), rules), rules=rules)
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat), rules), rules=rules, bands=bands)
         else:
-            m = HandTablePlay(m, values, rules=rules, kitties=kitties)
+            m = HandTablePlay(m, values, rules=rules, kitties=kitties, bands=bands)
     text = m.describe() + (f" ({note})" if note else "")
     return PlayInfo("table", "table", None, text, dict(m.provenance)), m
 
