@@ -402,7 +402,7 @@ def test_engine_table_draws_table_play_from_the_dd_points():
     h0t, h0d = (x.hands[x.hands["hand"] == 0].set_index("match") for x in (t, d))
     assert (h0t["dd"] == h0d["raw"]).all() and (h0t["bid"] == h0d["bid"]).all()
     # each raw is the model's inverse CDF at the pair's uniform
-    from kaiser_sim.dd.rule_variants import deal_for_rules
+    from kaiser_sim.deal import deal_for_rules
     from kaiser_sim.strategy.match import round_seed
     from kaiser_sim.strategy.table_play import declarer_band
 

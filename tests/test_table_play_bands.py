@@ -215,7 +215,7 @@ def test_the_hand_table_play_reads_its_bands_rows():
 
 
 def test_play_band_chunk_keeps_its_sampling_and_resumes(tmp_path):
-    from kaiser_sim.dd.rule_variants import deal_for_rules
+    from kaiser_sim.deal import deal_for_rules
     from kaiser_sim.rules import get_preset
     from kaiser_sim.runs.spec import play_contracts
     from kaiser_sim.strategy.table_play_build import play_band_chunk
