@@ -112,6 +112,19 @@ def advice_section(outputs: dict) -> Section | None:
     return Section("advice", ADVICE_TITLE, blocks) if blocks else None
 
 
+def heard_section(outputs: dict, results, rules) -> Section | None:
+    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`):
+    the auctions players ask about, by the card's count; None without the
+    study whose call chart it details (a ``call_chart`` table) or when no
+    hand of the run heard any of them often enough."""
+    from ..studies.heard import TITLE, heard_blocks, heard_chart
+
+    if results is None or rules is None or not any("call_chart" in o.tables for o in outputs.values()):
+        return None
+    blocks = heard_blocks(heard_chart(results, rules))
+    return Section("heard", TITLE, blocks) if blocks else None
+
+
 GLOSSARY_TITLE = "Words used in this report"
 
 
@@ -356,5 +369,5 @@ def appendix_section(inputs: dict, rules=None) -> Section:
 
 
 
-__all__ = ["study_section", "cheat_sheet", "cheat_sheet_more", "worked_hands_section", "advice_section", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
+__all__ = ["study_section", "cheat_sheet", "cheat_sheet_more", "worked_hands_section", "advice_section", "heard_section", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
            "title_section", "table_play_blocks", "appendix_section"]

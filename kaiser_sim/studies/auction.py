@@ -140,6 +140,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     if covered < n:
         rows.append({"sequence": f"other ({len(counts) - len(rows)} sequences)", **proportion_row(n - covered, n)})
     sequences = pd.DataFrame(rows)
+    sequences.attrs["bidders"] = policy.name
     sequences.attrs["note"] = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
                                "the dealer last; Wilson 95% intervals")
     pos_rows = []
@@ -345,14 +346,18 @@ def meaning(tables) -> list[str]:
     out = []
     if len(s):
         r = s.iloc[0]
-        out.append(f"Under the {c.attrs.get('bidders', 'ev')} model the most frequent auction is '{r['sequence']}' "
+        model = s.attrs.get("bidders", "bidding")  # the model that bid the auctions (was always printed 'ev')
+        out.append(f"Under the {model} model the most frequent auction is '{r['sequence']}' "
                    f"(dealer last), {ci(r['p'], r['lo'], r['hi'], 1, 100)}% of deals.")
     base = c[c["situation"] == "any hand"]
     first = c[(c["position"] == "1") & (c["situation"] == "opens")]
     if len(base) and len(first):
-        words = ", ".join(f"{r['call']} {ci(r['count_mean'], r['count_lo'], r['count_hi'], 1)}"
+        # at the digits of the calls table, so each figure is the table's
+        words = ", ".join(f"{r['call']} {ci(r['count_mean'], r['count_lo'], r['count_hi'], 2)}"
                           for _, r in first.iterrows())
-        out.append(f"The first call shows the caller's count (any hand: {base['count_mean'].iloc[0]:.1f}): {words}.")
+        b = base.iloc[0]
+        out.append(f"The first call shows the caller's count (any hand: {ci(b['count_mean'], b['count_lo'], b['count_hi'], 2)}): "
+                   f"{words}.")
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
         dealer = ch[(ch["situation"] == "dealer facing a bid") & ch["settled"].astype(bool)]

@@ -231,6 +231,17 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     blocks.append(Table(f"{key}-by-trump-length", f"P(make) %, trump by rule{play}, by trump length",
                         pivot(t["by_trump_length"], "length_bucket", "trumps", f"trump by rule{play}"),
                         "P(make) in % with its 95% interval, by bid"))
+    five = t.get("by_five_hearts")
+    if five is not None and len(five):
+        methods = [m for m in (f"trump by rule{play}", "trump by rule") if m in set(five["method"])]
+        frows = []
+        for method in methods:
+            for _, r in pivot(five, "five_hearts", "declarer", method).iterrows():
+                r["declarer"] = {"holds 5H": "holds the 5♥", "no 5H": "no 5♥"}.get(r["declarer"], r["declarer"])
+                frows.append({"measure": "table play" if "table play" in method else "double dummy", **r.to_dict()})
+        blocks.append(Table(f"{key}-by-five-hearts", "P(make) %, trump by rule, by whether the declarer holds the 5♥",
+                            frame(frows), "P(make) in % with its 95% interval, by bid; table play first, then double "
+                            "dummy (all four hands visible)" if tp else "P(make) in % with its 95% interval, by bid"))
     text = []
     for method, label in (("trump by rule, table play", "at the table (table play)"), ("trump by rule", "double dummy")):
         tr = make[make["method"] == method].set_index("bid")

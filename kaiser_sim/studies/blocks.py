@@ -65,7 +65,9 @@ def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     """``1.23 [1.10, 1.36]``: an estimate with its 95% interval, at
     ``digits`` decimals, or at up to :data:`EXTRA_DIGITS` more where an
     interval of some width would otherwise print its two ends alike
-    (``0.4 [0.4, 0.4]`` reads as a certainty: ``0.41 [0.38, 0.44]``)."""
+    (``0.4 [0.4, 0.4]`` reads as a certainty: ``0.41 [0.38, 0.44]``) or an
+    estimate strictly inside its interval on one of its ends (``1.0 [0.9,
+    1.0]``: ``0.97 [0.94, 1.00]``)."""
     if not ok(x):
         return "-"
     def f(v, d):
@@ -74,8 +76,12 @@ def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
 
     if not ok(lo, hi):
         return f(x, digits)
+    def unclear(d):
+        # the two ends printed alike, or the estimate printed on an end it lies strictly inside of
+        return lo < hi and (f(lo, d) == f(hi, d) or (lo < x < hi and f(x, d) in (f(lo, d), f(hi, d))))
+
     d = digits
-    while d < digits + EXTRA_DIGITS and lo < hi and f(lo, d) == f(hi, d):
+    while d < digits + EXTRA_DIGITS and unclear(d):
         d += 1
     return f"{f(x, d)} [{f(lo, d)}, {f(hi, d)}]"
 

@@ -208,6 +208,10 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
         if r["compare"]:
             words += f" So {r['compare']}."
         blocks.append(Text(words))
+    # the advisor's figures as a table too: every number of the text above is in a table of the report
+    blocks.append(Table("example-hands-figures", "The advisor's verdicts and figures, hand by hand", frame([
+        {"#": str(i), "advisor": r["advisor"], "figures": r["figures"] or "-"} for i, r in enumerate(rows, 1)]),
+        size=8, note=f"the hand advisor on {deals:,} deals a hand, as in the text above"))
     return blocks
 
 
