@@ -351,8 +351,8 @@ def test_special_cards_put_in_a_players_words(built):
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     cheat = _section(text, "Cheat sheet, continued")
-    assert re.search(r"dealt the 3♠, your side pays \d+\.\d \[", cheat)
-    assert re.search(r"dealt the 5♥, your side keeps \d+\.\d \[", cheat)
+    assert re.search(r"dealt the 3♠, your side pays \d+\.\d+ \[", cheat)
+    assert re.search(r"dealt the 5♥, your side keeps \d+\.\d+ \[", cheat)
     assert "keeps -" not in text and "keeps −" not in text and "of its own -3" not in text
     assert "When you declare, the 5♥ in your hand rather than in your partner's:" in cheat
 

@@ -127,6 +127,10 @@ def heard_section(outputs: dict, results, rules) -> Section | None:
 
 GLOSSARY_TITLE = "Words used in this report"
 
+#: what the report writes beside the PDF (the appendix)
+FILES_WORDS = ("report.md (the same content in Markdown), tables/*.csv (every table as printed), <study>/ (each "
+               "study's full tables as CSV and Markdown, charts as PNG and SVG), report.json (the inputs).")
+
 
 def glossary_section(inputs: dict) -> Section:
     """The terms of the report, defined once, in the order a reader meets
@@ -260,10 +264,7 @@ def title_section(inputs: dict, keys: list[str]) -> Section:
                  made_by(inputs) if inputs.get("edition") else f"Results: {inputs['results']}",
                  f"kaiser-sim {inputs['version']}, {inputs['date']}"):
         sec.blocks.append(Text(line, "bullet"))
-    sec.blocks.append(Text("Files: report.md (the same content in Markdown), tables/*.csv (every table as printed), "
-                           "<study>/ (each study's full tables as CSV and Markdown, charts as PNG and SVG), "
-                           "report.json (the inputs).", "note"))
-    return sec
+    return sec  # the list of files is the appendix's (FILES_WORDS): the title page stays one page with its contents
 
 
 def table_play_blocks(rules) -> list:
@@ -360,6 +361,7 @@ def appendix_section(inputs: dict, rules=None) -> Section:
             f"{10 * int(inputs['deals'])} --out runs/big, then kaiser-sim report --from runs/big (the edition: "
             "make sample).")),
     ]
+    paras.append(("Files", FILES_WORDS))
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
         sec.blocks.append(Text(text))

@@ -43,7 +43,7 @@ from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
 from ..strategy.policies import POLICIES
-from .common import MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from .common import CHART_TYPE, MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
 from .params import Param
 
 KEY = "auction"
@@ -300,7 +300,7 @@ def plot(tables) -> dict:
         xs = [order.setdefault(call, len(order)) for call in g.index]
         ax.plot(xs, g["mean"], marker="o", linestyle="none", label=sname)
     ax.set_xticks(range(len(order)))
-    ax.set_xticklabels(list(order), rotation=45, fontsize=7)
+    ax.set_xticklabels(list(order), rotation=45, fontsize=CHART_TYPE)
     legend(ax)
     figs["auction_call_count"] = fig
     s = tables["sequences"]
@@ -310,7 +310,7 @@ def plot(tables) -> dict:
     ax.barh(range(len(top)), 100 * top["p"], xerr=[100 * (top["p"] - top["lo"]), 100 * (top["hi"] - top["p"])],
             capsize=2)
     ax.set_yticks(range(len(top)))
-    ax.set_yticklabels(top["sequence"], fontsize=7)
+    ax.set_yticklabels(top["sequence"], fontsize=CHART_TYPE)
     fig.subplots_adjust(left=0.27)  # room for the sequences
     figs["auction_sequences"] = fig
     return figs

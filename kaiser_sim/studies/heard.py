@@ -89,10 +89,11 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
     even = deal_ids % 2 == 0
     pts = None
-    rows = []
+    rows, heard_n = [], {}
     for heard, position, before in HEARD:
         k = position - 1
         sel = np.all(text[:, :k] == np.array(before, dtype=object)[None, :], axis=1) if len(before) == k else None
+        heard_n[heard] = int(sel.sum()) if sel is not None else 0
         if sel is None or not sel.any():
             continue
         idx = np.nonzero(sel)[0]
@@ -133,6 +134,8 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
                          "auction played out by the model; best chosen on the even deals, reported on the odd ones "
                          "(n); settled: best minus next best above 0 (95%)")
     out.attrs["n_deals"] = int(n)
+    out.attrs["heard_n"] = heard_n  # deals on which each auction was heard (rows or not)
+    out.attrs["bidders"], out.attrs["measure"] = policy.name, measure
     return out
 
 
@@ -148,34 +151,53 @@ def _action_words(action: str, names, rank) -> str:
 def heard_blocks(chart: pd.DataFrame) -> list:
     """The report's blocks: a grid (count band x auction heard, the best
     call, '?' when not settled) and the table of the figures behind it."""
-    if chart is None or not len(chart):
+    from .common import proportion_row
+    from .blocks import pct
+
+    heard_n = chart.attrs.get("heard_n", {}) if chart is not None else {}
+    if chart is None or not (len(chart) or any(heard_n.values())):
         return []
-    measure = str(chart["measure"].iloc[0])
-    bidders = str(chart["bidders"].iloc[0])
-    heard_order = [h for h, *_ in HEARD if h in set(chart["heard"])]
+    measure = str(chart.attrs.get("measure", "table play"))
+    bidders = str(chart.attrs.get("bidders", config.AUCTION_BIDDERS))
+    deals = int(chart.attrs.get("n_deals", 0))
+    heard_order = [h for h, *_ in HEARD]
     grid = {}
     for _, r in chart.iterrows():
         grid.setdefault(r["count"], {"card count": r["count"]})[r["heard"]] = r["best"] + ("" if r["settled"] else " ?")
-    bands = list(dict.fromkeys(chart["count"]))
-    g = frame([grid[b] for b in bands]).reindex(columns=["card count", *heard_order]).fillna("·")
+    from ..hands import STRENGTH_BUCKETS
+    from .bidding_chart import card_band
+
+    order = {card_band(b[0]): i for i, b in enumerate(STRENGTH_BUCKETS)}
+    bands = sorted(dict.fromkeys(chart["count"]), key=lambda b: -order.get(b, -1))  # the card's order: high first
+    g = (frame([grid[b] for b in bands]).reindex(columns=["card count", *heard_order]).fillna("·") if bands
+         else pd.DataFrame(columns=["card count", *heard_order]))
+    often = []
+    for h in heard_order:
+        p = proportion_row(heard_n.get(h, 0), deals) if deals else None
+        often.append({"you heard": h, "deals": count(heard_n.get(h, 0)),
+                      "share of deals %": pct(p["p"], p["lo"], p["hi"], 1) if p else "-"})
     rows = [{"you heard": r["heard"], "card count": r["count"], "n": count(r["n"]), "best call": r["best"],
              "its net": ci(r["best_net"], r["best_lo"], r["best_hi"], 2),
              "next best": r["runner_up"] or "-",
              "best minus next": ci(r["diff"], r["diff_lo"], r["diff_hi"], 2) if r["runner_up"] else "-"}
             for _, r in chart.iterrows()]
-    return [
+    blocks = [
         Text("Which call pays after the auctions players ask about: partner opened 6 or 7 (you call third, after "
              "your right-hand opponent passed), the dealer after 6 pass 7, and the dealer after three passes (who "
              f"must bid where the rules force the dealer). The other seats bid as the {bidders} bidding model does, "
              "and the deals are those where it called exactly that auction, so the other hands are what such calls "
              f"make likely. Net values in {measure} (your side's hand score minus the opponents'); the count is the "
              "table card's."),
+        Table("heard-how-often", f"How often the {bidders} model calls each of these auctions",
+              frame(often), f"of this run's {deals:,} deals, one auction a deal; Wilson 95% intervals"),
         Table("heard-grid", f"The best call by the auction heard and your card count ({measure})", g,
               "'?': the best call does not beat the next best by a settled margin (95%); '·': too few hands heard "
               "that auction with that count in this run"),
-        Table("heard-figures", f"The figures behind it: net value of the best call and of the next best ({measure})",
-              frame(rows), chart.attrs.get("note", "")),
     ]
+    if rows:
+        blocks.append(Table("heard-figures", "The figures behind it: net value of the best call and of the next best "
+                            f"({measure})", frame(rows), chart.attrs.get("note", "")))
+    return blocks
 
 
 __all__ = ["TITLE", "HEARD", "heard_chart", "heard_blocks"]
