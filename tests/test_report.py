@@ -17,6 +17,7 @@ from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies.advice import ADVICE_TITLE
 from kaiser_sim.studies.blocks import ranges
+from kaiser_sim.studies.heard import TITLE as HEARD_TITLE
 
 TITLES = {k: get_study(k).TITLE for k in STUDIES}
 
@@ -110,8 +111,8 @@ def test_markdown_sections_and_charts(built):
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
     assert heads[:4] == ["Contents", "Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE]
-    assert heads[4:6] == ["Worked hands", ADVICE_TITLE]
-    assert heads[6:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    assert heads[4:7] == ["Worked hands", ADVICE_TITLE, HEARD_TITLE]
+    assert heads[7:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
     charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(charts) >= 15
     for c in charts:
@@ -432,3 +433,11 @@ def test_an_estimate_stays_strictly_inside_its_printed_interval():
         s = ci(x, lo, hi, 1)
         est, a, b = (float(v) for v in re.findall(r"-?\d+\.?\d*", s))
         assert a < est < b or (a == est == b), s
+
+
+def test_a_column_keeps_one_precision():
+    from kaiser_sim.studies.blocks import ci_column
+
+    cells = ci_column([(0.62, 0.61, 0.63), (0.075, 0.067, 0.084), (0.003, 0.0, 0.006)], 0, 100.0)
+    decimals = {len(c.split(" ")[0].split(".")[1]) if "." in c.split(" ")[0] else 0 for c in cells}
+    assert cells[1] == "7.5 [6.7, 8.4]" and decimals == {1}, cells

@@ -13,6 +13,7 @@ import pandas as pd
 import pypdf  # a test dependency (the test extra): the PDF is read in Python, no system tool
 import pytest
 
+from kaiser_sim.studies.heard import TITLE as HEARD_TITLE
 from kaiser_sim.report import BOX_W, GLOSSARY_TITLE, Table, make_report, render_pdf
 from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, get_study
@@ -76,8 +77,9 @@ def test_outline_lists_every_section(report, texts):
     entries = _outline(reader)
     top = [(title, page) for level, title, page in entries if level == 0]
     assert [t for t, _ in top] == _section_titles(rep)
-    assert _section_titles(rep)[1:7] == ["Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE,
-                                         "Worked hands", "The rule sheets' advice, tested", TITLES["bid-odds"]]
+    assert _section_titles(rep)[1:8] == ["Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE,
+                                         "Worked hands", "The rule sheets' advice, tested", HEARD_TITLE,
+                                         TITLES["bid-odds"]]
     pages = [p for _, p in top]
     assert pages == sorted(pages) and pages[0] == 0
     for title, page in top[1:]:  # each bookmark opens the page where its section starts

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .blocks import Table, count, frame, pct
+from .blocks import Table, ci_column, count, frame, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
                      run_info, table_play_model, tag, with_model_error)
@@ -210,12 +210,16 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     def pivot(df, row_col, label, method=None):
         if method is not None:
             df = df[df["method"] == method]
-        out = []
+        out, cells = [], {}
         for k, g in df.groupby(row_col, observed=True, sort=False):
             row = {label: str(k), "n": count(g["n"].iloc[0])}
             for _, r in g.iterrows():
-                row[f"bid {r['bid']}"] = pct(r["p"], r["lo"], r["hi"], 0)
+                row[f"bid {r['bid']}"] = len(out)  # filled below, one precision a column
+                cells.setdefault(f"bid {r['bid']}", []).append((len(out), (r["p"], r["lo"], r["hi"])))
             out.append(row)
+        for col, items in cells.items():
+            for (i, _), text in zip(items, ci_column([c for _, c in items], 0, 100.0)):
+                out[i][col] = text
         return frame(out)
 
     bs = t["by_strength"]

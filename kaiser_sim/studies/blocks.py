@@ -61,6 +61,23 @@ def ok(*xs) -> bool:
 EXTRA_DIGITS = 2
 
 
+def ci_digits(x, lo, hi, digits: int = 2, scale: float = 1.0) -> int:
+    """The decimals :func:`ci` prints ``x [lo, hi]`` at (``digits`` or up to
+    :data:`EXTRA_DIGITS` more)."""
+    s = ci(x, lo, hi, digits, scale)
+    head = s.split(" ")[0]
+    return len(head.split(".")[1]) if "." in head else 0
+
+
+def ci_column(cells, digits: int = 2, scale: float = 1.0) -> list[str]:
+    """``[(x, lo, hi), ...]`` -> the cells of one column, all at the same
+    decimals: the most any cell needs under :func:`ci`'s rule (a column
+    whose precision changes from row to row reads as a change of unit)."""
+    cells = list(cells)
+    d = max([ci_digits(*c, digits=digits, scale=scale) for c in cells if ok(c[0])] or [digits])
+    return [ci(*c, digits=d, scale=scale) if ok(c[0]) else "-" for c in cells]
+
+
 def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     """``1.23 [1.10, 1.36]``: an estimate with its 95% interval, at
     ``digits`` decimals, or at up to :data:`EXTRA_DIGITS` more where an
@@ -150,5 +167,5 @@ def ranges(levels) -> str:
     return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
 
 
-__all__ = ["Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
+__all__ = ["ci_digits", "ci_column", "Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
            "nt_scoring_words"]

@@ -104,8 +104,10 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
         pts = points_array(results) if pts is None else pts
         net = np.full((idx.size, len(ACTIONS)), np.nan)
         for j in legal:
-            net[:, j], _ = playout_net(hands[idx], dealers[idx], calls[idx], k, acts[:, j], rules, policy, pts[idx],
-                                       model)
+            for b in blocks(idx.size):  # the model's temporaries grow with the rows: a million-deal run in blocks
+                rb = idx[b]
+                net[b, j], _ = playout_net(hands[rb], dealers[rb], calls[rb], k, acts[b, j], rules, policy, pts[rb],
+                                           model)
         seat = (dealers[idx] + 1 + k) % 4
         band = np.asarray(bucket(strength(hands[idx, seat]), STRENGTH_BUCKETS), dtype=object)
         for label, *_ in STRENGTH_BUCKETS:

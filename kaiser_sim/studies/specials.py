@@ -55,6 +55,8 @@ rows of one deal (its leaders, strains and receivers) are not independent.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -579,6 +581,11 @@ def plot_card(tables, name: str) -> dict:
     figs = {}
     summ = tables["counterfactual"]
     foot = summ.attrs.get("footer", "")
+    # each chart's n is the deals it plots: the like-for-like swaps (a receiver without an 8 of the suit has none)
+    head = summ[(summ["swap"] == LIKE) & (summ["strain"] == "trump by rule") & (summ["role"] == "you declare")]
+    per = [f"{int(r['deals']):,} ({r['receiver']})" for _, r in head.iterrows() if r["receiver"] != ANY_OTHER]
+    if per:
+        foot = re.sub(r"n=[\d,]+ deals", "n=" + ", ".join(per) + " deals swapped like for like", foot, count=1)
     sw = tables["counterfactual_swing"]
     g = sw[(sw["strain"] == "trump by rule") & (sw["receiver"] != ANY_OTHER)]
     fig, ax = new_figure(f"Holding the {name} rather than another hand: the change for your side",
