@@ -17,6 +17,7 @@ from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies.advice import ADVICE_TITLE
 from kaiser_sim.studies.blocks import ranges
+from kaiser_sim.studies.heard import TITLE as HEARD_TITLE
 
 TITLES = {k: get_study(k).TITLE for k in STUDIES}
 
@@ -110,8 +111,8 @@ def test_markdown_sections_and_charts(built):
     text = (out / "report.md").read_text(encoding="utf-8")
     heads = re.findall(r"^## (.+)$", text, flags=re.M)
     assert heads[:4] == ["Contents", "Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE]
-    assert heads[4:6] == ["Worked hands", ADVICE_TITLE]
-    assert heads[6:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
+    assert heads[4:7] == ["Worked hands", ADVICE_TITLE, HEARD_TITLE]
+    assert heads[7:-1] == [TITLES[k] for k in STUDIES] and heads[-1] == "Appendix: method"
     charts = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(charts) >= 15
     for c in charts:
@@ -351,7 +352,92 @@ def test_special_cards_put_in_a_players_words(built):
     out, _ = built
     text = (out / "report.md").read_text(encoding="utf-8")
     cheat = _section(text, "Cheat sheet, continued")
-    assert re.search(r"dealt the 3♠, your side pays \d+\.\d \[", cheat)
-    assert re.search(r"dealt the 5♥, your side keeps \d+\.\d \[", cheat)
+    assert re.search(r"dealt the 3♠, your side pays \d+\.\d+ \[", cheat)
+    assert re.search(r"dealt the 5♥, your side keeps \d+\.\d+ \[", cheat)
     assert "keeps -" not in text and "keeps −" not in text and "of its own -3" not in text
     assert "When you declare, the 5♥ in your hand rather than in your partner's:" in cheat
+
+
+# --- every number of the text from a table of the same run (issue 43, item 5) ------------------------------
+
+#: a number as the report prints it: 1,234 / -0.57 / +5.3 / 62%
+_NUMBER = re.compile(r"(?<![\w.,\-−+])[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
+#: the numbers prose may carry without a table: the rules' and the method's constants, each with its reason
+_ALLOWED = {
+    **{str(k): "the rules' small counts: cards, tricks, suits, bids 6-12, points of a hand, the 5♥'s 5 and the "
+       "3♠'s 3, counts of the table card" for k in range(0, 13)},
+    "20": "leaders x strains of a re-solved deal (4 x 5)", "30": "the smallest cell printed (MIN_CELL)",
+    "15": "the bidding chart's smallest half-cell", "32": "cards of the deck", "45": "the 45 rule (S4)",
+    "52": "the score the game is played to", "50": "an even match, 50%", "64": "the game's target in some presets",
+    "95": "the intervals' level", "93": "the coverage test's range", "97": "the coverage test's range",
+    "100": "per cent", "0.05": "the boundary of '≈' (BOUNDARY)", "2.5": "the count's 2.5-point steps",
+    "100,000": "the Kaiser count's fit: seed 1's first 100,000 deals (a constant of the shipped fit)",
+    "99,999": "the Kaiser count's fit: deals 0-99,999", "4,000": "kaiser-sim study listening's default matches",
+    "1,000": "the play studies' deals (DEFAULT_PLAY_DEALS)",
+    "2,000": "the hand evaluation's held-out deals (its holdout_deals default)",
+    "16,000": "the shipped listening table's build (its provenance)",
+}
+#: sections whose numbers are the shipped models' provenance, printed as stored with the model, not the run's
+_PROVENANCE = ("Appendix: method",)
+
+
+def _prose_numbers(text: str):
+    """``[(section, number, line)]`` of every number in the Markdown's prose
+    (not its tables, chart links, CSV links, dates or times)."""
+    section, out = "", []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        if line.startswith(("|", "![")) or "CSV: [" in line or not line.strip():
+            continue
+        line = re.sub(r"\d{4}-\d\d-\d\d( \d\d:\d\d)?", " ", line)  # dates and times
+        line = re.sub(r"[\w.\-/]+\.(csv|pdf|md|json|toml)\b", " ", line)  # file names
+        line = re.sub(r"--[\w-]+ [\w.,-]+", " ", line)  # a command's options: the run's own recipe
+        out += [(section, m, line) for m in _NUMBER.findall(line)]
+    return out
+
+
+def test_every_number_of_the_text_is_in_a_table_of_the_run(built):
+    """Each number in a sentence is printed in a table of the same report
+    (its Markdown tables, token for token), or is an allowed constant with
+    its reason; the appendix's model provenance aside."""
+    out, _ = built
+    text = (out / "report.md").read_text(encoding="utf-8")
+    inputs = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    # the run's own inputs (the title page): its deals, seed and sizes are the run's, printed from report.json
+    tokens = {f"{int(inputs[k]):,}" for k in ("deals", "seed", "max_resolve", "worked_deals") if k in inputs}
+    tokens |= {str(inputs["rules"].get(k)) for k in ("target", "min_bid")}
+    for line in text.splitlines():
+        if line.startswith("|"):
+            tokens |= {t.lstrip("+-−") for t in _NUMBER.findall(line)}
+    seen = {s for s, _, _ in _prose_numbers(text)}
+    assert "Worked hands" in " ".join(seen) or len(seen) > 5  # the scan sees the sections
+    missing = sorted({(s, n, line[:120]) for s, n, line in _prose_numbers(text)
+                      if n.lstrip("+-−") not in tokens and n.lstrip("+-−") not in _ALLOWED
+                      and not s.startswith(_PROVENANCE)})
+    assert not missing, "numbers typed into the text or computed outside every table:\n" + "\n".join(
+        f"{s}: {n}   ({line})" for s, n, line in missing)
+
+
+def test_the_number_scan_can_fail():
+    """The scan finds a typed number (the test above could fail)."""
+    text = "## A section\n\n| a |\n|---|\n| 0.61 [0.59, 0.63] |\n\nabout 0.7 of a point, or 0.61 [0.59, 0.63]\n"
+    found = [n for _, n, _ in _prose_numbers(text)]
+    assert found == ["0.7", "0.61", "0.59", "0.63"]
+
+
+def test_an_estimate_stays_strictly_inside_its_printed_interval():
+    assert ci(0.97, 0.94, 1.004, 1) == "0.97 [0.94, 1.00]"  # 1.0 [0.9, 1.0] would print it on its end
+    assert ci(0.6, 0.5, 0.7, 1) == "0.6 [0.5, 0.7]"
+    for x, lo, hi in ((1.2345, 1.2001, 1.2399), (62.46, 61.1, 62.51), (-0.049, -0.4, -0.0449)):
+        s = ci(x, lo, hi, 1)
+        est, a, b = (float(v) for v in re.findall(r"-?\d+\.?\d*", s))
+        assert a < est < b or (a == est == b), s
+
+
+def test_a_column_keeps_one_precision():
+    from kaiser_sim.studies.blocks import ci_column
+
+    cells = ci_column([(0.62, 0.61, 0.63), (0.075, 0.067, 0.084), (0.003, 0.0, 0.006)], 0, 100.0)
+    decimals = {len(c.split(" ")[0].split(".")[1]) if "." in c.split(" ")[0] else 0 for c in cells}
+    assert cells[1] == "7.5 [6.7, 8.4]" and decimals == {1}, cells

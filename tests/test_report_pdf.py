@@ -13,6 +13,7 @@ import pandas as pd
 import pypdf  # a test dependency (the test extra): the PDF is read in Python, no system tool
 import pytest
 
+from kaiser_sim.studies.heard import TITLE as HEARD_TITLE
 from kaiser_sim.report import BOX_W, GLOSSARY_TITLE, Table, make_report, render_pdf
 from kaiser_sim.runs.simulate import simulate
 from kaiser_sim.studies import STUDIES, get_study
@@ -76,8 +77,9 @@ def test_outline_lists_every_section(report, texts):
     entries = _outline(reader)
     top = [(title, page) for level, title, page in entries if level == 0]
     assert [t for t, _ in top] == _section_titles(rep)
-    assert _section_titles(rep)[1:7] == ["Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE,
-                                         "Worked hands", "The rule sheets' advice, tested", TITLES["bid-odds"]]
+    assert _section_titles(rep)[1:8] == ["Cheat sheet: at the table", "Cheat sheet, continued", GLOSSARY_TITLE,
+                                         "Worked hands", "The rule sheets' advice, tested", HEARD_TITLE,
+                                         TITLES["bid-odds"]]
     pages = [p for _, p in top]
     assert pages == sorted(pages) and pages[0] == 0
     for title, page in top[1:]:  # each bookmark opens the page where its section starts
@@ -238,6 +240,15 @@ def test_charts_footers_legends_colours_axes(report):
                 for line in ax.get_lines():
                     if line.get_label() in ("<=4", "4.5-5", "5.5-6", "6.5-7", "7.5-8", "8.5-9", "9.5-10", "10.5+"):
                         colours.setdefault(line.get_label(), set()).add(tuple(line.get_color()))
+            # type of 8 pt or more at print size (the chart scaled to the text width), text inside the axes aside
+            # (the grid's cell labels are sized to their cells)
+            scale = BOX_W / fig.get_figwidth()
+            texts = [fig.texts, [ax.title, ax.xaxis.label, ax.yaxis.label], ax.get_xticklabels(), ax.get_yticklabels()]
+            if legend is not None:
+                texts += [legend.get_texts(), [legend.get_title()]]
+            for t in (t for group in texts for t in group):
+                if t.get_text().strip():
+                    assert t.get_fontsize() * scale >= 8.0 - 1e-9, (where, t.get_text()[:40], t.get_fontsize())
             label = ax.get_xlabel()
             if label.startswith(("bid", "aces", "lead value", "points", "your side's points")) and name != "expected_by_bid":
                 ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
@@ -281,7 +292,7 @@ def test_a_split_table_keeps_rows_with_its_note():
 
 
 def test_chart_footers_are_legible_in_print():
-    """A chart's footer prints at 7 pt or more once the chart is scaled to
+    """A chart's footer prints at 8 pt or more once the chart is scaled to
     the page's text width."""
     from kaiser_sim.studies.common import new_figure
 
@@ -290,7 +301,7 @@ def test_chart_footers_are_legible_in_print():
     foot = [t for t in fig.texts if "n=4,000" in t.get_text()]
     assert len(foot) == 1
     printed = foot[0].get_fontsize() * BOX_W / fig.get_figwidth()
-    assert printed >= 7.0
+    assert printed >= 8.0
     assert fig.subplotpars.bottom * fig.get_figheight() >= 0.6 + len(foot[0].get_text().splitlines()) * 0.12
 
 

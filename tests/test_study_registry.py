@@ -165,7 +165,7 @@ def test_report_knows_no_study_by_name(path):
         if level == 2 and module.startswith("studies"):
             # advice and worked_hands are no studies: the modules that read several studies' tables by name
             assert module in ("studies", "studies.blocks", "studies.runner", "studies.common", "studies.advice",
-                              "studies.worked_hands"), module
+                              "studies.worked_hands", "studies.heard"), module
         assert not any(module.endswith(f"studies.{m}") for m in modules), module
     assert not re.search(r"\b(QUESTIONS|TITLES|METHOD)\s*=", source)
 

@@ -20,8 +20,8 @@ from ..studies import PLAY_STUDIES, STUDIES, get_study
 from ..studies.runner import definition_for, run_study
 from .content import (DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, MIN_DEALS, Report, ReportError, default_worked_deals,
                       report_date)
-from .sections import (advice_section, appendix_section, cheat_sheet, cheat_sheet_more, glossary_section, study_section,
-                       title_section, worked_hands_section)
+from .sections import (advice_section, appendix_section, cheat_sheet, cheat_sheet_more, glossary_section, heard_section,
+                       study_section, title_section, worked_hands_section)
 
 
 def parse_studies(text) -> list[str]:
@@ -92,7 +92,8 @@ def build_report(results: pd.DataFrame, rules: Rules, out, studies=None, max_res
     inputs["worked_deals"] = wd
     seed = meta.get("seed")
     worked = worked_hands_section(outputs, rules, wd, seed if isinstance(seed, int) else 1)
-    sections += [s for s in (worked, advice_section(outputs)) if s is not None]
+    log("advice by the level heard: the auctions players ask about ...")
+    sections += [s for s in (worked, advice_section(outputs), heard_section(outputs, results, rules)) if s is not None]
     sections += [study_section(k, outputs[k]) for k in keys]
     sections.append(appendix_section(inputs, rules))
     return Report("What the cards are worth in Kaiser", inputs, sections, outputs, out)

@@ -112,7 +112,24 @@ def advice_section(outputs: dict) -> Section | None:
     return Section("advice", ADVICE_TITLE, blocks) if blocks else None
 
 
+def heard_section(outputs: dict, results, rules) -> Section | None:
+    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`):
+    the auctions players ask about, by the card's count; None without the
+    study whose call chart it details (a ``call_chart`` table) or when no
+    hand of the run heard any of them often enough."""
+    from ..studies.heard import TITLE, heard_blocks, heard_chart
+
+    if results is None or rules is None or not any("call_chart" in o.tables for o in outputs.values()):
+        return None
+    blocks = heard_blocks(heard_chart(results, rules))
+    return Section("heard", TITLE, blocks) if blocks else None
+
+
 GLOSSARY_TITLE = "Words used in this report"
+
+#: what the report writes beside the PDF (the appendix)
+FILES_WORDS = ("report.md (the same content in Markdown), tables/*.csv (every table as printed), <study>/ (each "
+               "study's full tables as CSV and Markdown, charts as PNG and SVG), report.json (the inputs).")
 
 
 def glossary_section(inputs: dict) -> Section:
@@ -247,10 +264,7 @@ def title_section(inputs: dict, keys: list[str]) -> Section:
                  made_by(inputs) if inputs.get("edition") else f"Results: {inputs['results']}",
                  f"kaiser-sim {inputs['version']}, {inputs['date']}"):
         sec.blocks.append(Text(line, "bullet"))
-    sec.blocks.append(Text("Files: report.md (the same content in Markdown), tables/*.csv (every table as printed), "
-                           "<study>/ (each study's full tables as CSV and Markdown, charts as PNG and SVG), "
-                           "report.json (the inputs).", "note"))
-    return sec
+    return sec  # the list of files is the appendix's (FILES_WORDS): the title page stays one page with its contents
 
 
 def table_play_blocks(rules) -> list:
@@ -347,6 +361,7 @@ def appendix_section(inputs: dict, rules=None) -> Section:
             f"{10 * int(inputs['deals'])} --out runs/big, then kaiser-sim report --from runs/big (the edition: "
             "make sample).")),
     ]
+    paras.append(("Files", FILES_WORDS))
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
         sec.blocks.append(Text(text))
@@ -356,5 +371,5 @@ def appendix_section(inputs: dict, rules=None) -> Section:
 
 
 
-__all__ = ["study_section", "cheat_sheet", "cheat_sheet_more", "worked_hands_section", "advice_section", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
+__all__ = ["study_section", "cheat_sheet", "cheat_sheet_more", "worked_hands_section", "advice_section", "heard_section", "GLOSSARY_TITLE", "glossary_section", "edition_words", "made_by",
            "title_section", "table_play_blocks", "appendix_section"]

@@ -43,7 +43,7 @@ from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
 from ..strategy.policies import POLICIES
-from .common import MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from .common import CHART_TYPE, MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
 from .params import Param
 
 KEY = "auction"
@@ -140,6 +140,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     if covered < n:
         rows.append({"sequence": f"other ({len(counts) - len(rows)} sequences)", **proportion_row(n - covered, n)})
     sequences = pd.DataFrame(rows)
+    sequences.attrs["bidders"] = policy.name
     sequences.attrs["note"] = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
                                "the dealer last; Wilson 95% intervals")
     pos_rows = []
@@ -299,7 +300,7 @@ def plot(tables) -> dict:
         xs = [order.setdefault(call, len(order)) for call in g.index]
         ax.plot(xs, g["mean"], marker="o", linestyle="none", label=sname)
     ax.set_xticks(range(len(order)))
-    ax.set_xticklabels(list(order), rotation=45, fontsize=7)
+    ax.set_xticklabels(list(order), rotation=45, fontsize=CHART_TYPE)
     legend(ax)
     figs["auction_call_count"] = fig
     s = tables["sequences"]
@@ -309,7 +310,7 @@ def plot(tables) -> dict:
     ax.barh(range(len(top)), 100 * top["p"], xerr=[100 * (top["p"] - top["lo"]), 100 * (top["hi"] - top["p"])],
             capsize=2)
     ax.set_yticks(range(len(top)))
-    ax.set_yticklabels(top["sequence"], fontsize=7)
+    ax.set_yticklabels(top["sequence"], fontsize=CHART_TYPE)
     fig.subplots_adjust(left=0.27)  # room for the sequences
     figs["auction_sequences"] = fig
     return figs
@@ -330,12 +331,15 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     c.attrs.get("note", ""))]
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
-        grid = {}
+        grid, columns = {}, {}
         for _, r in ch.iterrows():
-            column = f"{('1st', '2nd', '3rd', '4th')[int(r['position']) - 1]}, {r['situation']}"
+            pos = int(r["position"])
+            column = f"{('1st', '2nd', '3rd', '4th')[pos - 1]}, {r['situation']}"
+            columns[column] = (pos, CHART_SITUATIONS.index(r["situation"]))  # seat order, then what was heard
             grid.setdefault(r["count"], {"count": r["count"]})[column] = f"{r['best']}{'' if r['settled'] else ' ?'}"
+        order = ["count", *sorted(columns, key=columns.get)]
         blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your count (net of the opponents)",
-                            frame(list(grid.values())).fillna("-"), ch.attrs.get("note", "")))
+                            frame(list(grid.values())).reindex(columns=order).fillna("-"), ch.attrs.get("note", "")))
     return blocks, meaning(tables), ["auction_sequences", "auction_call_count"]
 
 
@@ -345,14 +349,18 @@ def meaning(tables) -> list[str]:
     out = []
     if len(s):
         r = s.iloc[0]
-        out.append(f"Under the {c.attrs.get('bidders', 'ev')} model the most frequent auction is '{r['sequence']}' "
+        model = s.attrs.get("bidders", "bidding")  # the model that bid the auctions (was always printed 'ev')
+        out.append(f"Under the {model} model the most frequent auction is '{r['sequence']}' "
                    f"(dealer last), {ci(r['p'], r['lo'], r['hi'], 1, 100)}% of deals.")
     base = c[c["situation"] == "any hand"]
     first = c[(c["position"] == "1") & (c["situation"] == "opens")]
     if len(base) and len(first):
-        words = ", ".join(f"{r['call']} {ci(r['count_mean'], r['count_lo'], r['count_hi'], 1)}"
+        # at the digits of the calls table, so each figure is the table's
+        words = ", ".join(f"{r['call']} {ci(r['count_mean'], r['count_lo'], r['count_hi'], 2)}"
                           for _, r in first.iterrows())
-        out.append(f"The first call shows the caller's count (any hand: {base['count_mean'].iloc[0]:.1f}): {words}.")
+        b = base.iloc[0]
+        out.append(f"The first call shows the caller's count (any hand: {ci(b['count_mean'], b['count_lo'], b['count_hi'], 2)}): "
+                   f"{words}.")
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
         dealer = ch[(ch["situation"] == "dealer facing a bid") & ch["settled"].astype(bool)]

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .blocks import Table, count, frame, pct
+from .blocks import Table, ci_column, count, frame, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
                      run_info, table_play_model, tag, with_model_error)
@@ -217,12 +217,16 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     def pivot(df, row_col, label, method=None):
         if method is not None:
             df = df[df["method"] == method]
-        out = []
+        out, cells = [], {}
         for k, g in df.groupby(row_col, observed=True, sort=False):
             row = {label: str(k), "n": count(g["n"].iloc[0])}
             for _, r in g.iterrows():
-                row[f"bid {r['bid']}"] = pct(r["p"], r["lo"], r["hi"], 0)
+                row[f"bid {r['bid']}"] = len(out)  # filled below, one precision a column
+                cells.setdefault(f"bid {r['bid']}", []).append((len(out), (r["p"], r["lo"], r["hi"])))
             out.append(row)
+        for col, items in cells.items():
+            for (i, _), text in zip(items, ci_column([c for _, c in items], 0, 100.0)):
+                out[i][col] = text
         return frame(out)
 
     bs = t["by_strength"]
@@ -238,6 +242,17 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     blocks.append(Table(f"{key}-by-trump-length", f"P(make) %, trump by rule{play}, by trump length",
                         pivot(t["by_trump_length"], "length_bucket", "trumps", f"trump by rule{play}"),
                         "P(make) in % with its 95% interval, by bid"))
+    five = t.get("by_five_hearts")
+    if five is not None and len(five):
+        methods = [m for m in (f"trump by rule{play}", "trump by rule") if m in set(five["method"])]
+        frows = []
+        for method in methods:
+            for _, r in pivot(five, "five_hearts", "declarer", method).iterrows():
+                r["declarer"] = {"holds 5H": "holds the 5♥", "no 5H": "no 5♥"}.get(r["declarer"], r["declarer"])
+                frows.append({"measure": "table play" if "table play" in method else "double dummy", **r.to_dict()})
+        blocks.append(Table(f"{key}-by-five-hearts", "P(make) %, trump by rule, by whether the declarer holds the 5♥",
+                            frame(frows), "P(make) in % with its 95% interval, by bid; table play first, then double "
+                            "dummy (all four hands visible)" if tp else "P(make) in % with its 95% interval, by bid"))
     text = []
     for method, label in (("trump by rule, table play", "at the table (table play)"), ("trump by rule", "double dummy")):
         tr = make[make["method"] == method].set_index("bid")

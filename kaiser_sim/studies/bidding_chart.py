@@ -69,7 +69,7 @@ from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGT
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, table_play_model, tag, with_model_error)
 from .params import Param
-from .common import mean_row as _mean_row
+from .common import CHART_TYPE, mean_row as _mean_row
 
 KEY = "bidding-chart"
 TITLE = "The bidding chart: what to bid"
@@ -655,7 +655,7 @@ def plot(tables) -> dict:
         g = g.set_index("bid").reindex(order)
         line, = ax.plot(range(len(order)), g["mean"], marker="o", markersize=3, label=str(sb), color=colors.get(str(sb)))
         ax.fill_between(range(len(order)), g["lo"], g["hi"], color=line.get_color(), alpha=0.15, linewidth=0)
-    ax.set_xticks(range(len(order)), order, rotation=60, fontsize=8)
+    ax.set_xticks(range(len(order)), order, rotation=60, fontsize=CHART_TYPE)
     ax.axhline(0, color="0.5", linewidth=0.8)
     legend(ax, title="Kaiser count")
     figs["expected_by_bid"] = fig

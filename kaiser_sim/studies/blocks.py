@@ -61,11 +61,30 @@ def ok(*xs) -> bool:
 EXTRA_DIGITS = 2
 
 
+def ci_digits(x, lo, hi, digits: int = 2, scale: float = 1.0) -> int:
+    """The decimals :func:`ci` prints ``x [lo, hi]`` at (``digits`` or up to
+    :data:`EXTRA_DIGITS` more)."""
+    s = ci(x, lo, hi, digits, scale)
+    head = s.split(" ")[0]
+    return len(head.split(".")[1]) if "." in head else 0
+
+
+def ci_column(cells, digits: int = 2, scale: float = 1.0) -> list[str]:
+    """``[(x, lo, hi), ...]`` -> the cells of one column, all at the same
+    decimals: the most any cell needs under :func:`ci`'s rule (a column
+    whose precision changes from row to row reads as a change of unit)."""
+    cells = list(cells)
+    d = max([ci_digits(*c, digits=digits, scale=scale) for c in cells if ok(c[0])] or [digits])
+    return [ci(*c, digits=d, scale=scale) if ok(c[0]) else "-" for c in cells]
+
+
 def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     """``1.23 [1.10, 1.36]``: an estimate with its 95% interval, at
     ``digits`` decimals, or at up to :data:`EXTRA_DIGITS` more where an
     interval of some width would otherwise print its two ends alike
-    (``0.4 [0.4, 0.4]`` reads as a certainty: ``0.41 [0.38, 0.44]``)."""
+    (``0.4 [0.4, 0.4]`` reads as a certainty: ``0.41 [0.38, 0.44]``) or an
+    estimate strictly inside its interval on one of its ends (``1.0 [0.9,
+    1.0]``: ``0.97 [0.94, 1.00]``)."""
     if not ok(x):
         return "-"
     def f(v, d):
@@ -74,8 +93,12 @@ def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
 
     if not ok(lo, hi):
         return f(x, digits)
+    def unclear(d):
+        # the two ends printed alike, or the estimate printed on an end it lies strictly inside of
+        return lo < hi and (f(lo, d) == f(hi, d) or (lo < x < hi and f(x, d) in (f(lo, d), f(hi, d))))
+
     d = digits
-    while d < digits + EXTRA_DIGITS and lo < hi and f(lo, d) == f(hi, d):
+    while d < digits + EXTRA_DIGITS and unclear(d):
         d += 1
     return f"{f(x, d)} [{f(lo, d)}, {f(hi, d)}]"
 
@@ -144,5 +167,5 @@ def ranges(levels) -> str:
     return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
 
 
-__all__ = ["Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
+__all__ = ["ci_digits", "ci_column", "Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
            "nt_scoring_words"]

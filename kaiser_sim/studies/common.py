@@ -286,8 +286,10 @@ def tag(tables: dict, info: dict, extra: str = "") -> dict:
     return tables
 
 
-#: the chart footer's type (pt in the figure; a chart is printed at 7/8 of its size) and grey: legible in print
-FOOTER_SIZE, FOOTER_COLOR = 9.0, "0.2"
+#: the chart footer's type (pt in the figure; a chart is printed at 7/8 of its size: 9.5 prints at 8.3) and grey
+FOOTER_SIZE, FOOTER_COLOR = 9.5, "0.2"
+#: the smallest type of a chart's labels, ticks and legend (pt in the figure: 8.3 pt in print, at 7/8)
+CHART_TYPE = 9.5
 #: the measures a chart footer can name (:func:`chart_footer`), longest first
 MEASURES = ("table play (PIMC model) and double dummy", "table play (PIMC model)", "double dummy")
 #: the colours of ordered categories (count bands, trump lengths, aces): one sequential map, the
@@ -370,6 +372,7 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5), 
     ax.set_title(title, fontsize=12)
     ax.set_xlabel(xlabel, fontsize=10)
     ax.set_ylabel(ylabel, fontsize=10)
+    ax.tick_params(labelsize=CHART_TYPE)  # 8 pt or more in print
     ax.grid(alpha=0.3)
     # the footer wraps to the figure's width, measured in the font it is set in
     lines = _wrap_measured(chart_footer(foot, measure, intervals), 72 * figsize[0] * 0.97, FOOTER_SIZE)
@@ -386,7 +389,7 @@ def bottom_margin(fig, below_axes: float = 0.62) -> float:
     return (below_axes + getattr(fig, "_ks_footer_in", 0.0)) / fig.get_figheight()
 
 
-def legend(ax, fontsize: float = 8, title: str | None = None, **kwargs) -> None:
+def legend(ax, fontsize: float = CHART_TYPE, title: str | None = None, **kwargs) -> None:
     """The legend beside the axes (never over the data: the axes narrow to
     make room), or, when the chart has no data to label (a run too small
     for any of its cells), a note saying so.  ``ncol`` is ignored: one

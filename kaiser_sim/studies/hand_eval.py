@@ -61,7 +61,7 @@ from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
 from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
                      bottom_margin, legend, new_figure, rows_frame, run_info, tag)
-from .common import MAX_SEED, TRUMP_RULE
+from .common import CHART_TYPE, MAX_SEED, TRUMP_RULE
 from .params import Param
 
 KEY = "hand-eval"
@@ -348,7 +348,7 @@ def plot(tables) -> dict:
                         color="tab:blue" if target == "trump by rule" else "tab:orange")
             labels.append(f"{target}: {r['measure']}")
             y += 1
-    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=CHART_TYPE)
     fig.subplots_adjust(left=0.33)
     figs = {"measures_r2": fig}
     k = tables["kaiser_count"]
@@ -361,7 +361,7 @@ def plot(tables) -> dict:
     # the count the report uses everywhere, beside this run's fit (the section's table says why they differ)
     ax.scatter(x, [KAISER_COUNT.get(f, 0.0) for f in k["feature"]], marker="_", s=400, linewidths=2.5,
                color="black", zorder=3, label="Kaiser count (used in this report)")
-    ax.set_xticks(x, k["feature"], rotation=45, ha="right", fontsize=8)
+    ax.set_xticks(x, k["feature"], rotation=45, ha="right", fontsize=CHART_TYPE)
     legend(ax)
     fig.subplots_adjust(bottom=bottom_margin(fig, 1.1))  # the rotated feature names
     figs["kaiser_count"] = fig

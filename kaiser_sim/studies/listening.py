@@ -300,7 +300,7 @@ def section(tables) -> tuple[list, list[str], list[str]]:
 
 def meaning(tables) -> list[str]:
     """What the numbers mean, in sentences for the report."""
-    from .blocks import ci, signed_ci
+    from .blocks import ci
 
     w, sc, rd = tables["win_rates"], tables["by_score"], tables["rounds"]
     out = []
@@ -313,9 +313,9 @@ def meaning(tables) -> list[str]:
         out.append(f"Over {info.get('matches', 0):,} matches an opponent the listening policy wins more than half "
                    f"against {', '.join(ahead) or 'none'}, fewer against {', '.join(behind) or 'none'}"
                    + (f", and the intervals include 50% against {', '.join(open_)}" if open_ else "") + ".")
+        # the win rate only (its table's figure): an 'edge of 0.0 points' beside hand scores read as Kaiser points
         out.append(f"Its hardest opponent here is {worst['opponent']}: {ci(worst['p'], worst['lo'], worst['hi'], 1, 100)}"
-                   f"% of matches won, an edge of {signed_ci(100 * worst['edge'], 100 * (worst['lo'] - 0.5), 100 * (worst['hi'] - 0.5), 1)}"
-                   " points over an even match.")
+                   "% of matches won.")
         if info.get("matches", 0) < 1000:
             out.append("This is the report's short run: the intervals are wide; kaiser-sim study listening plays 4,000 "
                        "matches an opponent (a few minutes on 2 quiet cores), enough to tell a 2-point edge from none.")
@@ -324,8 +324,8 @@ def meaning(tables) -> list[str]:
                                                   include_groups=False)
         if len(g):
             lo, hi = g.idxmin(), g.idxmax()
-            out.append(f"By its score, its hands go worst at {lo} ({g[lo]:+.2f} a hand, all opponents pooled) and best "
-                       f"at {hi} ({g[hi]:+.2f}). Its table values a hand at 0-0; from 45 on, where only a made bid "
+            # where, not how much: the pooled means are in no table (the by-score table is by opponent)
+            out.append(f"By its score, its hands go worst at {lo} and best at {hi} (all opponents pooled). Its table values a hand at 0-0; from 45 on, where only a made bid "
                        "scores (the 45 rule), it bids as score-aware, and a hand's net there is not what decides the "
                        "match.")
     if len(rd):

@@ -55,6 +55,8 @@ rows of one deal (its leaders, strains and receivers) are not independent.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -511,6 +513,7 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
     by_role = worth_table(rec, card, ["role", "strain_kind"])
     by_len = worth_table(rec, card, ["strain_kind", "holder_len"])
     overall = worth_table(rec.assign(all="all"), card, ["all"]).drop(columns="all")
+    naming = naming_table(rec, card)
     dist = (rec.groupby(["role", "worth"]).size().rename("count").reset_index())
     dist["share"] = dist["count"] / dist.groupby("role")["count"].transform("sum")
     suit_name = "heart" if suit == 1 else "spade"
@@ -535,12 +538,42 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
     m = len(sample_of(results, card, max_resolve))
     resolved = {"counterfactual": summary, "counterfactual_make": make, "counterfactual_swing": swings,
                 "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
-                "worth_distribution": dist}
+                "worth_distribution": dist, "declaring_share": naming}
     _tag(resolved, info, m, "re-solved sample")
     _tag({"observed": obs}, info, len(results), "every deal, no re-solve")
     return {"counterfactual": summary, "observed": obs, "counterfactual_make": make, "counterfactual_swing": swings,
             "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
-            "worth_distribution": dist}
+            "worth_distribution": dist, "declaring_share": naming}
+
+
+def naming_table(rec: pd.DataFrame, card: int) -> pd.DataFrame:
+    """View (c) when the declaring side was not dealt the card (a defender
+    holds it): the points of the card's own value that end with the
+    declaring side, by the strain played (the card's suit as trump, another
+    suit, NT), and the card's suit as trump minus another suit (clustered by
+    deal).  For the 3S: what naming spades costs a side without it.  The
+    card's own points of one trick end with one side or the other, so the
+    declaring side's share is the value minus the defenders' (a card a
+    declarer discards to a kitty aside)."""
+    value = CARDS[card][2]
+    d = rec[rec["role"].str.startswith("defender")]
+    share = value - d["worth"].to_numpy(dtype=np.float64)
+    cl = d["deal"].to_numpy()
+    kinds = list(dict.fromkeys(sorted(d["strain_kind"].unique(), key=lambda k: (k == "NT", k.startswith("other")))))
+    rows = []
+    for kind in kinds:
+        sel = (d["strain_kind"] == kind).to_numpy()
+        rows.append({"strain": kind, **mean_row(share[sel], cl[sel]), "deals": int(np.unique(cl[sel]).size)})
+    own = next((k for k in kinds if k not in ("NT", "other suit trump")), None)
+    if own is not None and "other suit trump" in kinds:
+        dr = diff_row(share, (d["strain_kind"] == own).to_numpy(), (d["strain_kind"] == "other suit trump").to_numpy(),
+                      cl)
+        rows.append({"strain": f"{own} minus other suit trump", "n": dr["n_a"] + dr["n_b"], "mean": dr["diff"],
+                     "lo": dr["lo"], "hi": dr["hi"], "deals": int(np.unique(cl).size)})
+    out = pd.DataFrame(rows)
+    out.attrs["note"] = (f"a defender holds the {CARDS[card][0]}: the points of its {value:+d} that end with the "
+                         "declaring side, double dummy, every leader and strain of the re-solved deals")
+    return out
 
 
 def plot_card(tables, name: str) -> dict:
@@ -548,6 +581,11 @@ def plot_card(tables, name: str) -> dict:
     figs = {}
     summ = tables["counterfactual"]
     foot = summ.attrs.get("footer", "")
+    # each chart's n is the deals it plots: the like-for-like swaps (a receiver without an 8 of the suit has none)
+    head = summ[(summ["swap"] == LIKE) & (summ["strain"] == "trump by rule") & (summ["role"] == "you declare")]
+    per = [f"{int(r['deals']):,} ({r['receiver']})" for _, r in head.iterrows() if r["receiver"] != ANY_OTHER]
+    if per:
+        foot = re.sub(r"n=[\d,]+ deals", "n=" + ", ".join(per) + " deals swapped like for like", foot, count=1)
     sw = tables["counterfactual_swing"]
     g = sw[(sw["strain"] == "trump by rule") & (sw["receiver"] != ANY_OTHER)]
     fig, ax = new_figure(f"Holding the {name} rather than another hand: the change for your side",
@@ -675,6 +713,26 @@ def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[st
                      "(20 a deal); 'depends on the play': the card is traded against tricks"),
                Table(f"{key}-kept-by-role", f"(c) The {name}'s own points kept, by the holder's role and the strain",
                      frame(rrows))]
+    bl = t.get("worth_by_length")
+    if bl is not None and len(bl):
+        grid = {}
+        for _, r in bl.iterrows():
+            suit_word = "hearts" if value > 0 else "spades"
+            cell = grid.setdefault(int(r["holder_len"]), {f"holder's {suit_word}": str(int(r["holder_len"]))})
+            cell[f"{r['strain_kind']}"] = ci(r["mean"], r["lo"], r["hi"], 2) if r["deals"] >= 30 else "·"
+        blocks.append(Table(f"{key}-kept-by-length", f"(c) The {name}'s own {value:+d} points kept by its side, by "
+                            "the holder's length in its suit and the trump (double dummy)",
+                            frame([grid[k] for k in sorted(grid)]).fillna("·"),
+                            "mean points of the card's own value that end with the holder's side, all leaders of the "
+                            "re-solved deals; '·': fewer than 30 deals"))
+    ds = t.get("declaring_share")
+    if ds is not None and len(ds):
+        drows = [{"strain played": r["strain"], "n": count(r["n"]), "deals": count(r["deals"]),
+                  f"points of its {value:+d} the declaring side takes": ci(r["mean"], r["lo"], r["hi"], 2)}
+                 for _, r in ds.iterrows()]
+        what = "naming spades costs a side without the 3♠" if value < 0 else "the declaring side takes of a 5♥ it lacks"
+        blocks.append(Table(f"{key}-declaring-share", f"(c) When a defender holds the {name}: what {what} "
+                            "(double dummy)", frame(drows), ds.attrs.get("note", "")))
     text = []
     head = like[(like["role"] == "you declare") & (like["strain"] == "trump by rule")]
     if len(head):
@@ -717,23 +775,23 @@ def cheat_sheet_card(tables, name: str, value: int) -> list:
         g = like[(like["role"] == role) & (like["receiver"] == ANY_OTHER)]
         if len(g):
             r = g.iloc[0]
-            words.append(f"{signed_ci(r['mean'], r['lo'], r['hi'], 1)} {label}")
+            words.append(f"{signed_ci(r['mean'], r['lo'], r['hi'], 2)} {label}")
     if words:
         blocks.append(Text(f"Holding the {name} is worth {' and '.join(words)} to your side, in points a "
                            "hand, against it being in another hand (double dummy).", "bullet"))
     g = like[(like["role"] == "you declare") & (like["receiver"] == ANY_OTHER)]
     if len(g) and "tp_mean" in g and ok(g.iloc[0]["tp_mean"]):
         r = g.iloc[0]
-        blocks.append(Text(f"At the table (table play): {signed_ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 1)} "
+        blocks.append(Text(f"At the table (table play): {signed_ci(r['tp_mean'], r['tp_lo'], r['tp_hi'], 2)} "
                            "when you declare.", "bullet"))
     g = like[like["role"] == "you declare"]
     rows = [r for _, r in g.iterrows() if r["receiver"] != ANY_OTHER]
     if rows:
-        blocks.append(Text(f"When you declare, the {name} in your hand rather than {receiver_words(rows, name)}.",
+        blocks.append(Text(f"When you declare, the {name} in your hand rather than {receiver_words(rows, name, 2)}.",
                            "bullet"))
     ov = t["worth_overall"]
     if len(ov):
-        blocks.append(Text(kept_words(ov.iloc[0], name, value), "bullet"))
+        blocks.append(Text(kept_words(ov.iloc[0], name, value, 2), "bullet"))
     return blocks
 
 

@@ -133,6 +133,8 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
     out["advisor"] = _call_words(rec["call"], rec.get("strain")) + (" (a tie with the next best)" if rec.get("tie")
                                                                      else "")
     figures = []
+    out["net"] = signed_ci(value["mean"], value["lo"], value["hi"]) if value else "-"
+    out["checks"] = []  # the bids checked, as the figures table prints them
     if value:
         figures.append(f"its net value (your side's score minus the opponents') "
                        f"{signed_ci(value['mean'], value['lo'], value['hi'])} points a hand, table play")
@@ -156,6 +158,10 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
         if b is None:
             continue
         mk, ex = b["make"]["table"], b["expected"]["table"]
+        out["checks"].append({"bid checked": f"{label[4:]}: {_call_words(call, b.get('strain'))}",
+                              "makes %, table play": pct(mk["p"], mk["lo"], mk["hi"], 0),
+                              "makes %, double dummy": pct(b["make"]["dd"]["p"], np.nan, np.nan, 0),
+                              "score, table play": ci(ex["mean"], ex["lo"], ex["hi"], 2)})
         figures.append(f"{label}, {_call_words(call, b.get('strain'))}, makes {pct(mk['p'], mk['lo'], mk['hi'], 0)}% "
                        f"at the table ({pct(b['make']['dd']['p'], np.nan, np.nan, 0)}% double dummy), scoring "
                        f"{ci(ex['mean'], ex['lo'], ex['hi'], 2)} for the declaring side")
@@ -208,6 +214,21 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
         if r["compare"]:
             words += f" So {r['compare']}."
         blocks.append(Text(words))
+    # the advisor's figures as a table too: every number of the text above is in a table of the report
+    fig_rows = []
+    for i, r in enumerate(rows, 1):
+        head = {"#": str(i), "advisor": r["advisor"].split(" (")[0], "its net, table play": r.get("net", "-"),
+                "highest bid worth declaring": r.get("advisor_highest", "-")}
+        checks = r.get("checks") or [{}]
+        for j, c in enumerate(checks):
+            blank = {k: "" for k in head}
+            fig_rows.append({**(head if j == 0 else blank), "bid checked": "-", "makes %, table play": "-",
+                             "makes %, double dummy": "-", "score, table play": "-", **c})
+    blocks.append(Table("example-hands-figures", "The advisor's figures, hand by hand", frame(fig_rows),
+                        note=f"the hand advisor on {deals:,} deals a hand, as in the text above; its net: your "
+                             "side's score minus the opponents', points a hand; highest bid worth declaring: for this "
+                             "hand alone, the highest bid with a positive net value if declared (the card's measure); "
+                             "score: the declaring side's hand score"))
     return blocks
 
 
