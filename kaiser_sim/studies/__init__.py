@@ -69,6 +69,8 @@ STUDIES: dict[str, tuple[str, str]] = {
     "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
     "lead": ("lead", "the value of being on lead"),
     "listening": ("listening", "the listening policy against every other over whole matches: win rates, by seat and score"),
+    "call-frequencies": ("call_frequencies", "the bidding model's call frequencies by position and count band, beside "
+                         "the rule documents"),
 }
 
 #: studies that play whole matches instead of reading a results dataset
