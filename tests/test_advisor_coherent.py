@@ -311,9 +311,6 @@ POPULATION: set = set()  # none left: the population is the default (issue 41)
 #: panel cases the default population gets wrong today, each with why (strict: a fix makes them fail, so the
 #: mark is lifted with it)
 POPULATION_FLAWS = {
-    "cannot-lose-over-6": "the population's dealer takes partner's 9NT or 10NT away (matches it) on 12-15% of the "
-                          "deals, so 8NT, which it takes away less, nets more than the 10NT a hand with every trick "
-                          "surely makes (issue 41 follow-up: the partnership's self-play)",
     "four-aces-first": "under the population passing nets +7.3 and 6NT ties with it; the advisor passes when no bid "
                        "is clearly worth more",
 }
