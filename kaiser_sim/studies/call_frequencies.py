@@ -165,7 +165,7 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
         policies=DEFAULT_POLICIES) -> dict[str, pd.DataFrame]:
     """Bid the deals and build the tables (module doc).  ``results`` is not
     used (this study deals its own)."""
-    from ..deal import deal_batch
+    from ..dd.rule_variants import deal_for_rules
     from ..hands import STRENGTH_BUCKETS
     from ..strategy.policies import population_note
     from . import StudyError
@@ -174,7 +174,7 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
     bad = [p for p in policies if p not in POLICIES]
     if bad or not policies:
         raise StudyError(f"parameter policies must name policies of {', '.join(POLICIES)}; got {policies}")
-    cards = deal_batch(int(deals), int(seed))
+    cards = deal_for_rules(int(deals), int(seed), rules)[0]  # the standard deck's deals: deal_batch's
     counts = {p: call_counts(p, cards, rules) for p in policies}
     pos_rows, auc_rows, band_rows = [], [], []
     for p, c in counts.items():
