@@ -248,8 +248,9 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "dealer matches %": pc(r, "match"), "dealer bids higher %": pc(r, "raise"),
               "contract's level": f"{r['level']:.2f}", "8 or more %": pc(r, "level8"), "NT %": pc(r, "nt")}
              for _, r in au.iterrows()]
-    crows = [{"policy": r["policy"], "count": r["count"], "1st seat opens %": pc(r, "open"), "n": count(r["open_n"]),
-              "overcalls an opponent %": pc(r, "over"), "n ": count(r["over_n"])} for _, r in bc.iterrows()]
+    crows = [{"policy": r["policy"], "count": r["count"], "1st seat opens %": pc(r, "open"),
+              "1st seat hands": count(r["open_n"]), "overcalls an opponent %": pc(r, "over"),
+              "hands facing an opponent": count(r["over_n"])} for _, r in bc.iterrows()]
     drows = [{"the documents say": r["document"], "checked by": r["checked by"], f"{r['policy']} %": pc(r, "share"),
               "n": count(r["share_n"])} for _, r in dc.iterrows()]
     blocks = [Table(f"{KEY}-by-position", "Calls by position", frame(prows), bp.attrs.get("note", "")),
