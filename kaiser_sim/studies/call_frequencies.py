@@ -38,7 +38,7 @@ import pandas as pd
 
 from .. import config
 from ..strategy.policies import POLICIES
-from .common import MAX_SEED, definition, footer, proportion_row
+from .common import MAX_SEED, definition, proportion_row
 from .params import Param
 
 KEY = "call-frequencies"
@@ -207,7 +207,8 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
         df.attrs["run"] = dict(info)
         df.attrs["note"] = (f"{int(deals):,} fresh deals (seed {seed}), every seat bidding by the same policy, 0-0; "
                             + notes[name] + "; shares with their Wilson 95% interval and n")
-        df.attrs["footer"] = footer(info, f"{int(deals):,} auctions a policy").replace("; double dummy;", ";")
+        df.attrs["footer"] = (f"n={int(deals):,} auctions a policy, seed={seed}, rules={info['rules']}; no solving "
+                              "(hands only: the calls, no card played); 95% Wilson intervals, one auction a deal")
     return tables
 
 
