@@ -44,11 +44,12 @@ import numpy as np
 
 from kaiser_sim import __version__
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.hands import STRENGTH_BUCKETS, aces, strength
+from kaiser_sim.hands import STRENGTH_BUCKETS
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import wilson_interval
-from kaiser_sim.strategy.policies import BidView, contracts_of, get_policy, ladder_arrays, run_auction
+from kaiser_sim.strategy.policies import BidView, get_policy
 from kaiser_sim.strategy.population import population_path, read_population
+from kaiser_sim.studies.call_frequencies import call_counts
 import common
 from machine import cpu_model, loadavg
 
@@ -64,63 +65,12 @@ def share(k, n) -> str:
 
 
 def frequencies(name: str, deals, rules) -> dict:
-    """The self-play auction of ``deals`` by policy ``name`` and its counts (module doc)."""
-    n = deals.shape[0]
-    dealers = np.arange(n) % 4
-    pol = get_policy(name)
+    """The self-play auction of ``deals`` by policy ``name`` and its counts
+    (:func:`kaiser_sim.studies.call_frequencies.call_counts`, the report's
+    section counts them the same way), timed."""
     t0 = time.perf_counter()
-    calls = run_auction(deals, dealers, np.zeros((n, 2), dtype=np.int64), np.full(n, rules.target), rules, [pol],
-                        np.zeros((n, 2), dtype=np.int64))
-    seconds = time.perf_counter() - t0
-    lad = ladder_arrays(rules)
-    rows = np.arange(n)
-    out = {"seconds": seconds, "n": n, "pos": []}
-    high = np.full(n, -1)
-    for k in range(4):
-        c = calls[:, k].astype(np.int64)
-        seat = (dealers + 1 + k) % 4
-        hands = deals[rows, seat]
-        bid = c >= 0
-        none = high < 0
-        r = np.maximum(c, 0)
-        # the cheapest legal rank of the bid's kind: above the highest (the dealer may match it)
-        lowest = np.where(k == 3, np.maximum(high, 0), high + 1)
-        table = np.array([[min((lad.levels[i] for i in range(lo, len(lad)) if lad.nt[i] == kind), default=99)
-                           for kind in (False, True)] for lo in range(len(lad) + 1)])
-        lvl_min = table[np.minimum(lowest, len(lad)), lad.nt[r].astype(int)]
-        jump = bid & (lad.levels[r] > lvl_min)
-        nt = bid & lad.nt[r]
-        d = {"open": (int((bid & none).sum()), int(none.sum())), "over": (int((bid & ~none).sum()), int((~none).sum())),
-             "jump": (int(jump.sum()), int(bid.sum())), "nt": (int(nt.sum()), int(bid.sum()))}
-        if k == 3:
-            d["match"] = (int((bid & ~none & (c == high)).sum()), int((~none).sum()))
-            d["raise"] = (int((bid & ~none & (c > high)).sum()), int((~none).sum()))
-        st = strength(hands)
-        bands = []
-        # facing an opponent's bid: the highest bid so far was made by an opponent (position k-1 or k-3)
-        holder_opp = np.zeros(n, dtype=bool)
-        if k:
-            best, at = np.full(n, -1), np.full(n, -1)
-            for j in range(k):
-                cj = calls[:, j].astype(np.int64)
-                take = (cj >= 0) & (cj >= best)
-                best, at = np.where(take, cj, best), np.where(take, j, at)
-            holder_opp = (best >= 0) & ((k - at) % 2 == 1)
-        for label, lo, hi in STRENGTH_BUCKETS:
-            inb = (st >= lo) & (st <= hi)
-            bands.append((label, (int((bid & none & inb).sum()), int((none & inb).sum())),
-                          (int((bid & holder_opp & inb).sum()), int((holder_opp & inb).sum()))))
-        d["bands"] = bands
-        held = aces(hands)
-        d["nt_by_aces"] = [(int((nt & (held == x)).sum()), int((bid & (held == x)).sum())) for x in range(5)]
-        out["pos"].append(d)
-        high = np.where(bid, np.maximum(high, c), high)
-    rank, _ = contracts_of(calls, dealers)
-    has = rank >= 0
-    out["passed_to_dealer"] = (int((calls[:, :3] < 0).all(axis=1).sum()), n)
-    out["level"] = float(lad.levels[rank[has]].mean())
-    out["level8"] = (int((lad.levels[rank[has]] >= 8).sum()), int(has.sum()))
-    out["nt_contract"] = (int(lad.nt[rank[has]].sum()), int(has.sum()))
+    out = call_counts(name, deals, rules)
+    out["seconds"] = time.perf_counter() - t0
     return out
 
 
@@ -254,25 +204,26 @@ RULES_NOTE = [
     "rarely go past 7 or 8, and keep no trump for hands with aces.  Set beside the tables above:",
     "",
     "- **A poor hand passes.**  `ev` opens 96% of first-seat hands and 97% of hands with a count of 4.5-5; the "
-    "population opens 39% of first-seat hands, one in six of the hands counting 5 or less and about half of those "
-    "counting 7.5-8, and nearly all of the strongest.  What is left of a poor hand's bids (about one in six) is "
+    "population opens 39% of first-seat hands, 7% of those counting 4 or less, 14% of those counting 4.5-5, about "
+    "half of those counting 7.5-8, and nearly all of the strongest.  What is left of a poor hand's bids is "
     "the quantal form: where passing and the cheapest bid are worth nearly the same (a point apart at a "
     "temperature of half a point), it still bids sometimes; no call is ever impossible.",
     "- **7 or 8 is already a lot.**  The population's contracts average level 6.7 (ev 6.9); one in ten is 8 or "
-    "more (ev's one in sixteen, listening's one in thirty): it jumps more than the others (a first-seat 7 is its "
-    "commonest jump, a third of its first-seat bids), because an opening 7 shuts out the 6-level overcalls, the dealer's match included.  Whether a "
+    "more (ev's one in sixteen, listening's one in thirty): it jumps more than the others (44% of its first-seat "
+    "bids are jumps, a first-seat 7 the commonest), because an opening 7 shuts out the 6-level overcalls, the dealer's match included.  Whether a "
     "human would jump as often is the one place where it disagrees with the sheets; its jumps are valued in table "
     "play against itself, not against the sheets' players.",
     "- **The dealer's privilege.**  Facing a bid, `ev`'s dealer matches 57% of the time and bids on 70%; the "
-    "population's dealer matches 25% and bids on 39% (listening 20% and 34%): the privilege used on a hand "
-    "that can make the contract, not on every hand.  The first three pass on one deal in ten (the forced dealer "
+    "population's dealer matches 18% and bids on 31% (listening 20% and 34%), and never over its partner's NT "
+    "but for the floor's 1%: the privilege used on a hand that can make the contract, not on every hand.  The "
+    "first three pass on one deal in eight (the forced dealer "
     "then bids, usually the cheapest bid).",
     "- **Positions.**  First seat passes most hands (61%), second seat opens three in four after that pass: "
     "with the dealer its partner, the second seat's opening is protected by the match, while a first-seat "
     "opening faces three players who may all bid over it.  The sheets say nothing of position.",
-    "- **No trump only with aces.**  A quarter of the population's bids are NT (ev's 36-54% by position), and "
-    "nearly none without an ace: the table by aces held shows its NT share climbing from a few percent with no "
-    "ace to nearly all bids with three or four (the aces and the top winners are among its features).",
+    "- **No trump only with aces.**  17-31% of the population's bids are NT by position (ev's 36-54%), and "
+    "3% without an ace: the table by aces held shows its NT share climbing from 3% with no ace to 44% with "
+    "two and 81-97% with three or four (the aces and the top winners are among its features).",
 ]
 
 if __name__ == "__main__":

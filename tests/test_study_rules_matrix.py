@@ -59,6 +59,7 @@ SMALL = {
     "hand-eval": {"holdout_deals": 0, "n_boot": 0},
     "dd-bias": {"samples": 2, "max_deals": 2, "min_cell": 1},
     "listening": {"matches": 1, "opponents": ["ev"]},
+    "call-frequencies": {"deals": 100},
     "match": {"matches": 1, "policies": ["ev", "cautious"], "hands": 4, "grid_step": 50, "rules_matches": 1},
 }
 #: the study -> its capability in the table (the studies not listed play every rules set)

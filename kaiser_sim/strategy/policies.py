@@ -887,13 +887,21 @@ FLOOR = 0.01
 ACTION_FLOOR = 0.001
 #: from this many points below the target on (45 of 52), softmax of score-aware's P(win) ...
 ENDGAME = LISTEN_ENDGAME
-#: ... scaled by this (P(win) one point of percentage higher: e times as likely)
+#: ... scaled by this (P(win) one point of percentage higher: e times as likely) ...
 ENDGAME_TEMPERATURE = 0.01
+#: ... plus the call's expected hand score (``ev``'s, a pass 0) at this much P(win) a point (a point
+#: of score as much as a point of percentage: at (-60, 46) a bid of 8 or more on nothing 1.6%, not 10%): where
+#: the match's chances cannot tell the calls apart (the win table clips a score below -target to
+#: -target, so going set there looks free; a match already won or lost) the hand's own chance of
+#: making and the cost of going set decide, not a near-uniform draw over every call up to 12NT
+ENDGAME_SCORE_WEIGHT = 0.01
 #: the hand features (:func:`hand_features`), after a constant
 FEATURES = ("trump points", "NT points", "trump points^2", "NT points^2", "trump length", "trump tops",
             "aces", "kings", "top winners", "5H", "3S")
-#: rank buckets of the highest bid heard: none, ranks 0 .. TOP_BUCKETS - 3 each, then the rest
-TOP_BUCKETS = 8
+#: rank buckets of the highest bid heard: none, ranks 0 .. 5 (6 .. 8NT) each, then 9 or more in a
+#: suit, then 9NT or more (a partner's 9NT pooled with its 9 read a raise to NT as the doubling it is
+#: over a 9)
+TOP_BUCKETS = 9
 
 
 
@@ -947,15 +955,21 @@ def action_scores(ev: np.ndarray, acts: np.ndarray) -> np.ndarray:
 
 
 #: the action's own columns of the regression, after the hand's (:func:`action_extras`)
-EXTRAS = ("action's expected score", "action's level", "heard level", "heard NT")
+EXTRAS = ("action's expected score", "action's level", "heard level", "heard NT", "heard level x trump points",
+          "heard level x NT points")
 
 
-def action_extras(ev: np.ndarray, acts: np.ndarray, top: np.ndarray, rules: Rules) -> np.ndarray:
+def action_extras(ev: np.ndarray, acts: np.ndarray, top: np.ndarray, rules: Rules, points=None) -> np.ndarray:
     """``(n, A, len(EXTRAS))``: each action's own columns: its expected hand
     score (:func:`action_scores`), its level and the highest bid's level
-    (centred on 7, per 2 levels; 0 for a pass / no bid) and whether that bid
-    is NT.  The levels let a cell that pools ranks (9 and up) and the prior
-    that pools a position's cells tell a 7 from a 10."""
+    (centred on 7, per 2 levels; 0 for a pass / no bid), whether that bid
+    is NT, and the heard level times the hand's expected points in its best
+    trump and in NT (``points`` (n, 2), the first two :data:`FEATURES`;
+    centred on 5, per 2 points): the held bid's level against the hand's
+    values.  The levels let a cell that pools ranks (9 and up) and the prior
+    that pools a strain's cells tell a 7 from a 10; the products let them
+    tell a partner's 10 facing a hand that helps it from one facing
+    nothing."""
     lad = ladder_arrays(rules)
     n, A = acts.shape
     top = np.asarray(top, dtype=np.int64)
@@ -967,15 +981,52 @@ def action_extras(ev: np.ndarray, acts: np.ndarray, top: np.ndarray, rules: Rule
     out[:, :, 1] = lvl
     out[:, :, 2] = heard[:, None]
     out[:, :, 3] = ((top >= 0) & lad.nt[t]).astype(np.float64)[:, None]
+    pts = np.zeros((n, 2)) + 5.0 if points is None else np.asarray(points, dtype=np.float64)
+    out[:, :, 4] = (heard * (pts[:, 0] - 5.0) / 2.0)[:, None]
+    out[:, :, 5] = (heard * (pts[:, 1] - 5.0) / 2.0)[:, None]
     return out
 
 
-def cell_of(k: int, holder: np.ndarray, top: np.ndarray) -> np.ndarray:
+def population_actions(acts: np.ndarray, k: int, holder: np.ndarray, top: np.ndarray, rules: Rules) -> np.ndarray:
+    """``acts`` (:func:`position_calls`, call ``k``) without the calls the
+    population never weighs (-2 there; the floor still gives them a
+    probability): over a partner's NT bid, an NT bid or the dealer's match;
+    and the dealer (the last to speak) over its partner's 9NT or higher
+    bids nothing.  Kaiser scores a made bid by the points taken, not by the
+    level, and NT double: raising the side's own NT contract in NT only
+    raises what it must make, matching it only moves the declarer, and a
+    suit bid of 10 or more over a 9NT trades a doubled contract for one
+    that needs nearly every point.  Fitted on the few deals where a
+    partner's 9NT was heard, these calls read as noise worth a 12-25% share."""
+    lad = ladder_arrays(rules)
+    top = np.asarray(top, dtype=np.int64)
+    t = np.maximum(top, 0)
+    own_nt = (np.asarray(holder) == 1) & (top >= 0) & lad.nt[t]
+    out = np.array(acts, copy=True)
+    for a in (2, 4, 5):  # NT, NT +1, match (ACTIONS)
+        out[own_nt, a] = -2
+    if k == 3:
+        out[own_nt & (lad.levels[t] >= 9), 1:] = -2
+    return out
+
+
+def cell_of(k: int, holder: np.ndarray, top: np.ndarray, rules: Rules) -> np.ndarray:
     """``(n,)`` the cell of position ``k`` with ``holder`` and ``top``
     (:func:`kaiser_sim.strategy.policies.auction_context`): ``(k * 3 + holder) *
-    TOP_BUCKETS + bucket`` (bucket 0: no bid; ranks 0 .. 5 their own; 6 on: the last)."""
-    bucket = np.minimum(np.asarray(top, dtype=np.int64) + 1, TOP_BUCKETS - 1)
+    TOP_BUCKETS + bucket`` (bucket 0: no bid; ranks 0 .. 5 their own; from
+    rank 6 on: 7 for a suit, 8 for NT)."""
+    top = np.asarray(top, dtype=np.int64)
+    nt = ladder_arrays(rules).nt[np.maximum(top, 0)]
+    bucket = np.where(top < 6, top + 1, np.where(nt, 8, 7))
     return (k * 3 + np.asarray(holder, dtype=np.int64)) * TOP_BUCKETS + bucket
+
+
+def bucket_groups(rules: Rules) -> np.ndarray:
+    """``(TOP_BUCKETS,)`` the group of each bucket of :func:`cell_of` whose
+    cells share a ridge prior: 0 no bid, 1 a suit bid heard, 2 an NT bid."""
+    lad = ladder_arrays(rules)
+    nt = np.r_[False, lad.nt[:6], False, True]
+    return np.where(np.arange(TOP_BUCKETS) == 0, 0, np.where(nt, 2, 1))
 
 
 N_CELLS = 4 * 3 * TOP_BUCKETS
@@ -1042,7 +1093,9 @@ class PopulationModel:
         (:data:`kaiser_sim.strategy.policies.LISTEN_IGNORED_RULES`)."""
         mine = {k: v for k, v in self.rules.items() if k not in LISTEN_IGNORED_RULES}
         theirs = {k: v for k, v in rules.to_dict().items() if k not in LISTEN_IGNORED_RULES}
-        return mine == theirs and len(self.info.get("calls", [])) == len(ladder_arrays(rules)) + 1
+        shape = (N_CELLS, len(ACTIONS), 1 + len(FEATURES) + len(EXTRAS))  # a file of an older layout: not this
+        return (mine == theirs and len(self.info.get("calls", [])) == len(ladder_arrays(rules)) + 1
+                and self.coef.shape == shape)
 
     def design(self, X: np.ndarray) -> np.ndarray:
         """``(n, 1 + F)``: a constant, then the standardised features."""
@@ -1055,11 +1108,12 @@ class PopulationModel:
         calls = np.asarray(calls)
         k = calls.shape[1]
         holder, top = auction_context(calls)
-        acts = position_calls(calls, k, rules)
-        coef = self.coef[cell_of(k, holder, top)]  # (n, A, F + E)
+        acts = population_actions(position_calls(calls, k, rules), k, holder, top, rules)
+        coef = self.coef[cell_of(k, holder, top, rules)]  # (n, A, F + E)
         f = Z.shape[1]
+        points = Z[:, 1:3] * self.scale[:2] + self.center[:2]
         q = np.einsum("nf,naf->na", Z, coef[:, :, :f]) + np.einsum("nae,nae->na", coef[:, :, f:],
-                                                                   action_extras(ev, acts, top, rules))
+                                                                   action_extras(ev, acts, top, rules, points))
         return q, acts
 
     def probs_of(self, Z: np.ndarray, ev: np.ndarray, calls: np.ndarray, rules: Rules,
@@ -1107,7 +1161,8 @@ class PopulationPolicy(EVPolicy):
         late = self.late(view)
         if late.any():
             values, _, pass_value = self._late.values(_rows(view, late))
-            out[late] = softmax_calls(values, pass_value, legal[late], ENDGAME_TEMPERATURE)
+            out[late] = softmax_calls(values + ENDGAME_SCORE_WEIGHT * ev[late], pass_value, legal[late],
+                                      ENDGAME_TEMPERATURE)
         return out
 
     def bid(self, view):
@@ -1453,5 +1508,6 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns", "legal_calls", "draw_calls", "call_uniforms",
            "PopulationPolicy", "PopulationModel", "read_population", "population_note", "population_path",
            "hand_features", "quantal", "softmax_calls", "action_scores", "action_extras", "cell_of", "FEATURES",
-           "EXTRAS", "TEMPERATURE", "FLOOR", "ACTION_FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "TOP_BUCKETS",
+           "EXTRAS", "TEMPERATURE", "FLOOR", "ACTION_FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "ENDGAME_SCORE_WEIGHT",
+           "population_actions", "bucket_groups", "TOP_BUCKETS",
            "N_CELLS", "POPULATION_FILE"]

@@ -13,7 +13,10 @@ reproducible and any auction a player can hear has a likelihood > 0.
 
 The probabilities (:func:`quantal`): a **quantal response** over the
 actions of :data:`kaiser_sim.strategy.policies.ACTIONS` (pass, the cheapest
-plain and NT bids, one step above each, the dealer's match), softmax of
+plain and NT bids, one step above each, the dealer's match; less the
+calls no player weighs, :func:`kaiser_sim.strategy.policies.population_actions`:
+over a partner's NT an NT bid or the match, and the dealer's bid over its
+partner's 9NT or more), softmax of
 ``Q / temperature`` with ``Q`` each action's expected **net value** (the
 caller's side's hand score minus the opponents', at 0-0, in table play),
 mixed with a small floor: ``floor`` of the mass spread equally over the
@@ -25,23 +28,31 @@ thousandth over the actions (no action's probability underflows to 0).
 hand's features -- its expected points in its best trump and in NT (the
 make model as the policies see it, :func:`kaiser_sim.strategy.policies.hand_values`)
 and their squares, that trump's length and top cards (A K Q), its aces and
-kings, the 5H and the 3S -- fitted separately in each cell of (position
+kings, the 5H and the 3S -- and the action's own columns (its expected
+score, its level, the heard level, whether it is NT, and the heard level
+times the hand's trump and NT points: the held bid against the hand's
+values) -- fitted separately in each cell of (position
 0..3, who holds the highest bid: nobody / partner / an opponent, that
-bid's rank bucketed: none, each of 6 .. 8NT, 9 or more) and action.  A
+bid's rank bucketed: none, each of 6 .. 8NT, 9 or more in a suit, 9NT or
+more) and action.  A
 regression rather than a table on bins: 10 features cut even in 3 bins
 each would leave most of 3^10 cells empty on 30,000 deals; a linear fit per
 cell needs about as many deals as features, and is shrunk towards the fit
-of its (position, holder) pooled over the bid's rank (ridge towards that
-prior, :data:`RIDGE` pseudo-deals), so a rare cell (an opening 8NT heard)
-reads mostly the pooled fit and a common one its own.
+of its (position, holder, strain of the heard bid) pooled over the bid's
+rank (ridge towards that prior, :data:`RIDGE` pseudo-deals), so a rare
+cell (an opening 8NT heard) reads mostly the pooled fit of the NT bids
+heard, not one dominated by the 6s and 7s, and a common one its own.
 
 From :data:`ENDGAME` points below the target on (either side's score: 45
 of 52, the 45 rule), where the score decides what a hand is worth, the
 probabilities are a softmax over every legal call of ``score-aware``'s
 win probabilities (:class:`kaiser_sim.strategy.policies.ScoreAwarePolicy`:
 P(win the match) after the hand) scaled by :data:`ENDGAME_TEMPERATURE`
-(one point of percentage), with the same floor: the population bids for the
-match there, not for the hand.
+(one point of percentage), plus the call's expected hand score at
+:data:`ENDGAME_SCORE_WEIGHT` a point (where the match's chances cannot tell
+the calls apart: the win table clips a score below -52 to -52, so a set
+looks free there, and endless sacrifices follow), with the same floor: the
+population bids for the match there, not for the hand.
 
 Building it (:func:`build_models`), reusing the listening table's machinery
 (:mod:`kaiser_sim.strategy.listening`):
@@ -54,7 +65,8 @@ Building it (:func:`build_models`), reusing the listening table's machinery
    population's: fitted on those, the cells where a partner's 10NT was
    heard learned that it is junk to be taken out); in each
    position every legal action is tried, the later seats -- partner
-   included -- bid by the current population, the highest bid is played by
+   included -- bid by the current population with the same uniforms after
+   every action (common random numbers), the highest bid is played by
    its bidder (trump as ``ev`` names it) and scored net at 0-0 in table play
    (the table-play model's expectation given the DD points,
    :mod:`kaiser_sim.strategy.measure`); each (hand features, net value)
@@ -91,10 +103,11 @@ import numpy as np
 from ..errors import KaiserSimError
 from ..rules import Rules
 from .measure import MEASURES, measure_for
-from .policies import (ACTION_FLOOR, ACTIONS, ENDGAME, ENDGAME_TEMPERATURE, EXTRAS, FEATURES, FLOOR, N_CELLS, PASS,
-                       POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel, PopulationPolicy,
-                       action_extras, auction_context, cell_of, draw_calls, hand_features, ladder_arrays,
-                       population_note, population_path, position_calls, quantal, read_population, softmax_calls)
+from .policies import (ACTION_FLOOR, ACTIONS, ENDGAME, ENDGAME_SCORE_WEIGHT, ENDGAME_TEMPERATURE, EXTRAS, FEATURES,
+                       FLOOR, N_CELLS, PASS, POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel,
+                       PopulationPolicy, action_extras, auction_context, bucket_groups, cell_of, draw_calls,
+                       hand_features, ladder_arrays, population_actions, population_note, population_path,
+                       position_calls, quantal, read_population, softmax_calls)
 
 #: the shipped build: this many random deals of this seed
 POPULATION_DEALS = 24000
@@ -123,17 +136,25 @@ def check_rules(rules: Rules) -> None:
 # --- the build -----------------------------------------------------------------------------------
 
 
-def _fit(xtx, xty, cnt, ridge: float = RIDGE):
+def _fit(xtx, xty, cnt, groups, ridge: float = RIDGE):
     """``(N_CELLS, A, F)``: the cells' ridge fits (module doc): the pooled
-    fit of each (position, holder, action) first (a tiny ridge towards 0),
-    then each cell's, towards it with ``ridge`` pseudo-deals."""
+    fit of each (position, holder, group of the heard bid's bucket, action)
+    first (``groups`` (TOP_BUCKETS,) the group of each bucket,
+    :func:`kaiser_sim.strategy.policies.bucket_groups`: no bid, a suit, NT;
+    a tiny ridge towards 0), then each cell's, towards it with ``ridge``
+    pseudo-deals."""
     C, A, F = xty.shape
     grp = C // TOP_BUCKETS
     eye = np.eye(F)
-    gx = xtx.reshape(grp, TOP_BUCKETS, A, F, F).sum(axis=1)
-    gy = xty.reshape(grp, TOP_BUCKETS, A, F).sum(axis=1)
-    prior = np.linalg.solve(gx + 1e-3 * eye + 1e-6 * np.eye(F), gy[..., None])[..., 0]  # (grp, A, F)
-    prior_c = np.repeat(prior, TOP_BUCKETS, axis=0)
+    x5 = xtx.reshape(grp, TOP_BUCKETS, A, F, F)
+    y5 = xty.reshape(grp, TOP_BUCKETS, A, F)
+    prior_c = np.empty((grp, TOP_BUCKETS, A, F))
+    for g in np.unique(groups):
+        b = groups == g
+        gx, gy = x5[:, b].sum(axis=1), y5[:, b].sum(axis=1)
+        prior = np.linalg.solve(gx + 1e-3 * eye, gy[..., None])[..., 0]  # (grp, A, F)
+        prior_c[:, b] = prior[:, None]
+    prior_c = prior_c.reshape(C, A, F)
     coef = np.linalg.solve(xtx + ridge * eye, (xty + ridge * prior_c)[..., None])[..., 0]
     return np.where(cnt[..., None] > 0, coef, prior_c)
 
@@ -148,6 +169,7 @@ class _Sim:
         L = ev.shape[1]
         self.n, self.rules = n, rules
         self.center, self.scale = X.mean(axis=0), np.maximum(X.std(axis=0), 1e-9)
+        self.points = X[:, :2].reshape(n, 4, 2)
         Z = np.column_stack([np.ones(X.shape[0]), (X - self.center) / self.scale])
         self.Z = Z.reshape(n, 4, -1)
         self.seats = SimpleNamespace(ev=ev.reshape(n, 4, L), trump=trump.reshape(n, 4, L))
@@ -186,12 +208,15 @@ def _round(sim: _Sim, model, rng, nets, table_model):
     rows = np.arange(n)
     base = sim.bid_around(model, rows, np.full((n, 4), PASS, dtype=np.int16), 0, rng.random((n, 4)))
     for k in range(4):
-        acts = position_calls(base, k, rules)
         holder, top = auction_context(base[:, :k])
-        cell = cell_of(k, holder, top)
+        acts = population_actions(position_calls(base, k, rules), k, holder, top, rules)
+        cell = cell_of(k, holder, top, rules)
         caller = (sim.dealers + 1 + k) % 4
         Zk = sim.Z[rows, caller]
-        Ek = action_extras(sim.seats.ev[rows, caller], acts, top, rules)
+        Ek = action_extras(sim.seats.ev[rows, caller], acts, top, rules, sim.points[rows, caller])
+        # the later seats draw with the same uniforms after every action (common random numbers: the
+        # actions' differences, which the softmax reads, carry no noise of the draws themselves)
+        later = rng.random((n, 4))
         for a in range(A):
             r = np.flatnonzero(acts[:, a] != -2)
             if not r.size:
@@ -199,7 +224,7 @@ def _round(sim: _Sim, model, rng, nets, table_model):
             calls = base[r].copy()
             calls[:, k] = acts[r, a]
             calls[:, k + 1:] = PASS
-            calls = sim.bid_around(model, r, calls, k + 1, rng.random((r.size, 4)))
+            calls = sim.bid_around(model, r, calls, k + 1, later[r])
             net = contract_net(calls, r, sim.dealers, caller[r], sim.seats, sim.points, nets, rules, table_model)
             z, c = np.column_stack([Zk[r], Ek[r, a]]), cell[r]
             order = np.argsort(c, kind="stable")
@@ -238,7 +263,7 @@ def iterate(sim: _Sim, rules: Rules, play: str, seed: int, table_model=None, tem
     for r in range(1, max_rounds + 1):
         t0 = time.perf_counter()
         xtx, xty, cnt = _round(sim, model, rng, nets, table_model)
-        best = _fit(xtx, xty, cnt)
+        best = _fit(xtx, xty, cnt, bucket_groups(rules))
         step = max(1.0 / r, DAMPING)
         coef = best if coef is None else (1 - step) * coef + step * best
         model = make(coef)
@@ -300,6 +325,7 @@ def build_models(rules: Rules | None = None, deals: int = POPULATION_DEALS, seed
                 "action_floor": ACTION_FLOOR, "ridge": RIDGE, "damping": DAMPING, "tolerance": float(tolerance),
                 "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged),
                 "endgame": ENDGAME, "endgame_temperature": ENDGAME_TEMPERATURE,
+                "endgame_score_weight": ENDGAME_SCORE_WEIGHT, "extras": list(EXTRAS),
                 "solve_seconds": round(solve_s, 1), "seconds": round(time.perf_counter() - t1, 1),
                 "version": __version__, "actions": list(ACTIONS), "features": list(FEATURES),
                 "top_buckets": TOP_BUCKETS, "calls": ["pass"] + [str(b) for b in ladder_arrays(rules).bids],

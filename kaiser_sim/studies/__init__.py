@@ -75,6 +75,10 @@ STUDIES: dict[str, tuple[str, str]] = {
 #: (``USES_RESULTS = False`` in the module); not part of the printed report
 MATCH_STUDIES: dict[str, tuple[str, str]] = {
     "match": ("match", "bidding policies over whole matches; how the score should change the bid"),
+    # reads no results either (it bids fresh deals); ready for the printed report (TITLE, section), kept out
+    # of it until the report's contents and cheat-sheet pages make room for one more section
+    "call-frequencies": ("call_frequencies", "the bidding model's call frequencies by position and count band, beside "
+                         "the rule documents"),
 }
 
 
