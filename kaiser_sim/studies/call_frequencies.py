@@ -165,7 +165,7 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
         policies=DEFAULT_POLICIES) -> dict[str, pd.DataFrame]:
     """Bid the deals and build the tables (module doc).  ``results`` is not
     used (this study deals its own)."""
-    from ..dd.rule_variants import deal_for_rules
+    from ..deal import deal_for_rules
     from ..hands import STRENGTH_BUCKETS
     from ..strategy.policies import population_note
     from . import StudyError
