@@ -183,8 +183,8 @@ def render_pdf(report: Report, path) -> int:
     toc.levelStyles = [st["toc"]]
     # reportlab's rows pad 3 pt above and below: tighter, so that the title page holds its last note too
     toc.tableStyle = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 1),
-                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
     chart_cls = chart_class()
     story = _story(report, st, toc, chart_cls, box_w, box_h)
     # first pass: where each section starts (charts laid out, not drawn); then the pages, with the contents

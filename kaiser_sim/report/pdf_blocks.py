@@ -76,7 +76,7 @@ def paragraph_styles(scale: float = 1.0) -> dict:
         "box": style("box", 10, before=4, after=6, lead=1.35, backColor=Color(0.95, 0.96, 0.93),
                      borderColor=Color(0.55, 0.6, 0.5), borderWidth=0.6, borderPadding=5),
         "caption": style("caption", 8.5, BOLD, before=9, after=3, keepWithNext=1),
-        "toc": style("toc", 10, lead=1.38, leftIndent=14, firstLineIndent=-14),
+        "toc": style("toc", 10, lead=1.3, leftIndent=14, firstLineIndent=-14),
     }
 
 

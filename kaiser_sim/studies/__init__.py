@@ -69,16 +69,14 @@ STUDIES: dict[str, tuple[str, str]] = {
     "trump-and-nt": ("trump_and_nt", "rules for naming trump, and when no trump beats the best trump"),
     "lead": ("lead", "the value of being on lead"),
     "listening": ("listening", "the listening policy against every other over whole matches: win rates, by seat and score"),
+    "call-frequencies": ("call_frequencies", "the bidding model's call frequencies by position and count band, beside "
+                         "the rule documents"),
 }
 
 #: studies that play whole matches instead of reading a results dataset
 #: (``USES_RESULTS = False`` in the module); not part of the printed report
 MATCH_STUDIES: dict[str, tuple[str, str]] = {
     "match": ("match", "bidding policies over whole matches; how the score should change the bid"),
-    # reads no results either (it bids fresh deals); ready for the printed report (TITLE, section), kept out
-    # of it until the report's contents and cheat-sheet pages make room for one more section
-    "call-frequencies": ("call_frequencies", "the bidding model's call frequencies by position and count band, beside "
-                         "the rule documents"),
 }
 
 

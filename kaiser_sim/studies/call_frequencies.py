@@ -208,7 +208,7 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
         df.attrs["note"] = (f"{int(deals):,} fresh deals (seed {seed}), every seat bidding by the same policy, 0-0; "
                             + notes[name] + "; shares with their Wilson 95% interval and n")
         df.attrs["footer"] = (f"n={int(deals):,} auctions a policy, seed={seed}, rules={info['rules']}; no solving "
-                              "(hands only: the calls, no card played); 95% Wilson intervals, one auction a deal")
+                              "(hands only): the calls, no card played; 95% intervals (Wilson), one auction a deal")
     return tables
 
 
