@@ -62,6 +62,8 @@ DEFINITION = definition(KEY, "The bidding model's call frequencies by position a
                         "documents", params={"deals": 20000, "policies": list(DEFAULT_POLICIES)}, deals=None)
 #: this study bids fresh deals: the runner gives it no results dataset
 USES_RESULTS = False
+#: what its n counts (the runner's and the report's "n = ... deals"): fresh deals, one auction each a policy
+UNIT = "deals"
 POSITIONS = ("1st (dealer's left)", "2nd", "3rd", "dealer")
 
 

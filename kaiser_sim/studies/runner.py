@@ -447,7 +447,8 @@ def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | No
         "params": params,
         "seed": params["seed"],
         "n": int(info.get("n", 0)),
-        "unit": "matches",
+        # what its n counts: matches unless the study says otherwise (UNIT: the call frequencies bid deals)
+        "unit": getattr(module, "UNIT", "matches"),
         "results": None,
         "rules": rules.to_dict(),
         "version": __version__,
