@@ -315,16 +315,15 @@ POPULATION_FLAWS = {
                           "so 8NT nets +13.95 [+12.24, +15.65] and the advisor stops there: a made bid scores the "
                           "points taken (NT double), so 8NT and 10NT score alike when they stand; the panel asks for "
                           "9 or more as protection the model does not see",
-    "four-aces-first": "under the population passing nets +7.3 and 6NT ties with it; the advisor passes when no bid "
-                       "is clearly worth more",
 }
 
 
 def test_four_aces_open_and_are_no_pre_empt():
     """Issue 42: the pre-emptive warning fired on the four-ace hand (it compared the side's own score with
     a net score); a bid that pays if left to stand is no pre-empt."""
-    # under ev's later seats the hand opens (under the population passing ties with 6NT: the panel below)
-    a = advise("A.A9.AK.AQ9", n=200, seed=7, check=0, specials=False, bidders="ev")
+    # under the population (the default) the hand opens; under ev's later seats, which bid over almost
+    # anything, passing nets as much since the table-play model knows the hand's count band
+    a = advise("A.A9.AK.AQ9", n=200, seed=7, check=0, specials=False)
     check_answer(a)
     stands = a.bids.set_index("bid").loc[a.recommendation.call, "table_stands"]
     assert a.recommendation.call != "pass" and stands > 0 and "pre-emptive" not in a.to_text()

@@ -189,12 +189,16 @@ def test_shipped_table_applies_to_standard_only():
     assert listening_note(STANDARD) == ""
     kitty = Rules.preset("kitty-4")
     assert not tables["table"].applies_to(kitty) and "bids as ev" in listening_note(kitty)
-    # the table-play table went through the shipped table-play model (rebuild it, make listening-table,
-    # after the model is rebuilt); the DD table through none
+    # the table-play table went through the shipped table-play model's pooled rows, the ones a caller
+    # without a hand reads (rebuild it, make listening-table, after those are rebuilt; the rows by the
+    # declaring hand's count band, format 2's last part, leave them as they were); the DD table through none
     from kaiser_sim.strategy.table_play import fit_seeds, load_model
 
     prov = load_model(rules=STANDARD).provenance
-    assert tables["table"].info["table_model"] == {"deals": prov["deals"], "fit_seeds": fit_seeds(prov)}
+    pooled = [p for p in prov.get("parts", []) if not p.get("bands")]
+    expected = ({"deals": sum(p["deals"] for p in pooled), "fit_seeds": [p["seed"] for p in pooled]} if pooled
+                else {"deals": prov["deals"], "fit_seeds": fit_seeds(prov)})
+    assert tables["table"].info["table_model"] == expected
     assert "table_model" not in tables["dd"].info
 
 

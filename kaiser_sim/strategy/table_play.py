@@ -614,7 +614,8 @@ class TablePlayModel:
                 raise TablePlayError("table-play model: joint counts do not match the counts")
         version = d.get("format_version", 1)
         if version not in (1, 2):
-            raise TablePlayError(f"table-play model: format {version!r} is newer than this kaiser-sim reads")
+            raise TablePlayError(f"table-play model: format {version!r} is not one this version can read "
+                                 "(1 or 2); a newer version wrote it")
         band_prob = band_joint = None
         pseudo = BAND_PSEUDO
         if version == 2:  # (format 1: a model of DD value and kind only; every band reads its pooled rows)

@@ -717,7 +717,7 @@ def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[st
     if bl is not None and len(bl):
         grid = {}
         for _, r in bl.iterrows():
-            suit_word = "hearts" if value > 0 else "spades"
+            suit_word = (Strain.H if value > 0 else Strain.S).noun
             cell = grid.setdefault(int(r["holder_len"]), {f"holder's {suit_word}": str(int(r["holder_len"]))})
             cell[f"{r['strain_kind']}"] = ci(r["mean"], r["lo"], r["hi"], 2) if r["deals"] >= 30 else "·"
         blocks.append(Table(f"{key}-kept-by-length", f"(c) The {name}'s own {value:+d} points kept by its side, by "
