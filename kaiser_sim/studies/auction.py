@@ -85,6 +85,31 @@ def blocks(n: int, size: int | None = None) -> list[slice]:
     return [slice(s, min(s + size, n)) for s in range(0, n, size)]
 
 
+def bid_deals(hands: np.ndarray, dealers: np.ndarray, rules, policy) -> np.ndarray:
+    """Every deal bid once around the table by ``policy`` at 0-0 (the
+    auction study's and the report's "heard" auctions): ``(n, 4)`` calls,
+    in blocks of :data:`BLOCK_ROWS`."""
+    from ..strategy.policies import run_auction
+
+    zeros = lambda m: np.zeros((m, 2), dtype=np.int64)  # noqa: E731  (scores and match state: 0-0)
+    return np.concatenate([run_auction(hands[b], dealers[b], zeros(b.stop - b.start),
+                                       np.full(b.stop - b.start, rules.target), rules, [policy],
+                                       zeros(b.stop - b.start)) for b in blocks(hands.shape[0])]
+                          or [np.zeros((0, 4), dtype=np.int16)])
+
+
+def best_on_halves(net: np.ndarray, legal, choose: np.ndarray, report: np.ndarray) -> tuple[list, dict, dict | None]:
+    """The winner's curse kept out: the actions ``legal`` (columns of
+    ``net``) ranked by their mean on the rows ``choose``, then the best one's
+    net on the rows ``report`` (:func:`mean_row`) and its paired difference
+    with the runner-up there (None with one action).  Returns ``(order,
+    best's row, difference's row)``."""
+    order = sorted(legal, key=lambda j: -net[choose, j].mean())
+    best = mean_row(net[report, order[0]])
+    diff = mean_row(net[report, order[0]] - net[report, order[1]]) if len(order) > 1 else None
+    return order, best, diff
+
+
 def _situations(calls: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
     """``(situation index, highest rank before)`` of each call, (n, 4)."""
     n = calls.shape[0]
@@ -111,7 +136,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
         min_cell: int = 30) -> dict[str, pd.DataFrame]:
     from ..cards import FIVE_HEARTS, THREE_SPADES
     from ..hands import has_card, strength, suit_lengths
-    from ..strategy.policies import PASS, POLICIES, get_policy, ladder_arrays, run_auction
+    from ..strategy.policies import PASS, POLICIES, get_policy, ladder_arrays
 
     if str(bidders) not in POLICIES:
         raise AuctionStudyError(f"unknown bidders '{bidders}'; models: {', '.join(POLICIES)}")
@@ -122,10 +147,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     n = hands.shape[0]
     dealers = (results["dealer"].to_numpy().astype(np.int64) if "dealer" in results
                else np.arange(n) % 4)  # the run's dealer of each deal (deal index mod 4)
-    calls = np.concatenate([run_auction(hands[b], dealers[b], np.zeros((b.stop - b.start, 2), dtype=np.int64),
-                                        np.full(b.stop - b.start, rules.target), rules, [policy],
-                                        np.zeros((b.stop - b.start, 2), dtype=np.int64)) for b in blocks(n)]
-                           or [np.zeros((0, 4), dtype=np.int16)])
+    calls = bid_deals(hands, dealers, rules, policy)
     lad = ladder_arrays(rules)
     names = np.array(["pass"] + [call_text(b) for b in lad.bids], dtype=object)
     text = names[calls.astype(np.int64) + 1]  # (n, 4)
@@ -255,16 +277,13 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
                 legal = [j for j in range(len(ACTIONS)) if ok[cell, j].all()]
                 if not legal:
                     continue
-                sel, rep = cell & even, cell & ~even
-                means = {j: net[sel, j].mean() for j in legal}
-                order = sorted(legal, key=lambda j: -means[j])
-                best = order[0]
-                m = mean_row(net[rep, best])
-                row = {"position": k + 1, "situation": sname, "count": label, "n": int(rep.sum()), "best": ACTIONS[best],
-                       "best_net": m["mean"], "best_lo": m["lo"], "best_hi": m["hi"], "runner_up": None,
-                       "runner_net": np.nan, "diff": np.nan, "diff_lo": np.nan, "diff_hi": np.nan, "settled": True}
-                if len(order) > 1:
-                    d = mean_row(net[rep, best] - net[rep, order[1]])
+                rep = cell & ~even
+                order, m, d = best_on_halves(net, legal, cell & even, rep)
+                row = {"position": k + 1, "situation": sname, "count": label, "n": int(rep.sum()),
+                       "best": ACTIONS[order[0]], "best_net": m["mean"], "best_lo": m["lo"], "best_hi": m["hi"],
+                       "runner_up": None, "runner_net": np.nan, "diff": np.nan, "diff_lo": np.nan, "diff_hi": np.nan,
+                       "settled": True}
+                if d is not None:
                     row.update(runner_up=ACTIONS[order[1]], runner_net=net[rep, order[1]].mean(), diff=d["mean"],
                                diff_lo=d["lo"], diff_hi=d["hi"], settled=bool(d["lo"] > 0))
                 for j, name in enumerate(ACTIONS):

@@ -64,10 +64,10 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     from ..hands import STRENGTH_BUCKETS, strength
     from ..strategy.call_worth import playout_net
     from ..strategy.capabilities import refusal
-    from ..strategy.policies import ACTIONS, get_policy, position_calls, run_auction
-    from .auction import blocks
+    from ..strategy.policies import ACTIONS, get_policy, position_calls
+    from .auction import best_on_halves, bid_deals, blocks
     from .bidding_chart import card_band
-    from .common import bucket, hands_array, mean_row, points_array, table_play_model
+    from .common import bucket, hands_array, points_array, table_play_model
 
     out = pd.DataFrame(columns=COLUMNS)
     why = refusal("call-chart", rules)
@@ -80,10 +80,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     hands = hands_array(results)
     n = hands.shape[0]
     dealers = results["dealer"].to_numpy().astype(np.int64) if "dealer" in results else np.arange(n) % 4
-    calls = np.concatenate([run_auction(hands[b], dealers[b], np.zeros((b.stop - b.start, 2), dtype=np.int64),
-                                        np.full(b.stop - b.start, rules.target), rules, [policy],
-                                        np.zeros((b.stop - b.start, 2), dtype=np.int64)) for b in blocks(n)]
-                           or [np.zeros((0, 4), dtype=np.int16)])
+    calls = bid_deals(hands, dealers, rules, policy)
     names = _call_names(rules)
     text = names[calls.astype(np.int64) + 1]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
@@ -115,17 +112,15 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
             choose, report = cell & even[idx], cell & ~even[idx]
             if choose.sum() < min_cell or report.sum() < min_cell:
                 continue
-            order = sorted(legal, key=lambda j: -net[choose, j].mean())
+            order, m, d = best_on_halves(net, legal, choose, report)
             best = order[0]
-            m = mean_row(net[report, best])
             row = {"heard": heard, "position": position, "count": card_band(label), "n": int(report.sum()),
                    "n_choose": int(choose.sum()), "best": _action_words(ACTIONS[best], names, acts[0, best]),
                    "best_net": m["mean"], "best_lo": m["lo"], "best_hi": m["hi"], "runner_up": None,
                    "runner_net": np.nan, "diff": np.nan, "diff_lo": np.nan, "diff_hi": np.nan, "settled": True,
                    "measure": measure, "bidders": policy.name}
-            if len(order) > 1:
+            if d is not None:
                 second = order[1]
-                d = mean_row(net[report, best] - net[report, second])
                 row.update(runner_up=_action_words(ACTIONS[second], names, acts[0, second]),
                            runner_net=float(net[report, second].mean()), diff=d["mean"], diff_lo=d["lo"],
                            diff_hi=d["hi"], settled=bool(d["lo"] > 0))
