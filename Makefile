@@ -138,6 +138,8 @@ sample: venv
 	    $(PY) -m kaiser_sim report --from $(SAMPLE_RUN) --out reports/sample \
 	    --max-resolve $(SAMPLE_RESOLVE) --edition
 	$(PY) benchmarks/edition_times.py --times $(SAMPLE_TIMES) --save
+	# the reference pages quote the edition (its studies' tables, its manifest): regenerate them with it
+	$(PY) -m kaiser_sim.cli.reference
 
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         its pooled rows from 80,000 deals played out by PIMC players, K = 20, in two runs of 40,000 (seeds
