@@ -265,6 +265,34 @@ def test_first_page_says_preview_and_names_the_edition(texts):
     assert "The questions" in first and "Contents" in first  # the title page still holds it all
 
 
+def test_the_editions_title_page_is_one_page(report, tmp_path):
+    """The edition's title page (its box, the recipe, a million deals) is
+    one page with its contents and its last line: the page after it is the
+    first section's (the edition of 2026-12-03 spilt its last line onto an
+    otherwise empty page 2)."""
+    import dataclasses
+
+    from kaiser_sim.report.sections import title_section
+
+    rep = report[0]
+    inputs = dict(rep.inputs, edition=True, deals=1_000_000, seed=1, max_resolve=100_000)
+    keys = [k for k in STUDIES if k in rep.outputs]
+    edition = dataclasses.replace(rep, inputs=inputs, sections=[title_section(inputs, keys)] + rep.sections[1:])
+    path = tmp_path / "edition.pdf"
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    try:
+        render_pdf(edition, path)
+    finally:
+        mp.undo()
+    pages = [p.extract_text() for p in pypdf.PdfReader(str(path)).pages]
+    first, second = _flat(pages[0]), _flat(pages[1])
+    assert "This is the edition of the report: 1,000,000 deals" in first and "Contents" in first
+    assert f"kaiser-sim {inputs['version']}, {inputs['date']}" in first
+    body = re.sub(r"^kaiser-sim .*? page 2 ", "", second)  # the footer comes first in the page's text
+    assert body.startswith(rep.sections[1].title), second[:120]
+
+
 def test_a_split_table_keeps_rows_with_its_note():
     """A long table split across pages leaves at least _END_ROWS rows on
     each side of the break, and its note, never split, under its last rows."""

@@ -68,7 +68,9 @@ def _story(report: Report, st: dict, toc, chart_cls, box_w: float, box_h: float)
             elif isinstance(b, Chart):
                 chart = chart_cls(report.out / f"{b.path}.svg", max_h=6.2 * inch)
                 flow.append(KeepTogether([chart, tail]) if tail is not None else chart)
-        if sec.one_page:  # the whole section on its page: the type shrinks when it must
+        if sec.one_page or si == 0:  # the whole section on its page: the type shrinks when it must (the title
+            # page too: its box, questions and contents grow with the run and the studies, and a last line spilt
+            # onto an otherwise empty page 2 is worse than type a few percent smaller)
             story.append(KeepInFrame(0, 0, flow, mode="shrink"))
         else:
             story += flow
