@@ -408,8 +408,23 @@ def _table_tokens(text: str) -> set:
     for line in text.splitlines():
         if line.startswith("|"):
             tokens |= {t.lstrip("+-−") for t in _NUMBER.findall(line)}
-    return tokens | {f"{float(t):.{d}f}" for t in tokens if "," not in t and "." in t
-                     for d in range(1, len(t.split(".")[1]))}
+    return tokens | {r for t in tokens if "," not in t and "." in t
+                     for d in range(1, len(t.split(".")[1])) for r in _roundings(t, d)}
+
+
+def _roundings(t: str, d: int) -> set:
+    """``t`` (a printed decimal) rounded to ``d`` decimals; both neighbours
+    when the dropped digits are a 5 and zeros, where the figure it was
+    printed from may have been on either side (a table's 0.615 was printed
+    from 0.6146 or 0.6154: a sentence reads 0.61 or 0.62)."""
+    from decimal import ROUND_DOWN, ROUND_UP, Decimal
+
+    q = Decimal(1).scaleb(-d)
+    x = Decimal(t)
+    dropped = t.split(".")[1][d:]
+    if dropped.rstrip("0") == "5":
+        return {str(x.quantize(q, rounding=ROUND_DOWN)), str(x.quantize(q, rounding=ROUND_UP))}
+    return {f"{float(t):.{d}f}"}
 
 
 def test_every_number_of_the_text_is_in_a_table_of_the_run(built):
@@ -448,6 +463,37 @@ def test_an_estimate_stays_strictly_inside_its_printed_interval():
         s = ci(x, lo, hi, 1)
         est, a, b = (float(v) for v in re.findall(r"-?\d+\.?\d*", s))
         assert a < est < b or (a == est == b), s
+
+
+def test_every_column_of_estimates_keeps_one_precision(built):
+    """Issue 43, item 6: in every table of the report, the estimates of a
+    column (``x [lo, hi]``) print one number of decimals (percentages and
+    points apart: a column that mixes them says so in its header)."""
+    out, _ = built
+    est = re.compile(r"^\*{0,2}[-+−]?\d[\d,]*(?:\.(\d+))? \[")
+    mixed = []
+    for block in re.split(r"\n(?!\|)", (out / "report.md").read_text(encoding="utf-8")):
+        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in block.splitlines() if r.startswith("|")]
+        if len(rows) < 3:
+            continue
+        for j, head in enumerate(rows[0]):
+            if "% or points" in head:
+                continue
+            decimals = {len(m.group(1) or "") for r in rows[2:] if j < len(r) and (m := est.match(r[j]))}
+            if len(decimals) > 1:
+                mixed.append((head, sorted(decimals), rows[2][0]))
+    assert not mixed, mixed
+
+
+def test_frame_prints_a_column_at_one_precision():
+    from kaiser_sim.studies.blocks import ci, frame, pct, signed_ci
+
+    df = frame([{"a": ci(6.7355, 6.7346, 6.7364), "b": pct(0.5, 0.4, 0.6), "c": signed_ci(0.5, 0.42, 0.58)},
+                {"a": ci(7.72, 7.61, 7.83), "b": "·", "c": signed_ci(-0.2, -0.3, -0.1)},
+                {"a": "0 (the same)", "b": pct(0.123, 0.12, 0.126), "c": signed_ci(1.25, 1.2, 1.3, 1)}])
+    assert df["a"].tolist() == ["6.7355 [6.7346, 6.7364]", "7.7200 [7.6100, 7.8300]", "0 (the same)"]
+    assert df["b"].tolist() == ["50.0 [40.0, 60.0]", "·", "12.3 [12.0, 12.6]"]
+    assert df["c"].tolist() == ["+0.50 [0.42, 0.58]", "-0.20 [-0.30, -0.10]", "+1.25 [1.20, 1.30]"]
 
 
 def test_a_column_keeps_one_precision():

@@ -293,6 +293,27 @@ def test_the_editions_title_page_is_one_page(report, tmp_path):
     assert body.startswith(rep.sections[1].title), second[:120]
 
 
+def test_a_header_breaks_between_words_only(tmp_path):
+    """A column as wide as its header's longest word keeps the word whole
+    (the edition's call chart printed "1st, o / pens": the width lost its
+    last bit to rounding)."""
+    from reportlab.lib.units import inch
+    from reportlab.platypus import SimpleDocTemplate
+
+    from kaiser_sim.report.pdf_blocks import paragraph_styles, register_fonts, table_flowables
+
+    register_fonts()
+    # the edition's grid: too wide for every header on one line, so headers break between their words
+    df = pd.DataFrame({"count": ["<=4", "8.5-9"], "1st, opens": ["pass", "NT +1"], "2nd, opens": ["plain ?", "NT +1"],
+                       "2nd, after an opponent's bid": ["pass", "pass"], "3rd, opens": ["pass", "NT"],
+                       "3rd, after partner's bid": ["pass", "pass"], "3rd, after an opponent's bid": ["pass", "pass"],
+                       "4th, opens": ["plain", "NT"], "4th, dealer facing a bid": ["pass", "match ?"]})
+    doc = SimpleDocTemplate(str(tmp_path / "t.pdf"), pagesize=(8.5 * inch, 11 * inch))
+    doc.build(table_flowables(Table("t", "a grid", df), paragraph_styles(), BOX_W * inch))
+    words = pypdf.PdfReader(str(tmp_path / "t.pdf")).pages[0].extract_text().split()
+    assert words.count("opens") == 4 and "pens" not in words and "opponent's" in words, words
+
+
 def test_a_split_table_keeps_rows_with_its_note():
     """A long table split across pages leaves at least _END_ROWS rows on
     each side of the break, and its note, never split, under its last rows."""

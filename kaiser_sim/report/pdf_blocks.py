@@ -134,7 +134,9 @@ def table_flowables(b: Table, st: dict, width: float, keep: bool = True, tail=No
     numeric = [bool(body) and all(_NUMBER.match(r[j]) for r in body) for j in range(len(cols))]
 
     def widths(size):
-        head_word = [max(stringWidth(w, BOLD, size) for w in (c.split() or [""])) for c in cols]
+        # half a point over the longest word: a column exactly as wide as a header word broke it in two
+        # ("1st, o / pens") where the width lost its last bit to rounding
+        head_word = [max(stringWidth(w, BOLD, size) for w in (c.split() or [""])) + 0.5 for c in cols]
         cell = [max([stringWidth(r[j], FONT, size) for r in body] or [0.0]) for j in range(len(cols))]
         cell_word = [max([stringWidth(w, FONT, size) for r in body for w in (r[j].split() or [""])] or [0.0])
                      for j in range(len(cols))]

@@ -350,14 +350,20 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     c.attrs.get("note", ""))]
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
+        from .bidding_chart import card_band
+
         grid, columns = {}, {}
         for _, r in ch.iterrows():
             pos = int(r["position"])
             column = f"{('1st', '2nd', '3rd', '4th')[pos - 1]}, {r['situation']}"
             columns[column] = (pos, CHART_SITUATIONS.index(r["situation"]))  # seat order, then what was heard
-            grid.setdefault(r["count"], {"count": r["count"]})[column] = f"{r['best']}{'' if r['settled'] else ' ?'}"
-        order = ["count", *sorted(columns, key=columns.get)]
-        blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your count (net of the opponents)",
+            # rows by the table card's whole-number count (the one a player adds up), the report's count beside it
+            grid.setdefault(r["count"], {"card count": card_band(r["count"]),
+                                         "(report)": r["count"].replace(".5", "½")})[column] = (
+                f"{r['best']}{'' if r['settled'] else ' ?'}")
+        order = ["card count", "(report)", *sorted(columns, key=columns.get)]
+        blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your card count (net of the "
+                            "opponents)",
                             frame(list(grid.values())).reindex(columns=order).fillna("-"), ch.attrs.get("note", "")))
     return blocks, meaning(tables), ["auction_sequences", "auction_call_count"]
 

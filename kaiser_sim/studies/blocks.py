@@ -78,6 +78,46 @@ def ci_column(cells, digits: int = 2, scale: float = 1.0) -> list[str]:
     return [ci(*c, digits=d, scale=scale) if ok(c[0]) else "-" for c in cells]
 
 
+class Estimate(str):
+    """A printed estimate with its interval (what :func:`ci`, :func:`pct` and
+    :func:`signed_ci` return) that remembers its numbers, so that a table
+    can print its whole column at one precision (:func:`frame`).  It is the
+    string it prints wherever a string goes (a sentence, a CSV cell)."""
+
+    def __new__(cls, text: str, x, lo, hi, scale: float, signed: bool):
+        out = str.__new__(cls, text)
+        out.values, out.scale, out.signed = (x, lo, hi), scale, signed
+        return out
+
+    @property
+    def decimals(self) -> int:
+        head = self.split(" ")[0]
+        return len(head.split(".")[1]) if "." in head else 0
+
+    def at(self, digits: int) -> str:
+        """The same estimate printed at ``digits`` decimals (or more where
+        :func:`ci`'s rule needs them)."""
+        return (signed_ci if self.signed else ci)(*self.values, digits=digits, scale=self.scale)
+
+
+def one_precision(cells: list) -> list:
+    """One column's cells with its :class:`Estimate` cells reprinted at the
+    most decimals any of them has (the estimates of one unit, a percentage
+    or points, apart from each other; other cells as they are): a column
+    whose precision changes from row to row reads as a change of unit."""
+    out = list(cells)
+    groups: dict = {}
+    for i, c in enumerate(out):
+        if isinstance(c, Estimate):
+            groups.setdefault(c.scale, []).append(i)
+    for rows in groups.values():
+        d = max(out[i].decimals for i in rows)
+        for i in rows:
+            if out[i].decimals != d:
+                out[i] = out[i].at(d)
+    return out
+
+
 def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     """``1.23 [1.10, 1.36]``: an estimate with its 95% interval, at
     ``digits`` decimals, or at up to :data:`EXTRA_DIGITS` more where an
@@ -100,15 +140,17 @@ def ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     d = digits
     while d < digits + EXTRA_DIGITS and unclear(d):
         d += 1
-    return f"{f(x, d)} [{f(lo, d)}, {f(hi, d)}]"
+    return Estimate(f"{f(x, d)} [{f(lo, d)}, {f(hi, d)}]", x, lo, hi, scale, False)
 
 
-def signed_ci(x, lo, hi, digits: int = 2) -> str:
+def signed_ci(x, lo, hi, digits: int = 2, scale: float = 1.0) -> str:
     """``+1.23 [1.10, 1.36]``: :func:`ci` with the estimate's sign always
     shown (a worth or a change)."""
-    s = ci(x, lo, hi, digits)
+    s = ci(x, lo, hi, digits, scale)
+    if not isinstance(s, Estimate):
+        return s
     zero = not s.split(" ")[0].strip("-0.")  # rounds to 0: no sign
-    return s if not ok(x) or s.startswith("-") or zero else "+" + s
+    return Estimate(s if s.startswith("-") or zero else "+" + s, x, lo, hi, scale, True)
 
 
 def pct(p, lo, hi, digits: int = 1) -> str:
@@ -149,9 +191,17 @@ def nt_scoring_words(s: dict | None) -> str:
 
 
 def frame(rows: list[dict]) -> pd.DataFrame:
-    """Rows of printed cells as a table of strings (a placeholder column when empty)."""
+    """Rows of printed cells as a table of strings (a placeholder column when
+    empty), each column's estimates at one precision (:func:`one_precision`)."""
     df = pd.DataFrame(rows)
-    return df.astype(str) if len(df) else pd.DataFrame({"(no rows)": []})
+    if not len(df):
+        return pd.DataFrame({"(no rows)": []})
+    for k in df.columns:
+        cells = [r.get(k) for r in rows]
+        even = one_precision(cells)
+        if any(a is not b for a, b in zip(even, cells)):  # only the reprinted cells change
+            df[k] = [c if c is not b else v for c, b, v in zip(even, cells, df[k].tolist())]
+    return df.astype(str)
 
 
 def ranges(levels) -> str:
@@ -167,5 +217,5 @@ def ranges(levels) -> str:
     return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in out)
 
 
-__all__ = ["ci_digits", "ci_column", "Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
+__all__ = ["ci_digits", "ci_column", "Estimate", "one_precision", "Text", "Table", "Chart", "ok", "ci", "signed_ci", "pct", "num", "count", "frame", "ranges", "scoring",
            "nt_scoring_words"]
