@@ -880,9 +880,22 @@ POPULATION_FILE = "population.npz"
 #: the quantal response's temperature (points of net value): an action worth 1 point more is e
 #: times as likely (0.5: e^2)
 TEMPERATURE = 0.5
-#: the share of probability spread over the legal calls that are not actions (a jump of two steps,
-#: an opening 9): so any auction has a likelihood
+#: the floor: the most probability spread over the legal calls that are not actions (a jump of two
+#: steps, an opening 9), ``FLOOR / m`` to each of the ``m`` such calls -- and only to a call whose
+#: expected hand score (``ev``'s, the one value every call has) is as good as the hand's best legal call
+#: (a pass: 0); a call ``g`` points worse keeps ``exp(-g / FLOOR_SCALE)`` of it, down to ``FLOOR_MIN``
+#: (:func:`floor_shares`).  A flat floor gave a hand with nothing the same 0.1% for 11NT as for the
+#: jump a strong hand nearly chooses: no strong player opens 11NT on nothing, and the auctions drawn
+#: from such a population (exploitability's situations, the advisor's weighted deals) heard partners'
+#: 11NT left to fail.  The decay keeps the policy mixed where calls are close (a jump to 9 within a
+#: point of the best call keeps over a third of the flat share) and makes a call that throws away ten
+#: points a slip of one in a million, never 0: any auction a player can hear keeps a likelihood.
 FLOOR = 0.01
+#: the floor's decay (points of ``ev``'s expected hand score below the best legal call's): e^-1 the share
+#: a point worse, e^-3 three points worse (a slip between close calls, not a blunder)
+FLOOR_SCALE = 1.0
+#: the least any legal call gets (where the floor is on): one in a million
+FLOOR_MIN = 1e-6
 #: the share spread over the actions themselves (no action underflows to probability 0)
 ACTION_FLOOR = 0.001
 #: from this many points below the target on (45 of 52), softmax of score-aware's P(win) ...
@@ -1032,14 +1045,39 @@ def bucket_groups(rules: Rules) -> np.ndarray:
 N_CELLS = 4 * 3 * TOP_BUCKETS
 
 
+def floor_shares(ev, legal: np.ndarray, mask: np.ndarray, floor: float = FLOOR, scale: float = FLOOR_SCALE,
+                 least: float = FLOOR_MIN) -> np.ndarray:
+    """``(n, L + 1)`` the floor's share of each call of ``mask`` ((n, L + 1)
+    bool, within ``legal``): ``floor / m`` (``m`` the calls of ``mask`` in
+    the row) times ``exp(-gap / scale)``, ``gap`` how many points the call's
+    expected hand score (a pass 0, rank r ``ev[:, r]``; ``ev`` None: every
+    gap 0, the flat floor) lies below the best ``legal`` call's, and at least
+    ``least`` (:data:`FLOOR`); all 0 where ``floor`` is 0 (the self-play)."""
+    mask = np.asarray(mask, dtype=bool)
+    if floor <= 0:
+        return np.zeros(mask.shape)
+    n = mask.shape[0]
+    if ev is None:
+        gap = np.zeros(mask.shape)
+    else:
+        worth = np.concatenate([np.zeros((n, 1)), np.asarray(ev, dtype=np.float64)], axis=1)
+        best = np.where(legal, worth, -np.inf).max(axis=1, keepdims=True)
+        gap = np.maximum(np.where(legal, best - worth, 0.0), 0.0)
+    m = mask.sum(axis=1, keepdims=True)
+    f = np.maximum(floor / np.maximum(m, 1) * np.exp(-gap / scale), least)
+    return np.where(mask, f, 0.0)
+
+
 def quantal(q: np.ndarray, acts: np.ndarray, legal: np.ndarray, temperature: float = TEMPERATURE,
-            floor: float = FLOOR, action_floor: float = ACTION_FLOOR) -> np.ndarray:
+            floor: float = FLOOR, action_floor: float = ACTION_FLOOR, ev: np.ndarray | None = None) -> np.ndarray:
     """``(n, L + 1)`` call probabilities (column 0 pass, 1 + rank): softmax
     of ``q / temperature`` (``q`` (n, A) the actions' values, ``acts`` (n, A)
     their ranks from :func:`position_calls`, -2 where illegal) mixed with
-    ``action_floor`` spread over the legal actions, then ``floor`` spread
-    over the other ``legal`` calls ((n, L + 1) bool; all of it to the
-    actions where every legal call is one)."""
+    ``action_floor`` spread over the legal actions, then the floor on the
+    other ``legal`` calls ((n, L + 1) bool): :func:`floor_shares` of
+    ``floor`` by ``ev`` ((n, L), the hand's expected hand score at each
+    rank; None: flat), the actions scaled down by what it takes (all of it
+    to the actions where every legal call is one)."""
     n, A = q.shape
     ok = acts != -2
     z = np.where(ok, q / temperature, -np.inf)
@@ -1053,22 +1091,23 @@ def quantal(q: np.ndarray, acts: np.ndarray, legal: np.ndarray, temperature: flo
     cols = (acts + 1).reshape(-1)
     keep = ok.reshape(-1)
     out[rows[keep], cols[keep]] = pa.reshape(-1)[keep]
-    others = legal & (out == 0)
-    m = others.sum(axis=1, keepdims=True)
-    return np.where(m > 0, (1 - floor) * out + floor * others / np.maximum(m, 1), out)
+    f = floor_shares(ev, legal, legal & (out == 0), floor)
+    return (1 - f.sum(axis=1, keepdims=True)) * out + f
 
 
 def softmax_calls(values: np.ndarray, pass_value: np.ndarray, legal: np.ndarray, temperature: float,
-                  floor: float = FLOOR) -> np.ndarray:
+                  floor: float = FLOOR, ev: np.ndarray | None = None) -> np.ndarray:
     """``(n, L + 1)``: softmax of the calls' values (pass ``pass_value``,
     rank r ``values[:, r]``) over the ``legal`` calls at ``temperature``,
-    mixed with ``floor`` spread over them all."""
+    mixed with the floor on them all (:func:`floor_shares` by ``ev``, the
+    hand's expected hand score at each rank; None: flat)."""
     v = np.concatenate([np.asarray(pass_value, dtype=np.float64).reshape(-1, 1), values], axis=1) / temperature
     z = np.where(legal, v, -np.inf)
     z = z - z.max(axis=1, keepdims=True)
     e = np.where(legal, np.exp(z), 0.0)
     p = e / e.sum(axis=1, keepdims=True)
-    return (1 - floor) * p + floor * legal / legal.sum(axis=1, keepdims=True)
+    f = floor_shares(ev, legal, legal, floor)
+    return (1 - f.sum(axis=1, keepdims=True)) * p + f
 
 
 @dataclass(frozen=True, eq=False)
@@ -1121,7 +1160,8 @@ class PopulationModel:
         """``(n, L + 1)`` the call probabilities at 0-0 (module doc); ``floor``
         in place of the model's (the self-play that fits it uses 0)."""
         q, acts = self.q(Z, ev, calls, rules)
-        return quantal(q, acts, legal_calls(calls, rules), self.temperature, self.floor if floor is None else floor)
+        return quantal(q, acts, legal_calls(calls, rules), self.temperature,
+                       self.floor if floor is None else floor, ev=ev)
 
 
 class PopulationPolicy(EVPolicy):
@@ -1155,14 +1195,14 @@ class PopulationPolicy(EVPolicy):
         model = self.model_for(view.rules)
         X, ev, _ = hand_features(view.hands, view.rules, self.make_model, self.play)
         if model is None:
-            out = softmax_calls(ev, np.zeros(len(view)), legal, TEMPERATURE)
+            out = softmax_calls(ev, np.zeros(len(view)), legal, TEMPERATURE, ev=ev)
         else:
             out = model.probs_of(model.design(X), ev, view.calls, view.rules)
         late = self.late(view)
         if late.any():
             values, _, pass_value = self._late.values(_rows(view, late))
             out[late] = softmax_calls(values + ENDGAME_SCORE_WEIGHT * ev[late], pass_value, legal[late],
-                                      ENDGAME_TEMPERATURE)
+                                      ENDGAME_TEMPERATURE, ev=ev[late])
         return out
 
     def bid(self, view):
@@ -1508,6 +1548,7 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns", "legal_calls", "draw_calls", "call_uniforms",
            "PopulationPolicy", "PopulationModel", "read_population", "population_note", "population_path",
            "hand_features", "quantal", "softmax_calls", "action_scores", "action_extras", "cell_of", "FEATURES",
-           "EXTRAS", "TEMPERATURE", "FLOOR", "ACTION_FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "ENDGAME_SCORE_WEIGHT",
+           "EXTRAS", "TEMPERATURE", "FLOOR", "FLOOR_SCALE", "FLOOR_MIN", "floor_shares", "ACTION_FLOOR", "ENDGAME",
+           "ENDGAME_TEMPERATURE", "ENDGAME_SCORE_WEIGHT",
            "population_actions", "bucket_groups", "TOP_BUCKETS",
            "N_CELLS", "POPULATION_FILE"]

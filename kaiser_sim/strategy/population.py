@@ -19,9 +19,16 @@ over a partner's NT an NT bid or the match, and the dealer's bid over its
 partner's 9NT or more), softmax of
 ``Q / temperature`` with ``Q`` each action's expected **net value** (the
 caller's side's hand score minus the opponents', at 0-0, in table play),
-mixed with a small floor: ``floor`` of the mass spread equally over the
-other legal calls (a jump of two steps or more, an opening 9), and a
-thousandth over the actions (no action's probability underflows to 0).
+mixed with a thousandth over the actions (no action's probability
+underflows to 0) and a small floor on the other legal calls (a jump of two
+steps or more, an opening 9): at most ``floor / m`` to each of the ``m``,
+and that only to a call whose expected hand score (``ev``'s) is as good
+as the hand's best legal call's, ``exp(-gap / FLOOR_SCALE)`` of it a call
+``gap`` points worse, never below ``FLOOR_MIN``
+(:func:`kaiser_sim.strategy.policies.floor_shares`): a slip between close
+calls, not an 11NT on nothing (a flat floor gave that the share of a
+jump a strong hand nearly chooses, and the auctions drawn from the
+population heard partners' 11NT).
 
 ``Q`` comes from what the seat knows (:func:`hand_features`,
 :func:`cell_of`): a ridge regression of the action's net value on the
@@ -51,7 +58,8 @@ P(win the match) after the hand) scaled by :data:`ENDGAME_TEMPERATURE`
 (one point of percentage), plus the call's expected hand score at
 :data:`ENDGAME_SCORE_WEIGHT` a point (where the match's chances cannot tell
 the calls apart: the win table clips a score below -52 to -52, so a set
-looks free there, and endless sacrifices follow), with the same floor: the
+looks free there, and endless sacrifices follow), with the same floor (on
+every legal call): the
 population bids for the match there, not for the hand.
 
 Building it (:func:`build_models`), reusing the listening table's machinery
@@ -86,6 +94,15 @@ temperature, rounds, convergence, times) ship with the coefficients in
 ``kaiser_sim/data/population.npz`` (``kaiser-sim population-model``,
 ``make population-model``).
 
+A hand with nothing takes its partner's opening 6NT out to 7 in a suit
+(T9.-.987.987 after ``6NT pass``: 98%).  That is not a flaw of the fit but
+the best response to the population's 6NT openers: the hand advisor
+(1,000 deals consistent with the calls, the later seats bidding by the
+population) values the pass at -11.0 (-11.6 to -10.4) net in table play
+and 7 in diamonds at -3.8 (-6.8 to -0.7) (double dummy -14.4 and -4.7): a
+6NT opposite no trick mostly fails and loses twice the bid; the 7, with
+a void to ruff partner's losers, fails for the bid once.
+
 What it is not: the values are at 0-0 below the endgame; the other seats
 are modelled as this same population; the features are what a hand count
 sees (no suit quality beyond the top three trumps); only the standard deck
@@ -104,7 +121,7 @@ from ..errors import KaiserSimError
 from ..rules import Rules
 from .measure import MEASURES, measure_for
 from .policies import (ACTION_FLOOR, ACTIONS, ENDGAME, ENDGAME_SCORE_WEIGHT, ENDGAME_TEMPERATURE, EXTRAS, FEATURES,
-                       FLOOR, N_CELLS, PASS, POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel,
+                       FLOOR, FLOOR_MIN, FLOOR_SCALE, N_CELLS, PASS, POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel,
                        PopulationPolicy, action_extras, auction_context, bucket_groups, cell_of, draw_calls,
                        hand_features, ladder_arrays, population_actions, population_note, population_path,
                        position_calls, quantal, read_population, softmax_calls)
@@ -322,6 +339,7 @@ def build_models(rules: Rules | None = None, deals: int = POPULATION_DEALS, seed
                                            max_rounds, log)
         info = {"play": used, "rules": rules.to_dict(), "rules_label": rules.label, "deals": int(deals),
                 "seed": int(seed), "temperature": float(temperature), "floor": float(floor),
+                "floor_scale": FLOOR_SCALE, "floor_min": FLOOR_MIN,
                 "action_floor": ACTION_FLOOR, "ridge": RIDGE, "damping": DAMPING, "tolerance": float(tolerance),
                 "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged),
                 "endgame": ENDGAME, "endgame_temperature": ENDGAME_TEMPERATURE,
