@@ -204,26 +204,26 @@ RULES_NOTE = [
     "rarely go past 7 or 8, and keep no trump for hands with aces.  Set beside the tables above:",
     "",
     "- **A poor hand passes.**  `ev` opens 96% of first-seat hands and 97% of hands with a count of 4.5-5; the "
-    "population opens 39% of first-seat hands, 7% of those counting 4 or less, 14% of those counting 4.5-5, about "
+    "population opens 39% of first-seat hands, 6% of those counting 4 or less, 13-14% of those counting 4.5-5, about "
     "half of those counting 7.5-8, and nearly all of the strongest.  What is left of a poor hand's bids is "
     "the quantal form: where passing and the cheapest bid are worth nearly the same (a point apart at a "
     "temperature of half a point), it still bids sometimes; no call is ever impossible.",
-    "- **7 or 8 is already a lot.**  The population's contracts average level 6.7 (ev 6.9); one in ten is 8 or "
-    "more (ev's one in sixteen, listening's one in thirty): it jumps more than the others (44% of its first-seat "
+    "- **7 or 8 is already a lot.**  The population's contracts average level 6.6 (ev 6.9); one in fourteen is 8 or "
+    "more (ev's one in sixteen, listening's one in thirty): it jumps more than the others (42% of its first-seat "
     "bids are jumps, a first-seat 7 the commonest), because an opening 7 shuts out the 6-level overcalls, the dealer's match included.  Whether a "
     "human would jump as often is the one place where it disagrees with the sheets; its jumps are valued in table "
     "play against itself, not against the sheets' players.",
     "- **The dealer's privilege.**  Facing a bid, `ev`'s dealer matches 57% of the time and bids on 70%; the "
-    "population's dealer matches 18% and bids on 31% (listening 20% and 34%), and never over its partner's NT "
-    "but for the floor's 1%: the privilege used on a hand that can make the contract, not on every hand.  The "
+    "population's dealer matches 18% and bids on 32% (listening 20% and 34%), and never over its partner's NT "
+    "but for the floor's slips (one in a million where the bid throws points away): the privilege used on a hand that can make the contract, not on every hand.  The "
     "first three pass on one deal in eight (the forced dealer "
     "then bids, usually the cheapest bid).",
     "- **Positions.**  First seat passes most hands (61%), second seat opens three in four after that pass: "
     "with the dealer its partner, the second seat's opening is protected by the match, while a first-seat "
     "opening faces three players who may all bid over it.  The sheets say nothing of position.",
-    "- **No trump only with aces.**  17-31% of the population's bids are NT by position (ev's 36-54%), and "
-    "3% without an ace: the table by aces held shows its NT share climbing from 3% with no ace to 44% with "
-    "two and 81-97% with three or four (the aces and the top winners are among its features).",
+    "- **No trump only with aces.**  16-29% of the population's bids are NT by position (ev's 36-54%), and "
+    "1.5% without an ace: the table by aces held shows its NT share climbing from 1.5% with no ace to 44% with "
+    "two and 83-98% with three or four (the aces and the top winners are among its features).",
 ]
 
 if __name__ == "__main__":
