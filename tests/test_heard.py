@@ -15,7 +15,7 @@ from kaiser_sim.rules import Rules
 from kaiser_sim.runs.results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES
 from kaiser_sim.strategy.call_worth import playout_net
 from kaiser_sim.strategy.policies import ACTIONS, PASS, get_policy, ladder_arrays, position_calls, run_auction
-from kaiser_sim.studies.bidding_chart import card_band
+from kaiser_sim.studies.common import card_band
 from kaiser_sim.studies.common import table_play_model
 from kaiser_sim.studies.heard import HEARD, heard_blocks, heard_chart
 

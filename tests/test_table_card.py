@@ -10,9 +10,8 @@ import pytest
 
 from kaiser_sim.cards import DECK_32, SUIT_BITS
 from kaiser_sim.hands import STRENGTH_BUCKETS, kaiser_count, strength, suit_lengths, trump_by_rule
-from kaiser_sim.studies.bidding_chart import (CARD_COUNT, COUNT_RANGE_BY_LENGTH, card_band, card_count, card_grid,
-                                              possible_cell, table_card)
-from kaiser_sim.studies.common import LENGTH_BUCKETS
+from kaiser_sim.studies.bidding_chart import COUNT_RANGE_BY_LENGTH, card_grid, possible_cell, table_card
+from kaiser_sim.studies.common import CARD_COUNT, LENGTH_BUCKETS, card_band, card_count
 
 RANKS = {8: "A", 7: "K", 6: "Q"}
 

@@ -350,7 +350,7 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     c.attrs.get("note", ""))]
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
-        from .bidding_chart import card_band
+        from .common import card_band
 
         grid, columns = {}, {}
         for _, r in ch.iterrows():

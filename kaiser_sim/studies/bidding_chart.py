@@ -69,7 +69,7 @@ from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGT
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, table_play_model, tag, with_model_error)
 from .params import Param
-from .common import CHART_TYPE, mean_row as _mean_row
+from .common import CHART_TYPE, card_band, mean_row as _mean_row
 
 KEY = "bidding-chart"
 TITLE = "The bidding chart: what to bid"
@@ -255,26 +255,6 @@ def possible_cell(strength_label: str, length_label: str) -> bool:
         if lengths[0] <= length <= lengths[1] and lo <= band[1] and hi >= band[0]:
             return True
     return False
-
-
-#: the table card's count: twice the Kaiser count less 1, so that every card adds a whole number
-#: (trump A 4, K 2, Q 1; side A 2, K 1; 2 a trump; 5H 1; 3S 3) and the constant goes
-CARD_COUNT = {"trump A": 4, "trump K": 2, "trump Q": 1, "side A": 2, "side K": 1, "per trump": 2, "5H": 1, "3S": 3}
-
-
-def card_count(count: float) -> int:
-    """The table card's whole-number count of a hand of Kaiser count ``count``: 2 x count - 1."""
-    return int(round(2 * count - 1))
-
-
-def card_band(strength_label: str) -> str:
-    """A count band (:data:`STRENGTH_BUCKETS`) in the card's whole numbers: ``6.5-7`` -> ``12-13``."""
-    lo, hi = {b[0]: b[1:] for b in STRENGTH_BUCKETS}[strength_label]
-    if lo <= 0:
-        return f"{card_count(hi)} or less"
-    if hi >= 99:
-        return f"{card_count(lo)} or more"
-    return f"{card_count(lo)}-{card_count(hi)}"
 
 
 def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,

@@ -431,3 +431,23 @@ def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame
             df[value_column("points", L, s)] = pts[:, L, s].astype(np.int8)
     df.attrs["kaiser_sim"] = {"seed": seed, "deals": n, "mode": "points"}
     return df
+
+
+#: the table card's count: twice the Kaiser count less 1, so that every card adds a whole number
+#: (trump A 4, K 2, Q 1; side A 2, K 1; 2 a trump; 5H 1; 3S 3) and the constant goes
+CARD_COUNT = {"trump A": 4, "trump K": 2, "trump Q": 1, "side A": 2, "side K": 1, "per trump": 2, "5H": 1, "3S": 3}
+
+
+def card_count(count: float) -> int:
+    """The table card's whole-number count of a hand of Kaiser count ``count``: 2 x count - 1."""
+    return int(round(2 * count - 1))
+
+
+def card_band(strength_label: str) -> str:
+    """A count band (:data:`STRENGTH_BUCKETS`) in the card's whole numbers: ``6.5-7`` -> ``12-13``."""
+    lo, hi = {b[0]: b[1:] for b in STRENGTH_BUCKETS}[strength_label]
+    if lo <= 0:
+        return f"{card_count(hi)} or less"
+    if hi >= 99:
+        return f"{card_count(lo)} or more"
+    return f"{card_count(lo)}-{card_count(hi)}"

@@ -66,7 +66,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     from ..strategy.capabilities import refusal
     from ..strategy.policies import ACTIONS, get_policy, position_calls
     from .auction import best_on_halves, bid_deals, blocks
-    from .bidding_chart import card_band
+    from .common import card_band
     from .common import bucket, hands_array, points_array, table_play_model
 
     out = pd.DataFrame(columns=COLUMNS)
@@ -162,7 +162,7 @@ def heard_blocks(chart: pd.DataFrame) -> list:
     for _, r in chart.iterrows():
         grid.setdefault(r["count"], {"card count": r["count"]})[r["heard"]] = r["best"] + ("" if r["settled"] else " ?")
     from ..hands import STRENGTH_BUCKETS
-    from .bidding_chart import card_band
+    from .common import card_band
 
     order = {card_band(b[0]): i for i, b in enumerate(STRENGTH_BUCKETS)}
     bands = sorted(dict.fromkeys(chart["count"]), key=lambda b: -order.get(b, -1))  # the card's order: high first

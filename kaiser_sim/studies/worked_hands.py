@@ -98,8 +98,8 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
     from ..errors import KaiserSimError
     from ..hands import kaiser_count, suit_lengths, trump_by_rule
     from ..strategy.advisor import advise, read_hand
-    from .bidding_chart import card_band, card_count, card_limit, possible_cell
-    from .common import LENGTH_BUCKETS, STRENGTH_BUCKETS, bucket
+    from .bidding_chart import card_limit, possible_cell
+    from .common import LENGTH_BUCKETS, STRENGTH_BUCKETS, bucket, card_band, card_count
 
     try:
         mask = np.array([read_hand(w.hand, rules)], dtype=np.uint64)
