@@ -106,10 +106,29 @@ def check_answer(a) -> None:
     assert worth[chosen] == pytest.approx(rec["value"][m]["mean"], abs=TOL)
     label_of = {c["call"]: bid_label(c["call"], c["strain"]) for c in calls}
     top_calls = [c for c, v in worth.items() if v >= top - TOL]
+    over = re.search(r"makes wherever (.+?) does and shuts out more", doc["verdict"])
+    assert bool(over) == ("makes wherever " in rec["reason"])
+    assert not over or f"makes wherever {over.group(1)} does and shuts out more (" in rec["reason"]
     if worth[chosen] < top - TOL:
         assert rec["tie"], (chosen, worth)
         assert rec["versus"] in [label_of[c] for c in top_calls], (rec["versus"], top_calls)
-        assert chosen == "pass"  # only the pass default may leave the top row
+        # only the pass default, or a higher bid of the top call's strain that scores as much as it whenever it
+        # stands (the tie-break of two bids of one strain), may leave the top row
+        assert chosen == "pass" or (over and over.group(1) in [label_of[c] for c in top_calls]), (chosen, worth)
+    if over:
+        low_call = next(c for c in calls if label_of[c["call"]] == over.group(1))
+        low = low_call["call"]
+        assert chosen != "pass" and Bid.parse(chosen).level > Bid.parse(low).level
+        assert low_call["strain"] == rec["strain"]
+        # scoring as much as the lower bid on every deal when it stands: under Kaiser scoring both always make
+        bids = {b["bid"]: b for b in doc["bids"]}
+        for b in (chosen, low):
+            for meas in ("table", "dd"):
+                if bids[b]["make"][meas] is not None:
+                    assert bids[b]["make"][meas]["p"] == pytest.approx(1.0, abs=TOL), (b, meas)
+        # not clearly worth less than the lower bid: the tie declared with it
+        versus = next(c["call"] for c in calls if label_of[c["call"]] == rec["versus"])
+        assert rec["tie"] and abs(worth[versus] - worth[low]) < TOL and rec["difference"][m]["hi"] >= -TOL
     # a tie exactly when the printed interval of the difference reaches 0
     if rec["difference"] is not None:
         d = rec["difference"][m]
@@ -311,10 +330,12 @@ POPULATION: set = set()  # none left: the population is the default (issue 41)
 #: panel cases the default population gets wrong today, each with why (strict: a fix makes them fail, so the
 #: mark is lifted with it)
 POPULATION_FLAWS = {
-    "solid-hearts-first": "under the rebuilt population (issue 41 follow-up) the later seats rarely bid over an 8NT, "
-                          "so 8NT nets +13.95 [+12.24, +15.65] and the advisor stops there: a made bid scores the "
-                          "points taken (NT double), so 8NT and 10NT score alike when they stand; the panel asks for "
-                          "9 or more as protection the model does not see",
+    "solid-hearts-first": "8NT nets +13.89 [+12.18, +15.61], 10NT +5.11 [+2.74, +7.47], 9NT +2.11 (n = 200, "
+                          "seed 7; at the default 2,000 deals +15.75, +6.00, +3.97): not a tie the tie-break of one "
+                          "strain's bids could settle (10NT scores as much as 8NT whenever it stands, but is clearly "
+                          "worth less) but the population's partner, who takes our NT out to a suit two levels up "
+                          "(8NT to 10 in 18% of the deals, 9NT to 11 in 50%, 10NT to 12 in 40%, mostly failing): "
+                          "the void take-out of partner's NT (issue 41, the population's)",
 }
 
 
@@ -399,3 +420,120 @@ def test_importance_weights_move_the_numbers_as_repeated_deals(heard, monkeypatc
     np.testing.assert_allclose(w.points["mean"], (k[:, None] * v).sum(axis=0) / k.sum())
     assert w.to_dict()["auction"]["ess"] == pytest.approx(k.sum() ** 2 / (k ** 2).sum(), abs=0.01)
     check_answer(w)
+
+
+# --- the tie-break of two bids of one strain (issue 42 follow-up) ------------------------------------
+
+
+class _Calls:
+    """The part of a CallValues the choice reads: the calls (ladder order, pass first) and their net values."""
+
+    def __init__(self, calls, net):
+        self.calls, self.net, self.play = tuple(calls), np.asarray(net, dtype=float), "table"
+
+    def index(self, call):
+        return self.calls.index(call)
+
+    def values(self, basis="net", dd=False):
+        return self.net
+
+
+def _standing(calls, table, dd=None, strain=None):
+    from kaiser_sim.strategy.advisor.analysis import Standing
+
+    table = np.asarray(table, dtype=float)
+    strain = strain or tuple(None if c == "pass" else ("N" if c.endswith("NT") else "H") for c in calls)
+    return Standing(tuple(calls), strain, table, table.copy() if dd is None else np.asarray(dd, dtype=float))
+
+
+CALLS = ("pass", "8NT", "9NT", "10NT")
+N_DEALS = 400
+
+
+def _nets(gap, noise=3.0, seed=0):
+    """Net values per deal: pass 0, 8NT 15, 9NT and 10NT ``gap`` below 8NT on average, each with noise."""
+    rng = np.random.default_rng(seed)
+    base = np.array([0.0, 15.0, 15.0 - gap, 15.0 - gap])[:, None]
+    return base + np.r_[np.zeros((1, N_DEALS)), rng.normal(0, noise, (3, N_DEALS))]
+
+
+def _sure(n=N_DEALS):
+    """Stand scores: every NT bid makes 20 on every deal."""
+    return np.r_[np.full((1, n), np.nan), np.full((3, n), 20.0)]
+
+
+def test_a_higher_bid_that_scores_as_much_whenever_it_stands_wins_a_tie():
+    """8NT a hair ahead of 10NT (inside the noise); 10NT scores 20 on every deal wherever 8NT does: 10NT,
+    a declared tie with 8NT."""
+    from kaiser_sim.strategy.advisor.analysis import choose_on_values
+    from kaiser_sim.stats import mean_ci
+
+    cv = _Calls(CALLS, _nets(0.2))
+    rows = np.arange(N_DEALS)
+    d = mean_ci(cv.net[3] - cv.net[1])
+    assert cv.net[1].mean() > cv.net[3].mean() and d.lo < 0 < d.hi  # the premise: 8NT a hair ahead, a tie
+    assert choose_on_values(cv, "net", rows)[0] == 1  # without the rule: the top, 8NT
+    best, other, clear = choose_on_values(cv, "net", rows, standing=_standing(CALLS, _sure()))
+    assert (CALLS[best], CALLS[other], clear) == ("10NT", "8NT", False)
+
+
+def test_the_tie_break_never_overrides_a_clear_difference():
+    """10NT clearly worth less than 8NT (the later seats take it out more often, say): 8NT stays."""
+    from kaiser_sim.strategy.advisor.analysis import choose_on_values
+
+    cv = _Calls(CALLS, _nets(3.0, noise=1.0))
+    assert CALLS[choose_on_values(cv, "net", np.arange(N_DEALS), standing=_standing(CALLS, _sure()))[0]] == "8NT"
+
+
+@pytest.mark.parametrize("where", ["table", "dd"])
+def test_a_bid_that_may_fail_where_the_lower_makes_is_never_preferred(where):
+    """One deal of 400 on which 10NT fails (table play, or double dummy only) and 8NT makes: no tie-break,
+    however close the nets; nor from a suit bid to an NT bid (another strain)."""
+    from kaiser_sim.strategy.advisor.analysis import Standing, choose_on_values
+
+    cv = _Calls(CALLS, _nets(0.2))
+    table, dd = _sure(), _sure()
+    (table if where == "table" else dd)[3, 17] = -20.0
+    st = _standing(CALLS, table, dd)
+    rows = np.arange(N_DEALS)
+    assert CALLS[choose_on_values(cv, "net", rows, standing=st)[0]] == "9NT"  # 9NT still makes everywhere
+    dom = st.dominates(rows)
+    assert dom[2, 1] and not dom[3, 1] and not dom[3, 2] and not dom[1, 2]
+    assert st.dominates(np.delete(rows, 17))[3, 1]  # without that deal 10NT scores as much again
+    # a failure of the lower bid: the higher one loses more there, so it never scores as much
+    low_fails = _sure()
+    low_fails[1:, 5] = [-16.0, -18.0, -20.0]
+    assert not _standing(CALLS, low_fails).dominates(rows)[2:, 1].any()
+    # another strain: 10 in hearts over 8NT is no tie-break, whatever the scores
+    mixed = Standing(CALLS, (None, "N", "N", "H"), _sure(), _sure())
+    assert not mixed.dominates(rows)[3, 1]
+
+
+def test_the_tie_break_keeps_pass_the_default():
+    """A bid not clearly worth more than passing stays pass, and the tie-break never moves to a bid that is
+    not clearly worth more than passing."""
+    from kaiser_sim.strategy.advisor.analysis import choose_on_values
+
+    rng = np.random.default_rng(3)
+    net = np.r_[np.zeros((1, N_DEALS)), 0.1 + rng.normal(0, 3, (3, N_DEALS))]
+    assert CALLS[choose_on_values(_Calls(CALLS, net), "net", np.arange(N_DEALS),
+                                  standing=_standing(CALLS, _sure()))[0]] == "pass"
+    net = np.r_[np.zeros((1, N_DEALS)), np.full((1, N_DEALS), 2.0) + rng.normal(0, 1, N_DEALS),
+                rng.normal(0.0, 30, (2, N_DEALS))]  # 8NT clearly above pass; 9NT and 10NT noise around 0
+    assert CALLS[choose_on_values(_Calls(CALLS, net), "net", np.arange(N_DEALS),
+                                  standing=_standing(CALLS, _sure()))[0]] == "8NT"
+
+
+def test_every_trick_bids_10nt_saying_why():
+    """The hand that takes every trick, first to speak, on deals where 8NT nets a hair more than 10NT
+    (seed 0, the population's noise): 10NT, said so in the reason and the verdict; the answer coherent."""
+    a = advise("AKQJ.A.AK.A", n=200, seed=0, check=0, specials=False)
+    check_answer(a)
+    rec = a.recommendation
+    assert rec.call == "10NT"
+    net = a.calls.set_index("call")["net"]
+    if net.idxmax() != "10NT":  # the tie-break decided (it does at seed 0 with this code's population)
+        assert rec.over == bid_label(net.idxmax(), "N") and rec.tie
+        assert rec.reason.startswith(f"makes wherever {rec.over} does and shuts out more")
+        assert f"Recommended: 10NT (makes wherever {rec.over} does" in a.to_text()
+        assert f"makes wherever {rec.over} does and shuts out more" in a.verdict

@@ -76,7 +76,13 @@ tables line by line:
   D C N order), i.e. the top of the per-strain means printed beside it.
 - **Call**: the legal call with the highest mean worth, the top of the
   calls table, except that pass is the default: when the 95% interval of
-  the paired difference best bid - pass reaches 0, the call is pass.
+  the paired difference best bid - pass reaches 0, the call is pass.  One
+  tie-break: a higher bid of the top bid's strain that scores as much as
+  it whenever it stands, on every deal in both measures, and is worth not
+  clearly less (and still clearly more than passing), is recommended
+  instead, a declared tie with it (:class:`~.analysis.Standing`,
+  :attr:`Recommendation.over`: "makes wherever 8NT does and shuts out
+  more").
 - **Ties**: a call is a tie with another when the 95% interval of their
   paired difference reaches 0 (:attr:`Recommendation.ties`;
   :attr:`Recommendation.tie` is exactly ``difference.lo <= 0``, with

@@ -5,7 +5,7 @@ dealer's match advice, the 5H and 3S, the notes.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -493,7 +493,77 @@ def call_table(cv, rows, trump: str, nt: int, seat: int, weights=None) -> pd.Dat
     return pd.DataFrame(out)
 
 
-def choose_on_values(cv, basis: str, rows, weights=None) -> tuple[int, int | None, bool]:
+@dataclass(frozen=True, eq=False)
+class Standing:
+    """Each legal call's hand score on each deal if it becomes the contract
+    (the bid table's per-deal scores, :class:`DealScores`), for the tie-break
+    between two bids of one strain (:meth:`dominates`).
+
+    calls : the calls (``cv.calls``); strain : the strain key each is played
+    in (None for a pass); scores, scores_dd : (C, n) the hand scores in the
+    measure of the choice and double dummy (NaN for a pass)."""
+
+    calls: tuple
+    strain: tuple
+    scores: np.ndarray
+    scores_dd: np.ndarray
+
+    @classmethod
+    def of(cls, cv, per_deal: dict, trump: str, nt: int) -> Standing:
+        """From the calls' values ``cv`` and the bid table's ``per_deal``."""
+        dd = getattr(per_deal, "dd", per_deal)
+        n = cv.values("net").shape[1]
+        table = np.full((len(cv.calls), n), np.nan)
+        table_dd = table.copy()
+        for i, call in enumerate(cv.calls):
+            if call != "pass" and call in per_deal:
+                table[i], table_dd[i] = per_deal[call], dd[call]
+        return cls(tuple(cv.calls), tuple(_call_strain(c, trump, nt) for c in cv.calls), table, table_dd)
+
+    def dominates(self, rows) -> np.ndarray:
+        """(C, C) bool: ``[i, j]`` when call ``i`` is a higher bid than call
+        ``j`` in the same strain and scores at least as much as ``j`` on
+        every one of ``rows``, in both measures, if it stands.  Under Kaiser
+        scoring that is: it makes wherever ``j`` makes (the same points, so
+        the same score), and ``j`` never fails there (a failure costs the
+        higher bid more)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        C = len(self.calls)
+        out = np.zeros((C, C), dtype=bool)
+        level = [0 if c == "pass" else Bid.parse(c).level for c in self.calls]
+        a, a_dd = self.scores[:, rows], self.scores_dd[:, rows]
+        for i in range(C):
+            for j in range(C):
+                if (self.strain[i] is None or self.strain[i] != self.strain[j] or level[i] <= level[j]
+                        or np.isnan(a[i]).any() or np.isnan(a[j]).any()):
+                    continue
+                # 1e-9: the same per-deal score computed twice (the play's correction is the same float sum)
+                out[i, j] = bool((a[i] >= a[j] - 1e-9).all() and (a_dd[i] >= a_dd[j] - 1e-9).all())
+        return out
+
+
+def _shuts_out(v, w, best: int, standing: Standing | None, rows, pass_i: int | None) -> int:
+    """The tie-break of two bids of one strain: the highest bid that
+    :meth:`Standing.dominates` ``best`` on ``rows`` and is not clearly worth
+    less than it (the paired difference's 95% interval reaches 0), and, when
+    passing is legal, stays clearly worth more than passing; else ``best``.
+
+    Why: such a bid scores as much as ``best`` whenever it stands, and the
+    later seats can only bid over it with fewer calls, so a difference in
+    its worth inside the noise is the bidding model's noise, not a reason to
+    stop lower (10NT, not 8NT, with every trick).  A hand that might fail the
+    lower bid on any deal, in either measure, is never moved up."""
+    if standing is None:
+        return best
+    dom = standing.dominates(rows)
+    up = [i for i in range(len(standing.calls)) if dom[i, best]
+          and estimate(v[i] - v[best], w).hi >= 0
+          and (pass_i is None or estimate(v[i] - v[pass_i], w).lo > 0)]
+    return max(up) if up else best  # the calls are in the ladder's order: the last is the highest
+
+
+def choose_on_values(cv, basis: str, rows, weights=None, standing: Standing | None = None
+                     ) -> tuple[int, int | None, bool]:
     """``(best, runner-up or None, clear)``: the call with the highest mean
     value on ``rows`` (ties: the first in the ladder's order, pass first),
     the next best call, and whether the paired difference best - runner-up
@@ -501,7 +571,12 @@ def choose_on_values(cv, basis: str, rows, weights=None) -> tuple[int, int | Non
     the default: when no bid is clearly worth more than passing (the paired
     difference's interval reaches 0), the choice is pass, the best bid its
     runner-up, and the choice is not clear.  ``weights``: all the deals'
-    (None: equal), the means and intervals weighted (:func:`estimate`)."""
+    (None: equal), the means and intervals weighted (:func:`estimate`).
+
+    ``standing`` (:class:`Standing`): a bid is then moved up to the highest
+    bid of its strain that scores as much as it on every deal when it stands
+    and is worth not clearly less (:func:`_shuts_out`); the runner-up is then
+    the bid moved from, or the best call that differs."""
     rows = np.asarray(rows, dtype=np.int64)
     w = _w(weights, rows)
     v = cv.values(basis)[:, rows]
@@ -522,16 +597,20 @@ def choose_on_values(cv, basis: str, rows, weights=None) -> tuple[int, int | Non
         # no bid is clearly worth more than passing: pass, the call that risks nothing; the best bid
         # is then the runner-up (and the choice is not clear)
         return pass_i, order[0], False
+    lifted = _shuts_out(v, w, order[0], standing, rows, pass_i)
+    if lifted != order[0]:
+        order = [lifted] + [i for i in order if i != lifted]
+        others = [i for i in order[1:] if not np.array_equal(v[i], v[lifted])]
     d = estimate(v[order[0]] - v[others[0]], w)
     return order[0], others[0], bool(d.lo > 0)
 
 
-def fresh_value(cv, basis: str, weights=None) -> MeanCI | None:
+def fresh_value(cv, basis: str, weights=None, standing: Standing | None = None) -> MeanCI | None:
     """The worth of the advisor's choice on deals it did not see: the call
     chosen (:func:`choose_on_values`) on the even deals is scored on the odd
     ones and the call chosen on the odd deals on the even ones (cross-fitting),
     so the winner's curse -- the best of several noisy means flatters itself
-    -- is out of it.  One value a deal; its (weighted) mean and interval
+    -- is out of it (the same rule, ``standing`` included).  One value a deal; its (weighted) mean and interval
     (:func:`estimate`).  None with fewer than 4 deals."""
     vals = cv.values(basis)
     n = vals.shape[1]
@@ -540,9 +619,13 @@ def fresh_value(cv, basis: str, weights=None) -> MeanCI | None:
     even, odd = np.arange(0, n, 2), np.arange(1, n, 2)
     per_deal = np.empty(n)
     for chose_on, scored_on in ((even, odd), (odd, even)):
-        c = choose_on_values(cv, basis, chose_on, weights)[0]
+        c = choose_on_values(cv, basis, chose_on, weights, standing)[0]
         per_deal[scored_on] = vals[c, scored_on]
     return estimate(per_deal, weights)
+
+
+def _measures_words(play: str) -> str:
+    return "in table play and double dummy" if play == "table" else "double dummy"
 
 
 def _listed(names) -> str:
@@ -551,7 +634,7 @@ def _listed(names) -> str:
 
 
 def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: AuctionContext, rules: Rules,
-                   trump: str, nt: int, rows=None, weights=None) -> Recommendation:
+                   trump: str, nt: int, rows=None, weights=None, standing: Standing | None = None) -> Recommendation:
     """The legal call with the highest value on ``basis`` (``"net"``: the
     side's score minus the opponents', the rest of the auction played out;
     ``"win"``: the chance of winning the match) on ``rows`` (default all), or
@@ -567,11 +650,18 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
     choice's worth on deals it did not see (:func:`fresh_value`).  ``limit``:
     the highest legal bid, not below the call, whose mean worth is at least
     passing's (None for a pass; the call itself for a forced bid, which
-    nobody can bid over)."""
+    nobody can bid over).
+
+    ``standing`` (:class:`Standing`, :func:`_shuts_out`): between two bids of
+    one strain, the higher one, when it scores as much as the lower whenever
+    it stands (on every deal, both measures) and is worth not clearly less,
+    is recommended; ``over`` is then the bid it was preferred to, the reason
+    says so, and the call is a declared tie with the top of the table."""
     n = cv.values(basis).shape[1]
     rows = _rows(rows, n)
     w = _w(weights, rows)
-    b, _, _ = choose_on_values(cv, basis, rows, weights)
+    b, _, _ = choose_on_values(cv, basis, rows, weights, standing)
+    b0 = b if standing is None else choose_on_values(cv, basis, rows, weights)[0]
     play = cv.play
     vals, vals_dd = cv.values(basis)[:, rows], cv.values(basis, dd=True)[:, rows]
     call = cv.calls[b]
@@ -621,6 +711,12 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
         reason = (f"no bid is clearly worth more than passing ({words}: passing {value_text(value, basis)}); "
                   f"the best bid, {bid_label(cv.calls[top], _call_strain(cv.calls[top], trump, nt))}, is worth "
                   f"{dtext(gain)} more (the bid minus passing; the interval reaches 0)")
+    elif b != b0:
+        low = bid_label(cv.calls[b0], _call_strain(cv.calls[b0], trump, nt))
+        # the difference from the lower bid (inside the noise) follows as the declared tie
+        reason = (f"makes wherever {low} does and shuts out more (if it stands it scores as much as {low} on "
+                  f"every one of the {len(rows):,} deals, {_measures_words(play)}, and the later seats have fewer "
+                  f"bids over it); its {words}: {value_text(value, basis)}")
     else:
         reason = f"the highest {words} of the legal calls: {value_text(value, basis)}"
     if play == "table":
@@ -637,7 +733,8 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
                           limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=not tie,
                           tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
                           value=value, value_dd=value_dd, ties=ties, equivalent=equivalent,
-                          fresh=fresh_value(cv, basis, weights))
+                          fresh=fresh_value(cv, basis, weights, standing),
+                          over=None if b == b0 else bid_label(cv.calls[b0], _call_strain(cv.calls[b0], trump, nt)))
 
 
 def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,
@@ -706,6 +803,8 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
         action += f" ({worth}" + (" on every deal" if m.lo == m.hi == m.mean else f", {spread}")
         if rec.equivalent:
             action += f"; {' and '.join(rec.equivalent)} the same on every deal"
+        if rec.over:
+            action += f"; makes wherever {rec.over} does and shuts out more"
         if (rec.call == "pass" and rec.tie and rec.difference is not None and rec.basis == "net"
                 and rec.difference.mean < 0):
             # pass by default: say by how little the best bid might beat it
@@ -773,7 +872,10 @@ def _selection_note(trump: TrumpChoice, n: int) -> str:
         "of the figures printed beside it), every NT bid in no trump; a trump is a tie when the 95% interval of "
         "its paired difference from the next suit reaches 0.  The call is the one with the highest worth on the "
         f"same {n:,} deals, the top of the calls table, except that pass is the default: when no bid is clearly "
-        "worth more than passing, the advice is to pass.  A call is a tie with another when the 95% interval of "
+        "worth more than passing, the advice is to pass; and of two bids of one strain, a higher bid that scores "
+        "as much as the top one whenever it stands (on every deal, in both measures: both always make) and is "
+        "not clearly worth less is recommended instead (it shuts out more: the later seats have fewer bids over "
+        "it).  A call is a tie with another when the 95% interval of "
         "their paired difference reaches 0 (as printed).  Picking the best of several noisy means flatters it "
         "(the winner's curse): 'expected on fresh deals' is the choice made on the even deals scored on the odd "
         "ones and the other way round, the worth of the choice on deals it did not see; it is a number of its "
@@ -1089,7 +1191,9 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
                          win=scores is not None)
     bids, per_deal = bid_table(values, rules, ctx.seat, ctx.legal, trump.strain, every, table_model=tp, nt_strain=nt,
                                weights=weights)
-    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, every, weights)
+    # each call's score when it stands, deal by deal: the tie-break between two bids of one strain
+    standing = Standing.of(cv, per_deal, trump.strain, nt)
+    rec = recommend_call(cv, basis, bids, per_deal, ctx, rules, trump.strain, nt, every, weights, standing)
     calls = call_table(cv, every, trump.strain, nt, ctx.seat, weights)
     pts = points_table(values, table_model=tp, weights=weights)
     spec = None

@@ -70,6 +70,11 @@ class Recommendation:
         deals and scored on the odd ones, and the other way round): the
         winner's curse taken out; a number of its own, never a reason to
         recommend another call.  None with fewer than 4 deals.
+    over : the lower bid of the same strain the call was preferred to (it
+        scores as much as ``over`` whenever it stands, on every deal in both
+        measures, and is worth not clearly less: the later seats have fewer
+        bids over it), or None; ``over`` is then the top of the calls table
+        and a declared tie (``versus``).
     """
 
     call: str
@@ -92,6 +97,7 @@ class Recommendation:
     ties: tuple = ()
     equivalent: tuple = ()
     fresh: MeanCI | None = None
+    over: str | None = None
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
