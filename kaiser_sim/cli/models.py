@@ -120,22 +120,27 @@ def table_play_model(deals, holdout, seed, samples, sensitivity, out, runs, add,
 
 
 def validation_text(model) -> str:
-    """The model's held-out checks as a table (band, strain, bid: played [95%], predicted, inside)."""
+    """The model's held-out checks as a table (band, strain, bid: played [95%], predicted, the model's own
+    standard error, inside the played interval, agreeing within both errors)."""
     from ..strategy.table_play_build import validation_summary
 
     rows = model.validation.get("heldout", [])
     lines = [f"{'band':>7} {'kind':>5} {'bid':>11} {'n':>6} {'played':>7} {'95% interval':>16} {'predicted':>9} "
-             f"{'pooled':>7}  inside"]
+             f"{'model se':>8} {'pooled':>7}  inside  agrees"]
     for r in rows:
         pct = r["bid"] != "mean points"
         f = (lambda x: f"{100 * x:.1f}%") if pct else (lambda x: f"{x:.2f}")
+        se = r.get("model_se")
         lines.append(f"{r['count_band']:>7} {r['kind']:>5} {str(r['bid']):>11} {r['n']:>6} {f(r['observed']):>7} "
                      f"{'[' + f(r['lo']) + ', ' + f(r['hi']) + ']':>16} {f(r['predicted']):>9} "
-                     f"{f(r.get('pooled', r['predicted'])):>7}  {'yes' if r['inside'] else 'NO'}")
+                     f"{'-' if se is None else f(se):>8} {f(r.get('pooled', r['predicted'])):>7}  "
+                     f"{'yes' if r['inside'] else 'NO':>6}  {'yes' if r.get('agrees', r['inside']) else 'NO':>6}")
     s = validation_summary(rows)
     lines.append(f"held-out checks inside their 95% intervals: {s['inside']} of {s['checks']} "
-                 f"({100 * s['inside'] / max(s['checks'], 1):.1f}%); band means inside: {s['band_means_inside']} "
-                 f"of {s['band_means']}; the pooled rows (no hand): {s['pooled_inside']} of {s['checks']}")
+                 f"({100 * s['inside'] / max(s['checks'], 1):.1f}%); agreeing within the held-out play's and the "
+                 f"model's own error (95%): {s['agree']} ({100 * s['agree'] / max(s['checks'], 1):.1f}%); band means "
+                 f"inside: {s['band_means_inside']} of {s['band_means']}, agreeing: {s['band_means_agree']}; the "
+                 f"pooled rows (no hand) inside: {s['pooled_inside']} of {s['checks']}")
     return "\n".join(lines)
 
 

@@ -119,7 +119,27 @@ def check_added_model(path, seed: int, samples: int) -> TablePlayModel:
 # --- validation (run when the model is built; stored with it) -----------------------------------
 
 
-def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, natural=None) -> dict:
+#: bootstrap refits of the model behind each held-out check's ``model_se`` (:func:`validation_tables`)
+VALIDATION_REPLICATES = 40
+
+
+def check_row(observed, lo, hi, predicted, model_se) -> dict:
+    """One held-out check (:func:`validation_tables`): ``inside`` = the
+    prediction lies in the played interval ``[lo, hi]``; ``agrees`` =
+    played minus predicted lies within 1.96 x the played side's error (read
+    from its interval on the side of the prediction: Wilson intervals are
+    not symmetric) and the model's own ``model_se`` added in quadrature."""
+    from ..stats import Z95
+
+    above = predicted > observed
+    se_obs = ((hi - observed) if above else (observed - lo)) / Z95
+    agrees = abs(observed - predicted) <= Z95 * float(np.hypot(se_obs, model_se))
+    return {"predicted": float(predicted), "model_se": float(model_se), "inside": bool(lo <= predicted <= hi),
+            "agrees": bool(agrees)}
+
+
+def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, natural=None,
+                      replicates: int = VALIDATION_REPLICATES) -> dict:
     """Predictions against played contracts the model was not fitted on: for
     each bid level and each strength band (trump and NT), the observed share
     making (Wilson 95%, one contract a deal) and the model's prediction
@@ -130,7 +150,19 @@ def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, na
     ``natural``: the contracts that are a plain random share of all deals
     (a banded run, :func:`play_band_chunk`, plays the strong bands more
     often): the rows of all bands ("all") are over these only, so their
-    mix of bands is the deals'."""
+    mix of bands is the deals'.
+
+    The model is itself an estimate from its fitting deals, so a prediction
+    differs from the held-out play by the model's error as well as the
+    held-out deals' sampling: ``model_se`` is the prediction's standard
+    error over ``replicates`` bootstrap refits of the model
+    (:meth:`TablePlayModel.replicates`, the error every study adds to its
+    intervals; 0 without joint counts or with ``replicates`` 0), and
+    ``agrees`` says that played minus predicted lies within 1.96 times
+    the two errors added in quadrature (the played side's error read from
+    its interval on the side of the prediction).  ``inside`` ignores the
+    model's error: with a model fitted on few contracts of a band it fails
+    more often than 5% even for an unbiased model."""
     from ..hands import STRENGTH_BUCKETS
     from ..stats import mean_ci, wilson_interval
 
@@ -139,6 +171,7 @@ def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, na
     strength = np.asarray(strength, dtype=np.float64)
     band = band_index(strength)
     every = np.ones(dd.size, bool) if natural is None else np.asarray(natural, dtype=bool)
+    reps = model.replicates(int(replicates)) if replicates else []
     rows = []
     groups = [("all", "all", every)]
     for kind in (False, True):
@@ -146,6 +179,7 @@ def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, na
     for label, lo, hi in STRENGTH_BUCKETS:
         for kind in (False, True):
             groups.append(("NT" if kind else "trump", label, (nt == kind) & (strength >= lo) & (strength <= hi)))
+
     for kind, label, sel in groups:
         n = int(sel.sum())
         if n < 30:
@@ -153,30 +187,41 @@ def validation_tables(model: TablePlayModel, dd, table, nt, strength, levels, na
         b_sel = band[sel] if model.banded else None
         pred = model.make_prob(dd[sel], nt[sel], levels, b_sel).mean(axis=0)
         pooled = model.make_prob(dd[sel], nt[sel], levels).mean(axis=0)
+        e = float(model.expected(dd[sel], nt[sel], b_sel).mean())
+        if reps:  # the same predictions from each bootstrap refit of the model
+            rp = np.stack([r.make_prob(dd[sel], nt[sel], levels, b_sel).mean(axis=0) for r in reps])
+            re = np.array([float(r.expected(dd[sel], nt[sel], b_sel).mean()) for r in reps])
+            se_p, se_e = rp.std(axis=0, ddof=1), float(re.std(ddof=1))
+        else:
+            se_p, se_e = np.zeros(len(levels)), 0.0
         for j, b in enumerate(levels):
             k = int((table[sel] >= b).sum())
             lo, hi = wilson_interval(k, n)
             rows.append({"kind": kind, "count_band": label, "bid": int(b), "n": n, "observed": k / n, "lo": lo,
-                         "hi": hi, "predicted": float(pred[j]), "pooled": float(pooled[j]),
-                         "dd": float((dd[sel] >= b).mean()), "inside": bool(lo <= pred[j] <= hi)})
+                         "hi": hi, **check_row(k / n, lo, hi, pred[j], se_p[j]), "pooled": float(pooled[j]),
+                         "dd": float((dd[sel] >= b).mean())})
         m = mean_ci(table[sel])
-        e = float(model.expected(dd[sel], nt[sel], b_sel).mean())
         rows.append({"kind": kind, "count_band": label, "bid": "mean points", "n": n, "observed": m.mean,
-                     "lo": m.lo, "hi": m.hi, "predicted": e, "pooled": float(model.expected(dd[sel], nt[sel]).mean()),
-                     "dd": float(dd[sel].mean()), "inside": bool(m.lo <= e <= m.hi)})
+                     "lo": m.lo, "hi": m.hi, **check_row(m.mean, m.lo, m.hi, e, se_e),
+                     "pooled": float(model.expected(dd[sel], nt[sel]).mean()), "dd": float(dd[sel].mean())})
     return {"heldout": rows}
 
 
 def validation_summary(rows) -> dict:
     """How many of the held-out checks (:func:`validation_tables` rows) have
     the prediction inside the played interval, of the band rows' mean points
-    too, and the same for the pooled (hand-blind) prediction."""
+    too, and the same for the pooled (hand-blind) prediction; ``agree``
+    and ``band_means_agree``: how many agree with the play within the
+    held-out deals' and the model's own error together (rows without
+    ``agrees``, from files written before it was kept, count as their
+    ``inside``)."""
     rows = [r for r in rows]
     means = [r for r in rows if r["bid"] == "mean points" and r["count_band"] != "all"]
     pooled_in = sum(1 for r in rows if "pooled" in r and r["lo"] <= r["pooled"] <= r["hi"])
     return {"checks": len(rows), "inside": sum(bool(r["inside"]) for r in rows),
             "band_means": len(means), "band_means_inside": sum(bool(r["inside"]) for r in means),
-            "pooled_inside": pooled_in}
+            "pooled_inside": pooled_in, "agree": sum(bool(r.get("agrees", r["inside"])) for r in rows),
+            "band_means_agree": sum(bool(r.get("agrees", r["inside"])) for r in means)}
 
 
 # --- building the shipped model -------------------------------------------------------------------
@@ -544,7 +589,7 @@ def _contracts_text(rules) -> str:
 
 
 __all__ = ["fit_band_model", "band_joint_counts", "build_band_model", "play_band_chunk", "load_band_run",
-           "validation_summary", "BAND_ACCEPT", "BAND_CHUNK", "CONTRACTS", "play_contracts", "fit_model", "validation_tables", "sensitivity_table", "build_model",
+           "validation_summary", "check_row", "VALIDATION_REPLICATES", "BAND_ACCEPT", "BAND_CHUNK", "CONTRACTS", "play_contracts", "fit_model", "validation_tables", "sensitivity_table", "build_model",
            "check_build_paths", "build_variant_model", "play_sample", "discard_check", "BUILD_DEALS", "BUILD_HOLDOUT",
            "BUILD_SEED", "BUILD_SENSITIVITY", "VARIANT_DEALS", "VARIANT_HOLDOUT"]
 
