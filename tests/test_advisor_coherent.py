@@ -329,14 +329,7 @@ POPULATION: set = set()  # none left: the population is the default (issue 41)
 
 #: panel cases the default population gets wrong today, each with why (strict: a fix makes them fail, so the
 #: mark is lifted with it)
-POPULATION_FLAWS = {
-    "solid-hearts-first": "8NT nets +13.89 [+12.18, +15.61], 10NT +5.11 [+2.74, +7.47], 9NT +2.11 (n = 200, "
-                          "seed 7; at the default 2,000 deals +15.75, +6.00, +3.97): not a tie the tie-break of one "
-                          "strain's bids could settle (10NT scores as much as 8NT whenever it stands, but is clearly "
-                          "worth less) but the population's partner, who takes our NT out to a suit two levels up "
-                          "(8NT to 10 in 18% of the deals, 9NT to 11 in 50%, 10NT to 12 in 40%, mostly failing): "
-                          "the void take-out of partner's NT (issue 41, the population's)",
-}
+POPULATION_FLAWS: dict = {}  # none left: solid-hearts-first bids high since the third seat leaves its partner's 9NT+ alone
 
 
 def test_four_aces_open_and_are_no_pre_empt():

@@ -241,6 +241,20 @@ def test_the_dealer_leaves_its_partners_high_no_trump_alone():
         assert probs("98.J9.T8.98", ["pass", bid, "pass"])[0] > 0.95
 
 
+def test_the_third_seat_leaves_its_partners_high_no_trump_alone():
+    # the same over a first seat's 9NT or 10NT: the third seat's suit bid of 10 or more trades a doubled
+    # contract for one that needs nearly every point (it took A.AKQJT98.-.-'s 9NT out to 11 on 48% of deals)
+    from kaiser_sim.deal import deal_batch
+
+    hands = deal_batch(200, 6).reshape(-1)[:600]
+    n = hands.size
+    for bid in ("9NT", "10NT"):
+        calls = np.tile(np.array([LAD.rank(bid), PASS], dtype=np.int16), (n, 1))
+        p = PopulationPolicy().probs(BidView(hands, calls, np.full(n, 2), np.full(n, 3), np.zeros((n, 2), dtype=np.int64),
+                                             np.full(n, RULES.target), RULES))
+        assert p[:, 1:].sum(axis=1).max() < FLOOR_SHARE and p[:, 0].mean() > 0.99, bid
+
+
 @pytest.fixture(scope="module")
 def tiny_build(tmp_path_factory):
     d = tmp_path_factory.mktemp("pop")
