@@ -18,7 +18,8 @@ from kaiser_sim.cli import main
 from kaiser_sim.strategy.listening import build_tables, round_sums, solve, table_of, Seats
 from kaiser_sim.strategy.match import play_matches
 from kaiser_sim.strategy.policies import (ACTIONS, PASS, POLICIES, BidView, EVPolicy, ListeningPolicy, auction_limits,
-                                 hand_values, ladder_arrays, listen_features, listening_note, read_listening_tables)
+                                 hand_values, ladder_arrays, listen_features, listening_note, read_listening_tables,
+                                 read_population)
 from kaiser_sim.rules import Rules
 from kaiser_sim.scoring import score_hand
 
@@ -168,7 +169,8 @@ def test_iteration_ends_and_reports_its_rounds(solved):
     tables = build_tables(STANDARD, N_DEALS, SEED, plays=("dd",), max_rounds=3, points=points)
     t = tables["dd"]
     rounds = t.info["rounds"]
-    assert 2 <= len(rounds) <= 4 and rounds[0]["policy"] == "ev"
+    assert 2 <= len(rounds) <= 4 and rounds[0]["policy"] == "population"  # the rounds start from it (START)
+    assert t.info["start"]["policy"] == "population" and rounds[1]["others"] == "population"
     assert isinstance(t.info["converged"], bool)
     if not t.info["converged"]:
         assert len(rounds) == 4
@@ -280,3 +282,64 @@ def test_endgame_bids_as_score_aware():
         assert np.array_equal(pol.trump(v, rank), sa.trump(v, rank))
     assert not pol.late(view((44, 44))).any()
     assert not ListeningPolicy(endgame=None).late(view((46, 10))).any()
+
+
+def test_rounds_start_from_the_population_as_it_bids(solved):
+    """Round 0's shares are the population's own auctions (run_auction, one
+    policy at every seat: the reference), not ev's; ``ev`` on request."""
+    from kaiser_sim.strategy.listening import call_shares, iterate, start_policy
+    from kaiser_sim.strategy.policies import run_auction
+
+    deals, points = solved
+    seats = Seats.of(deals, STANDARD, "dd")
+    dealers = np.arange(N_DEALS) % 4
+    pop, record = start_policy("population", STANDARD, "dd")
+    assert record["policy"] == "population" and record["deals"] == read_population()["dd"].info["deals"]
+    assert start_policy("ev", STANDARD, "dd") == (None, {"policy": "ev"})
+    _, rounds, _ = iterate(seats, points, dealers, STANDARD, "dd", max_rounds=1, start=pop)
+    direct = run_auction(deals, dealers, np.zeros((N_DEALS, 2), dtype=np.int64), np.full(N_DEALS, 52), STANDARD,
+                         [pop], np.zeros((N_DEALS, 2), dtype=np.int64))
+    L = len(ladder_arrays(STANDARD))
+    assert np.allclose(rounds[0]["shares"], call_shares(direct, L), atol=1e-5)
+    assert rounds[0]["policy"] == "population" and rounds[1]["others"] == "population"
+
+
+def _first_seat_opening(policy, n_deals=5000, seed=4141):
+    """Fresh random hands at first seat (nothing heard), 0-0: whether the policy bids, and each hand's count."""
+    from kaiser_sim.deal import deal_batch
+    from kaiser_sim.hands import strength
+
+    hands = deal_batch(n_deals, seed).reshape(-1)
+    n = hands.size
+    view = BidView(hands, np.zeros((n, 0), dtype=np.int16), np.ones(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   np.zeros((n, 2), dtype=np.int64), np.full(n, 52), STANDARD)
+    return policy.bid(view) != PASS, strength(hands)
+
+
+def test_shipped_listening_opens_more_the_stronger_the_hand():
+    """Issue 41: the shipped table-play table opened 99% of first-seat hands
+    counting 4 or less and 13% of those counting 6.5-8.  By the Kaiser count
+    (kaiser_sim.hands.strength, which the table never reads), on 20,000
+    fresh hands: a hand with nothing passes, and the opening rate rises
+    with the count."""
+    opens, count = _first_seat_opening(ListeningPolicy(play="table"))
+    bands = [count <= 5, (count > 5) & (count <= 7), (count > 7) & (count <= 9), count > 9]
+    rates = [opens[b].mean() for b in bands]
+    assert opens[count <= 4].mean() < 0.1, rates
+    assert rates[0] < 0.25 and rates[3] > 0.9, rates
+    assert rates[0] < rates[1] < rates[2] <= rates[3], rates
+
+
+def test_shipped_table_cells_hold_the_readers_feature_bins():
+    """The builder's cells and the reader's bins agree: the shipped table's
+    first-seat cells with nothing heard (position 0, holder none, rank + 1 =
+    0) hold, per feature bin, exactly the first seats of its own deals whose
+    hands the reader (listen_features) puts in that bin."""
+    from kaiser_sim.deal import deal_batch
+
+    for play, t in read_listening_tables().items():
+        deals = deal_batch(t.info["deals"], t.info["seed"])
+        n = deals.shape[0]
+        first = deals[np.arange(n), (np.arange(n) % 4 + 1) % 4]  # the build's dealers rotate: deal i, seat i % 4
+        want = np.bincount(listen_features(first, STANDARD, play=play), minlength=t.mean.shape[3])
+        assert np.array_equal(t.n[0, 0, 0, :, ACTIONS.index("pass")], want), play

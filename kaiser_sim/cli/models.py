@@ -211,7 +211,8 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     """Build the listening policy's table: each call's net value given the calls heard.
 
     Solves --deals random deals double dummy, then iterates: round r assumes
-    the other players bid like round r-1's policy (round 0: ev), tries every
+    the other players bid like round r-1's policy (round 0: the shipped
+    bidding population; ev where it has no fit for the rules), tries every
     call of every position (pass, the cheapest plain and NT bids, one step
     above each, the dealer's match) with the rest of the auction bid by
     that policy, and averages each call's net value (the caller's side's
@@ -220,8 +221,8 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     policy reads the tables pooled over rounds 1..r.  Stops when the calls'
     frequencies stop moving (--tolerance) or after --max-rounds, and prints
     the rounds.  Standard deck without a kitty, low no trump or cover 3.
-    The shipped table took about 13 minutes on 2 cores shared with other
-    work (the solver 9 of them); `make listening-table` rebuilds it.
+    The shipped table took about 6 minutes on one core of 2 shared with
+    other work (the solver 5 of them); `make listening-table` rebuilds it.
 
     \b
     Example:

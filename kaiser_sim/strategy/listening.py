@@ -22,7 +22,10 @@ Building the table (:func:`build_tables`):
    seat in every strain once (:func:`kaiser_sim.dd.dd_table`, the dominant
    cost);
 2. round ``r`` assumes every other seat bids like round ``r - 1``'s policy
-   (round 0: ``ev``): each deal is bid around by that policy; in each
+   (round 0: the starting bidder, :data:`START`: the shipped bidding
+   population, :class:`kaiser_sim.strategy.policies.PopulationPolicy`;
+   ``ev`` where it has no fit for the rules or play): each deal is bid
+   around by that policy; in each
    position every legal action is tried in turn, the later seats bid by
    that policy (each with its own hand), the highest bid takes the contract,
    its bidder names trump as ``ev`` does (NT for an NT bid) and declares on
@@ -59,8 +62,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import KaiserSimError
-from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, auction_context, choose, contracts_of,
-                       hand_values, ladder_arrays, listen_features, position_calls)
+from .policies import (ACTIONS, LISTEN_BINS, PASS, BidView, ListeningTable, PopulationPolicy, auction_context, choose,
+                       contracts_of, hand_values, ladder_arrays, listen_features, position_calls)
 from .measure import MEASURES, measure_for
 from .table_play import fit_seeds
 from ..rules import Rules
@@ -79,6 +82,13 @@ MIN_CELL = 40
 #: standard errors (of the action's mean): the cells' means are noisy, and a pure argmax would
 #: chase that noise from round to round
 MARGIN = 1.0
+#: the bidder the rounds start from (round 0's others): the shipped population, a credible bidder.
+#: Started from ``ev`` (who opens 96% of hands and overcalls any positive expectation), every call of
+#: a hand with nothing nets about the same (about -6: the opponents take the hand whatever it calls),
+#: the cells' argmax picked an opening for the weakest hands, and the later rounds locked that in:
+#: first seat opened 99% of hands counting 4 or less and 13% of those counting 6.5-8, a first-seat
+#: pass came to show values, and the partner who heard one overcalled on it (issue 41)
+START = "population"
 
 
 class ListeningError(KaiserSimError):
@@ -97,11 +107,13 @@ def check_rules(rules: Rules) -> None:
 class Seats:
     """What the bidders know of each (deal, seat), computed once: ``ev``
     (n, 4, L) expected hand scores, ``trump`` (n, 4, L) ``ev``'s trump for
-    each bid, ``feature`` (n, 4) the listening table's bin."""
+    each bid, ``feature`` (n, 4) the listening table's bin, ``hands`` (n, 4)
+    the hands (for a starting policy that reads them)."""
 
     ev: np.ndarray
     trump: np.ndarray
     feature: np.ndarray
+    hands: np.ndarray | None = None
 
     @classmethod
     def of(cls, deals, rules: Rules, play: str, make_model=None) -> Seats:
@@ -110,7 +122,8 @@ class Seats:
         ev, trump, _, _ = hand_values(hands, rules, make_model, play)
         L = ev.shape[1]
         feature = listen_features(hands, rules, make_model, play)
-        return cls(ev.reshape(n, 4, L), trump.reshape(n, 4, L), feature.reshape(n, 4))
+        return cls(ev.reshape(n, 4, L), trump.reshape(n, 4, L), feature.reshape(n, 4),
+                   np.asarray(deals, dtype=np.uint64).reshape(n, 4))
 
 
 def _bid(table: ListeningTable | None, calls: np.ndarray, ev: np.ndarray, feature: np.ndarray,
@@ -130,12 +143,19 @@ def _bid(table: ListeningTable | None, calls: np.ndarray, ev: np.ndarray, featur
 def bid_around(table, seats: Seats, rows: np.ndarray, dealers: np.ndarray, calls: np.ndarray, start: int,
                rules: Rules) -> np.ndarray:
     """``calls`` (``(m, 4)`` for the deals ``rows``) with positions ``start``
-    .. 3 bid by the policy of ``table`` (None: ``ev``), each seat its own hand."""
+    .. 3 bid by the policy of ``table`` (a :class:`ListeningTable`; None:
+    ``ev``; or a :class:`kaiser_sim.strategy.policies.Policy`, the starting
+    bidder, at 0-0), each seat its own hand."""
     calls = calls.copy()
     for j in range(start, 4):
         seat = (dealers[rows] + 1 + j) % 4
-        calls[:, j] = _bid(table, np.ascontiguousarray(calls[:, :j]), seats.ev[rows, seat], seats.feature[rows, seat],
-                           rules)
+        prefix = np.ascontiguousarray(calls[:, :j])
+        if table is None or isinstance(table, ListeningTable):
+            calls[:, j] = _bid(table, prefix, seats.ev[rows, seat], seats.feature[rows, seat], rules)
+        else:
+            m = rows.size
+            calls[:, j] = table.bid(BidView(seats.hands[rows, seat], prefix, seat, dealers[rows],
+                                            np.zeros((m, 2), dtype=np.int64), np.full(m, rules.target), rules))
     return calls
 
 
@@ -195,7 +215,7 @@ def round_sums(others, seats: Seats, points, dealers, rules: Rules, table_model=
     """One round's sums (module doc, step 2): ``(s1, s2, count)``, each of
     the table's shape, of the net values (and their squares) with every
     seat but the caller bidding by the policy of ``others`` (a
-    :class:`ListeningTable`, or None for ``ev``)."""
+    :class:`ListeningTable`, None for ``ev``, or the starting policy)."""
     lad = ladder_arrays(rules)
     L, A, F = len(lad), len(ACTIONS), LISTEN_BINS
     n = dealers.size
@@ -242,12 +262,13 @@ def table_of(s1, s2, cnt, rounds: int, rules: Rules, play: str, min_cell: int = 
 
 def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=None, tolerance: float = TOLERANCE,
             max_rounds: int = MAX_ROUNDS, min_cell: int = MIN_CELL, margin: float = MARGIN,
-            log=None) -> tuple[ListeningTable, list, bool]:
+            log=None, start=None) -> tuple[ListeningTable, list, bool]:
     """``(table, rounds, converged)``: the rounds of module doc step 3.
     Round ``r``'s table pools the net values of rounds 1 .. ``r`` (each
     round's others bidding by the policy of the pooled table before it:
-    fictitious play, which damps the swings of a pure best response).
-    ``rounds[0]`` is ``ev``'s call shares; each later one has its
+    fictitious play, which damps the swings of a pure best response);
+    round 1's others bid by ``start`` (a policy; None: ``ev``).
+    ``rounds[0]`` is ``start``'s call shares; each later one has its
     ``shares`` ((4, L + 1) lists), ``change`` (the largest move of a share
     from the round before) and ``read`` (the share of calls in cells the
     table has enough deals for)."""
@@ -259,9 +280,10 @@ def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=
     def shares_of(table):
         return call_shares(bid_around(table, seats, rows, dealers, empty, 0, rules), L)
 
-    prev = shares_of(None)
-    rounds = [{"round": 0, "others": "-", "policy": "ev", "shares": prev.round(5).tolist(), "change": None}]
-    others, table, converged = None, None, False
+    first = "ev" if start is None else start.name
+    prev = shares_of(start)
+    rounds = [{"round": 0, "others": "-", "policy": first, "shares": prev.round(5).tolist(), "change": None}]
+    others, table, converged = start, None, False
     sums = None
     for r in range(1, max_rounds + 1):
         t0 = time.perf_counter()
@@ -271,7 +293,7 @@ def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=
         shares = shares_of(table)
         change = float(np.abs(shares - prev).max())
         read = _read_share(table, seats, dealers, rules)
-        rounds.append({"round": r, "others": "ev" if r == 1 else f"round {r - 1}", "policy": f"round {r}",
+        rounds.append({"round": r, "others": first if r == 1 else f"round {r - 1}", "policy": f"round {r}",
                        "shares": shares.round(5).tolist(), "change": round(change, 5), "read": round(read, 4),
                        "seconds": round(time.perf_counter() - t0, 2)})
         if log:
@@ -307,13 +329,35 @@ def solve(deals_n: int, seed: int, threads=None):
     return deals, np.asarray(dd_table(deals, STANDARD, threads=threads), dtype=np.int64)
 
 
+def start_policy(start: str | None, rules: Rules, play: str):
+    """``(policy, record)``: the bidder the rounds start from (module doc,
+    :data:`START`) for ``play`` under ``rules``: the shipped population
+    (``start="population"``) where it has a fit for them, else ``ev``
+    (policy None; ``start`` None or ``"ev"``: ``ev``); ``record`` says which,
+    with the population's provenance (or why not)."""
+    if start in (None, "ev"):
+        return None, {"policy": "ev"}
+    if start != "population":
+        raise ListeningError(f"start from 'population' or 'ev', not {start!r}")
+    model = PopulationPolicy(play=play).model_for(rules)
+    if model is None:
+        return None, {"policy": "ev", "why": f"no population fit for {play} play under rules {rules.label}"}
+    info = model.info
+    return PopulationPolicy(model, play=play), {
+        "policy": "population", "deals": info.get("deals"), "seed": info.get("seed"),
+        "rounds": max(len(info.get("rounds", [])) - 1, 0), "converged": info.get("converged"),
+        "version": info.get("version")}
+
+
 def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
                  plays=MEASURES, tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
-                 min_cell: int = MIN_CELL, margin: float = MARGIN, points=None, threads=None, log=None) -> dict:
+                 min_cell: int = MIN_CELL, margin: float = MARGIN, points=None, threads=None, log=None,
+                 start: str | None = START) -> dict:
     """``{play: ListeningTable}`` built as the module doc says, each with its
     provenance and rounds in ``info``.  ``points``: the deals' DD points if
     already solved (``(deals, 4, 5)``, from :func:`solve` with these deals
-    and seed)."""
+    and seed); ``start``: the bidder the rounds start from
+    (:func:`start_policy`)."""
     from .. import __version__
 
     rules = rules or Rules.preset("standard")
@@ -342,22 +386,36 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
         used, table_model = measure.used, measure.table_model
         log(f"{play} play: features of {4 * deals:,} hands, then the rounds")
         seats = Seats.of(dl, rules, used)
+        first, start_info = start_policy(start, rules, used)
+        log(f"{play} play: the rounds start from {start_info['policy']}" + (f" ({start_info['why']})"
+                                                                          if "why" in start_info else ""))
         table, rounds, converged = iterate(seats, points, dealers, rules, used, table_model, tolerance, max_rounds,
-                                           min_cell, margin, log)
+                                           min_cell, margin, log, first)
         info = {"play": used, "rules": rules.to_dict(), "rules_label": rules.label, "deals": int(deals),
                 "seed": int(seed), "min_cell": int(min_cell), "margin": float(margin), "tolerance": float(tolerance),
-                "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged),
+                "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged), "start": start_info,
                 "solve_seconds": round(solve_s, 1), "seconds": round(time.perf_counter() - t1, 1),
                 "version": __version__, "actions": list(ACTIONS),
                 "calls": ["pass"] + [str(b) for b in ladder_arrays(rules).bids]}
         if table_model is not None:  # which table-play model the table's scores went through
             prov = table_model.provenance
-            info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
+            info["table_model"] = _pooled_rows(prov)
         out[used] = ListeningTable(table.mean, table.n, table.sd, used, rules.to_dict(), int(min_cell), info,
                                    float(margin))
         log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} rounds "
             f"({info['seconds']:.1f}s)")
     return out
+
+
+def _pooled_rows(prov: dict) -> dict:
+    """``{deals, fit_seeds}`` of the table-play model's pooled rows, the ones
+    the table's scores went through (:func:`contract_net` reads no declaring
+    hand's band): its parts without bands, or the whole model where it has
+    no parts."""
+    pooled = [p for p in prov.get("parts", []) if not p.get("bands")]
+    if pooled:
+        return {"deals": sum(int(p["deals"]) for p in pooled), "fit_seeds": [int(p["seed"]) for p in pooled]}
+    return {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
 
 
 def save_tables(tables: dict, path) -> int:
@@ -373,6 +431,14 @@ def save_tables(tables: dict, path) -> int:
     return save_npz(path, doc, arrays)
 
 
+def _start_text(start) -> str:
+    """The starting bidder of a table's record, in words (tables built before the record: ``ev``)."""
+    if not start or start.get("policy") != "population":
+        return "ev" + (f" ({start['why']})" if start and start.get("why") else "")
+    return (f"the population ({start.get('deals') or 0:,} deals, seed {start.get('seed')}, "
+            f"{start.get('rounds')} rounds)")
+
+
 def rounds_text(table: ListeningTable) -> str:
     """The rounds of ``table`` as lines: per round the share of passes,
     plain bids and NT bids in each position, and the largest change."""
@@ -382,7 +448,7 @@ def rounds_text(table: ListeningTable) -> str:
     lines = [f"{info.get('play')} play, {info.get('deals', 0):,} deals (seed {info.get('seed')}), rules "
              f"{info.get('rules_label')}: {'converged' if info.get('converged') else 'NOT converged'} after "
              f"{len(info.get('rounds', [])) - 1} rounds (tolerance {info.get('tolerance')}: the largest change of a "
-             "call's share in a position)",
+             f"call's share in a position), started from {_start_text(info.get('start'))}",
              f"{'round':>5}  {'others bid as':>13}  " + "  ".join(f"{'pos ' + str(k + 1) + ' pass/bid/NT %':>20}"
                                                               for k in range(4)) + f"  {'change':>7}  {'read %':>6}"]
     for r in info.get("rounds", []):
@@ -398,6 +464,6 @@ def rounds_text(table: ListeningTable) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["build_tables", "round_sums", "table_of", "iterate", "save_tables", "rounds_text", "solve", "Seats", "bid_around",
+__all__ = ["build_tables", "start_policy", "START", "round_sums", "table_of", "iterate", "save_tables", "rounds_text", "solve", "Seats", "bid_around",
            "contract_net", "net_table", "call_shares", "check_rules", "ListeningError", "LISTEN_DEALS", "LISTEN_SEED",
            "TOLERANCE", "MAX_ROUNDS", "MIN_CELL", "MARGIN"]
