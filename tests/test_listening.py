@@ -166,11 +166,10 @@ def test_policy_reads_the_table_as_a_direct_argmax(round_one):
 
 def test_iteration_ends_and_reports_its_rounds(solved):
     deals, points = solved
-    tables = build_tables(STANDARD, N_DEALS, SEED, plays=("dd",), max_rounds=3, points=points)
+    tables = build_tables(STANDARD, N_DEALS, SEED, plays=("dd",), max_rounds=3, points=points, start="ev")
     t = tables["dd"]
     rounds = t.info["rounds"]
-    assert 2 <= len(rounds) <= 4 and rounds[0]["policy"] == "population"  # the rounds start from it (START)
-    assert t.info["start"]["policy"] == "population" and rounds[1]["others"] == "population"
+    assert 2 <= len(rounds) <= 4 and rounds[0]["policy"] == "ev" and t.info["start"] == {"policy": "ev"}
     assert isinstance(t.info["converged"], bool)
     if not t.info["converged"]:
         assert len(rounds) == 4
@@ -181,6 +180,22 @@ def test_iteration_ends_and_reports_its_rounds(solved):
     for prev, r in zip(rounds, rounds[1:]):  # change: the largest move of a share from the round before
         assert r["change"] == pytest.approx(np.abs(np.subtract(r["shares"], prev["shares"])).max(), abs=1e-4)
     assert t.info["converged"] == (rounds[-1]["change"] < t.info["tolerance"])
+
+
+def test_against_the_population_one_round_its_best_response(solved):
+    """From the population (the default start) the others do not move: one
+    round, its table the sums of round_sums with the population bidding."""
+    from kaiser_sim.strategy.listening import start_policy
+
+    deals, points = solved
+    t = build_tables(STANDARD, N_DEALS, SEED, plays=("dd",), max_rounds=5, points=points)["dd"]
+    rounds = t.info["rounds"]
+    assert t.info["start"]["policy"] == "population" and t.info["converged"] is True
+    assert [r["round"] for r in rounds] == [0, 1] and rounds[1]["others"] == "population"
+    pop, _ = start_policy("population", STANDARD, "dd")
+    sums = round_sums(pop, Seats.of(deals, STANDARD, "dd"), points, np.arange(N_DEALS) % 4, STANDARD)
+    ref = table_of(*sums, 1, STANDARD, "dd")
+    assert np.array_equal(t.n, ref.n) and np.allclose(t.mean, ref.mean)
 
 
 def test_shipped_table_applies_to_standard_only():
@@ -343,3 +358,17 @@ def test_shipped_table_cells_hold_the_readers_feature_bins():
         first = deals[np.arange(n), (np.arange(n) % 4 + 1) % 4]  # the build's dealers rotate: deal i, seat i % 4
         want = np.bincount(listen_features(first, STANDARD, play=play), minlength=t.mean.shape[3])
         assert np.array_equal(t.n[0, 0, 0, :, ACTIONS.index("pass")], want), play
+
+
+def test_shipped_table_started_from_the_shipped_population():
+    """The shipped table's rounds started from the population file shipped
+    beside it (its bytes' digest): a rebuilt population needs the table
+    rebuilt too (make listening-table), as its calls shape every cell."""
+    import hashlib
+
+    from kaiser_sim.strategy.policies import population_path
+
+    digest = hashlib.sha256(population_path().read_bytes()).hexdigest()
+    for play, t in read_listening_tables().items():
+        assert t.info["start"]["policy"] == "population", play
+        assert t.info["start"]["sha256"] == digest, f"{play}: rebuild the listening table (make listening-table)"

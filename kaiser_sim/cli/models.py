@@ -210,19 +210,20 @@ def make_model_command(results_path, out_dir, csv_path, json_path, replace_shipp
 def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     """Build the listening policy's table: each call's net value given the calls heard.
 
-    Solves --deals random deals double dummy, then iterates: round r assumes
-    the other players bid like round r-1's policy (round 0: the shipped
-    bidding population; ev where it has no fit for the rules), tries every
-    call of every position (pass, the cheapest plain and NT bids, one step
-    above each, the dealer's match) with the rest of the auction bid by
-    that policy, and averages each call's net value (the caller's side's
-    hand score minus the opponents', at 0-0, in table play and in double
-    dummy) by position, what was heard and the caller's hand; round r's
-    policy reads the tables pooled over rounds 1..r.  Stops when the calls'
-    frequencies stop moving (--tolerance) or after --max-rounds, and prints
-    the rounds.  Standard deck without a kitty, low no trump or cover 3.
-    The shipped table took about 6 minutes on one core of 2 shared with
-    other work (the solver 5 of them); `make listening-table` rebuilds it.
+    Solves --deals random deals double dummy; the other players bid like the
+    shipped bidding population; the build tries every call of every position
+    (pass, the cheapest plain and NT bids, one step above each, the dealer's
+    match) with the rest of the auction bid by them, and averages each call's
+    net value (the caller's side's hand score minus the opponents', at 0-0,
+    in table play and in double dummy) by position, what was heard and the
+    caller's hand: one round, the best response to the population.  Under
+    rules the population has no fit for, the others start as ev and the
+    rounds iterate (round r assumes round r-1's policy, reading the tables
+    pooled over rounds 1..r) until the calls' frequencies stop moving
+    (--tolerance) or --max-rounds.  Prints the rounds.  Standard deck
+    without a kitty, low no trump or cover 3.  The shipped table took
+    about 3 minutes on one core of 2 shared with other work (the solver
+    2 of them); `make listening-table` rebuilds it.
 
     \b
     Example:

@@ -41,14 +41,21 @@ Building the table (:func:`build_tables`):
    more (converged) or after ``max_rounds`` (not converged: the last
    round's table is kept, and the rounds say so).
 
+Against the population the others do not move: the table is round 1's,
+the best response to it (one round; ``info["start"]`` says so).  Iterated
+from it, the pooled rounds drifted back towards the trap :data:`START`
+describes (after 12 rounds the first seat opened 46% of hands counting
+4.5-5 and 13% of those counting 5.5-6), so only ``ev``'s start (rules the
+population has no fit for) iterates.
+
 The rounds are kept with the table (``info["rounds"]``: each round's call
 shares by position and its largest change) and printed by ``kaiser-sim
 listening-table``.  The shipped file (``kaiser_sim/data/listening_table.npz``)
 holds a table for each play (``"table"``, ``"dd"``), from the same deals.
 
 What it is not: the values are one hand's at 0-0 (the policy ignores the
-match score); the other players are modelled as bidding like the policy of
-the round before, and the partner's and opponents' hands are only as
+match score); the other players are modelled as bidding like the population
+(from ``ev``: like the policy of the round before), and the partner's and opponents' hands are only as
 informative as that model's calls.  Only the standard deck without a kitty,
 low no trump or cover 3 (the DD table has no low-NT column; a kitty changes
 the hands).
@@ -87,7 +94,8 @@ MARGIN = 1.0
 #: a hand with nothing nets about the same (about -6: the opponents take the hand whatever it calls),
 #: the cells' argmax picked an opening for the weakest hands, and the later rounds locked that in:
 #: first seat opened 99% of hands counting 4 or less and 13% of those counting 6.5-8, a first-seat
-#: pass came to show values, and the partner who heard one overcalled on it (issue 41)
+#: pass came to show values, and the partner who heard one overcalled on it (issue 41).  The table is the
+#: best response to it (one round: module doc)
 START = "population"
 
 
@@ -262,12 +270,14 @@ def table_of(s1, s2, cnt, rounds: int, rules: Rules, play: str, min_cell: int = 
 
 def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=None, tolerance: float = TOLERANCE,
             max_rounds: int = MAX_ROUNDS, min_cell: int = MIN_CELL, margin: float = MARGIN,
-            log=None, start=None) -> tuple[ListeningTable, list, bool]:
+            log=None, start=None, fixed: bool = False) -> tuple[ListeningTable, list, bool]:
     """``(table, rounds, converged)``: the rounds of module doc step 3.
     Round ``r``'s table pools the net values of rounds 1 .. ``r`` (each
     round's others bidding by the policy of the pooled table before it:
     fictitious play, which damps the swings of a pure best response);
-    round 1's others bid by ``start`` (a policy; None: ``ev``).
+    round 1's others bid by ``start`` (a policy; None: ``ev``); ``fixed``:
+    they keep bidding by it, so round 1's table is the best response to it
+    and the rounds end there (converged: the others do not move).
     ``rounds[0]`` is ``start``'s call shares; each later one has its
     ``shares`` ((4, L + 1) lists), ``change`` (the largest move of a share
     from the round before) and ``read`` (the share of calls in cells the
@@ -299,8 +309,8 @@ def iterate(seats: Seats, points, dealers, rules: Rules, play: str, table_model=
         if log:
             log(f"round {r} (others bid as {rounds[-1]['others']}): largest change of a call's share {change:.4f}, "
                 f"table read on {100 * read:.1f}% of calls ({rounds[-1]['seconds']:.1f}s)")
-        others, prev = table, shares
-        if change < tolerance:
+        others, prev = (start if fixed else table), shares
+        if fixed or change < tolerance:
             converged = True
             break
     return table, rounds, converged
@@ -342,11 +352,17 @@ def start_policy(start: str | None, rules: Rules, play: str):
     model = PopulationPolicy(play=play).model_for(rules)
     if model is None:
         return None, {"policy": "ev", "why": f"no population fit for {play} play under rules {rules.label}"}
+    import hashlib
+
+    from .policies import population_path
+
     info = model.info
     return PopulationPolicy(model, play=play), {
         "policy": "population", "deals": info.get("deals"), "seed": info.get("seed"),
         "rounds": max(len(info.get("rounds", [])) - 1, 0), "converged": info.get("converged"),
-        "version": info.get("version")}
+        "version": info.get("version"),
+        # which population file: a rebuilt population (same deals and seed) is told apart by its bytes
+        "sha256": hashlib.sha256(population_path().read_bytes()).hexdigest()}
 
 
 def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
@@ -390,7 +406,7 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
         log(f"{play} play: the rounds start from {start_info['policy']}" + (f" ({start_info['why']})"
                                                                           if "why" in start_info else ""))
         table, rounds, converged = iterate(seats, points, dealers, rules, used, table_model, tolerance, max_rounds,
-                                           min_cell, margin, log, first)
+                                           min_cell, margin, log, first, fixed=first is not None)
         info = {"play": used, "rules": rules.to_dict(), "rules_label": rules.label, "deals": int(deals),
                 "seed": int(seed), "min_cell": int(min_cell), "margin": float(margin), "tolerance": float(tolerance),
                 "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged), "start": start_info,
@@ -402,7 +418,8 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
             info["table_model"] = _pooled_rows(prov)
         out[used] = ListeningTable(table.mean, table.n, table.sd, used, rules.to_dict(), int(min_cell), info,
                                    float(margin))
-        log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} rounds "
+        log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} "
+            f"round{'' if len(rounds) == 2 else 's'} "
             f"({info['seconds']:.1f}s)")
     return out
 
@@ -436,7 +453,7 @@ def _start_text(start) -> str:
     if not start or start.get("policy") != "population":
         return "ev" + (f" ({start['why']})" if start and start.get("why") else "")
     return (f"the population ({start.get('deals') or 0:,} deals, seed {start.get('seed')}, "
-            f"{start.get('rounds')} rounds)")
+            f"{start.get('rounds')} rounds): its best response")
 
 
 def rounds_text(table: ListeningTable) -> str:
@@ -447,7 +464,7 @@ def rounds_text(table: ListeningTable) -> str:
     nt = np.array(["NT" in c for c in calls])
     lines = [f"{info.get('play')} play, {info.get('deals', 0):,} deals (seed {info.get('seed')}), rules "
              f"{info.get('rules_label')}: {'converged' if info.get('converged') else 'NOT converged'} after "
-             f"{len(info.get('rounds', [])) - 1} rounds (tolerance {info.get('tolerance')}: the largest change of a "
+             f"{len(info.get('rounds', [])) - 1} round{'' if len(info.get('rounds', [])) == 2 else 's'} (tolerance {info.get('tolerance')}: the largest change of a "
              f"call's share in a position), started from {_start_text(info.get('start'))}",
              f"{'round':>5}  {'others bid as':>13}  " + "  ".join(f"{'pos ' + str(k + 1) + ' pass/bid/NT %':>20}"
                                                               for k in range(4)) + f"  {'change':>7}  {'read %':>6}"]

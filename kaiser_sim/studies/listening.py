@@ -62,7 +62,7 @@ QUESTION = "Does a bidder that listens to the calls win more matches?"
 METHOD = ("The listening policy makes, in each position, the call (pass, the cheapest plain or NT bid, one step above "
           "each, the dealer's match) with the highest mean net value (its side's hand score minus the opponents', at "
           "0-0) on simulated deals where the same calls were heard and its hand was like this one, the other players "
-          "bidding like the policy of the round before (round 0: the bidding population), rounds repeated until the calls stop moving. "
+          "bidding like the bidding population (its best response). "
           "It plays whole matches against every other policy, in pairs on the same cards with the sides swapped; "
           "the number of matches comes from a power calculation (module doc).")
 #: the policies it plays against by default: every other
