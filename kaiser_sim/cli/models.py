@@ -222,8 +222,8 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
     pooled over rounds 1..r) until the calls' frequencies stop moving
     (--tolerance) or --max-rounds.  Prints the rounds.  Standard deck
     without a kitty, low no trump or cover 3.  The shipped table took
-    about 3 minutes on one core of 2 shared with other work (the solver
-    2 of them); `make listening-table` rebuilds it.
+    about 80 s on one core of 2 shared with other work (the solver
+    70 s of them); `make listening-table` rebuilds it.
 
     \b
     Example:
