@@ -61,21 +61,24 @@ def ok(*xs) -> bool:
 EXTRA_DIGITS = 2
 
 
+def _decimals(text: str) -> int:
+    """The decimals of a printed estimate's first number."""
+    head = text.split(" ")[0]
+    return len(head.split(".")[1]) if "." in head else 0
+
+
 def ci_digits(x, lo, hi, digits: int = 2, scale: float = 1.0) -> int:
     """The decimals :func:`ci` prints ``x [lo, hi]`` at (``digits`` or up to
     :data:`EXTRA_DIGITS` more)."""
-    s = ci(x, lo, hi, digits, scale)
-    head = s.split(" ")[0]
-    return len(head.split(".")[1]) if "." in head else 0
+    return _decimals(ci(x, lo, hi, digits, scale))
 
 
 def ci_column(cells, digits: int = 2, scale: float = 1.0) -> list[str]:
     """``[(x, lo, hi), ...]`` -> the cells of one column, all at the same
-    decimals: the most any cell needs under :func:`ci`'s rule (a column
-    whose precision changes from row to row reads as a change of unit)."""
-    cells = list(cells)
-    d = max([ci_digits(*c, digits=digits, scale=scale) for c in cells if ok(c[0])] or [digits])
-    return [ci(*c, digits=d, scale=scale) if ok(c[0]) else "-" for c in cells]
+    decimals: the most any cell needs under :func:`ci`'s rule
+    (:func:`one_precision`; a column whose precision changes from row to
+    row reads as a change of unit)."""
+    return one_precision([ci(*c, digits=digits, scale=scale) if ok(c[0]) else "-" for c in cells])
 
 
 class Estimate(str):
@@ -91,8 +94,7 @@ class Estimate(str):
 
     @property
     def decimals(self) -> int:
-        head = self.split(" ")[0]
-        return len(head.split(".")[1]) if "." in head else 0
+        return _decimals(self)
 
     def at(self, digits: int) -> str:
         """The same estimate printed at ``digits`` decimals (or more where
