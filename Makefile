@@ -144,9 +144,10 @@ sample: venv
 ## table-play-model: rebuild the shipped table-play model (kaiser_sim/data/table_play_model.json):
 ##         its pooled rows from 80,000 deals played out by PIMC players, K = 20, in two runs of 40,000 (seeds
 ##         101 and 103; the second pools the first's plays with --add), its rows by the declaring hand's count
-##         band from a banded run of seed 105 (--bands: BAND_DEALS dealt deals, about a third played, every strong
-##         hand; checked on BAND_HOLDOUT dealt deals of seed 106); about 80 + 40 minutes on 2 quiet cores; the
-##         plays are kept in runs/table-play-model and resumed if stopped
+##         band from two banded runs of seeds 105 and 111 (--bands: BAND_DEALS dealt deals each, about a third
+##         played, every strong hand; the second pools the first's band counts with --add and is checked on
+##         BAND_HOLDOUT dealt deals of seed 112); about 80 + 2 x 40 minutes on 2 quiet cores; the plays are kept
+##         in runs/table-play-model and resumed if stopped
 BAND_DEALS ?= 43500
 BAND_HOLDOUT ?= 18000
 table-play-model: venv
@@ -157,6 +158,9 @@ table-play-model: venv
 	    --out runs/table-play-model/part-103.json
 	$(PY) -m kaiser_sim table-play-model --bands --deals $(BAND_DEALS) --holdout $(BAND_HOLDOUT) --seed 105 \
 	    --runs runs/table-play-model/bands --add runs/table-play-model/part-103.json \
+	    --out runs/table-play-model/part-105.json
+	$(PY) -m kaiser_sim table-play-model --bands --deals $(BAND_DEALS) --holdout $(BAND_HOLDOUT) --seed 111 \
+	    --runs runs/table-play-model/bands-111 --add runs/table-play-model/part-105.json \
 	    --out kaiser_sim/data/table_play_model.json
 
 ## table-play-models: rebuild the shipped models of the other games (kaiser_sim/data/table_play_model_<game>.json:
