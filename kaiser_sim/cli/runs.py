@@ -245,7 +245,8 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     """
     from ..runs.progress import make_progress
     from ..config import STUDY_SEED
-    from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, make_report
+    from ..report.content import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE
+    from ..report.make import make_report
 
     not_empty(out=out, **{"from": from_path})
     if from_path is not None and (deals is not None or seed is not None):

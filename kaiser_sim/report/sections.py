@@ -88,18 +88,20 @@ def cheat_sheet_more(outputs: dict, title: str = "Cheat sheet, continued") -> Se
     return sec
 
 
-def worked_hands_section(outputs: dict, rules, deals: int, seed: int) -> Section | None:
+def worked_hands_section(outputs: dict, data, deals: int) -> Section | None:
     """Worked hands (:mod:`kaiser_sim.studies.worked_hands`): each example
     hand with its count, its cell of the table card and the hand advisor's
-    verdict (``deals`` of the advisor's deals a hand); None without the
+    verdict under ``data.rules`` (``deals`` of the advisor's deals a hand,
+    seeded by the results' seed, 1 when they record none); None without the
     study that makes the card's cells (a ``net_chart`` table)."""
     from ..studies.worked_hands import TITLE, worked_blocks, worked_rows
 
     # the table card's cells: the study whose tables hold the net chart (the report names no study)
     net = next((o.tables["net_chart"] for o in outputs.values() if "net_chart" in o.tables), None)
-    if net is None or rules is None or deals <= 0:
+    if net is None or deals <= 0:
         return None
-    blocks = worked_blocks(worked_rows(net, rules, deals, seed), deals)
+    seed = data.seed if isinstance(data.seed, int) else 1
+    blocks = worked_blocks(worked_rows(net, data.rules, deals, seed), deals)
     return Section("worked-hands", TITLE, blocks) if blocks else None
 
 
@@ -112,16 +114,17 @@ def advice_section(outputs: dict) -> Section | None:
     return Section("advice", ADVICE_TITLE, blocks) if blocks else None
 
 
-def heard_section(outputs: dict, results, rules) -> Section | None:
-    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`):
-    the auctions players ask about, by the card's count; None without the
+def heard_section(outputs: dict, data) -> Section | None:
+    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`)
+    on ``data``'s results under its rules: the auctions players ask about,
+    by the card's count; None without the
     study whose call chart it details (a ``call_chart`` table) or when no
     hand of the run heard any of them often enough."""
     from ..studies.heard import TITLE, heard_blocks, heard_chart
 
-    if results is None or rules is None or not any("call_chart" in o.tables for o in outputs.values()):
+    if not any("call_chart" in o.tables for o in outputs.values()):
         return None
-    blocks = heard_blocks(heard_chart(results, rules))
+    blocks = heard_blocks(heard_chart(data.results, data.rules))
     return Section("heard", TITLE, blocks) if blocks else None
 
 
@@ -332,7 +335,9 @@ def table_play_blocks(rules) -> list:
     return blocks
 
 
-def appendix_section(inputs: dict, rules=None) -> Section:
+def appendix_section(inputs: dict, rules) -> Section:
+    """The appendix: the method, how to reproduce the run, the files, and the
+    table-play model the report reads under ``rules`` (its held-out check)."""
     sec = Section("appendix", "Appendix: method")
     paras = [
         ("Double dummy", "Every deal is solved with all four hands visible and best play by both sides (an exact "
@@ -365,8 +370,7 @@ def appendix_section(inputs: dict, rules=None) -> Section:
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
         sec.blocks.append(Text(text))
-    if rules is not None:
-        sec.blocks += table_play_blocks(rules)
+    sec.blocks += table_play_blocks(rules)
     return sec
 
 

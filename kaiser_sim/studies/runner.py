@@ -431,7 +431,7 @@ def _finish_study(module, definition, out, results, meta, source, rules, t0, wri
     return StudyOutput(tables, figures, files, inputs)
 
 
-def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | None, write: bool) -> StudyOutput:
+def _run_match_study(module, definition: StudyDefinition, out, rules: Rules, write: bool) -> StudyOutput:
     """A study that plays matches (``USES_RESULTS = False``): no results
     dataset; the definition's seed seeds the matches, ``deals`` is unused."""
     t0 = time.time()
