@@ -8,13 +8,12 @@ charts; the studies come in the registry's order.
 
 from __future__ import annotations
 
-import inspect
 import time
 from pathlib import Path
 
 from .. import __version__
 from ..runs.services import StudyData
-from ..studies import PLAY_STUDIES, STUDIES, get_study
+from ..studies import REGISTRY, STUDIES, study as declared
 from ..studies.runner import definition_for, run_study
 from .content import (DEFAULT_MAX_RESOLVE, DEFAULT_PLAY_DEALS, MIN_DEALS, Report, ReportError, default_worked_deals,
                       report_date)
@@ -25,13 +24,13 @@ from .sections import (advice_section, appendix_section, cheat_sheet, cheat_shee
 def parse_studies(text) -> list[str]:
     """``"a,b"`` -> study keys in the report's order; :class:`ReportError` on an unknown name.
 
-    The default is every study of ``STUDIES``; the play studies
-    (``PLAY_STUDIES``) join only when named."""
+    The default is every study of ``STUDIES`` (declared ``report="default"``);
+    those declared ``report="named"`` (the play studies) join only when named."""
     if text is None or (isinstance(text, str) and not text.strip()):
         return list(STUDIES)
     names = [t.strip().lower().replace("_", "-") for t in (text.split(",") if isinstance(text, str) else text)]
     names = [n for n in names if n]
-    known = list(STUDIES) + list(PLAY_STUDIES)
+    known = list(STUDIES) + [s.key for s in REGISTRY if s.report == "named"]
     bad = [n for n in names if n not in known]
     if bad or not names:
         raise ReportError(f"unknown study {', '.join(repr(b) for b in bad) or '(none given)'}; "
@@ -62,17 +61,16 @@ def build_report(data: StudyData, out, studies=None, max_resolve: int = DEFAULT_
     for i, key in enumerate(keys, 1):
         t0 = time.time()
         log(f"study {i}/{len(keys)}: {key} ...")
-        d = definition_for(key)
-        if "max_resolve" in inspect.signature(get_study(key).run).parameters:
+        d, study = definition_for(key), declared(key)
+        if "re-solves" in study.needs:
             d.params["max_resolve"] = int(max_resolve)
-        if key in PLAY_STUDIES:
+        if "play" in study.needs:
             d.params["max_deals"] = min(len(results), DEFAULT_PLAY_DEALS)
-        module = get_study(key)
-        if getattr(module, "USES_RESULTS", True):
+        if study.report_params:  # the report's shorter run, sized by its deals
+            d.params.update(study.load().report_params(len(results)))
+        if study.uses_results:
             outputs[key] = run_study(d, out / key, results=results, rules=data.rules)
-        else:  # a study that plays matches: no results; the report's shorter run, sized by its deals
-            if callable(getattr(module, "report_params", None)):
-                d.params.update(module.report_params(len(results)))
+        else:  # a study that plays games of its own: no results
             outputs[key] = run_study(d, out / key, rules=data.rules)
         seconds[key] = round(time.time() - t0, 1)
         log(f"study {i}/{len(keys)}: {key} done in {seconds[key]:.0f}s")

@@ -8,7 +8,7 @@ and those that have lines for the cheat sheet a ``cheat_sheet(tables)``.
 
 from __future__ import annotations
 
-from ..studies import get_study
+from ..studies import REGISTRY, get_study, study as declared
 from ..studies.blocks import Chart, Table, Text, ci, count, frame, num, pct
 from .content import EDITION_PATH, Section
 
@@ -29,8 +29,7 @@ def study_section(key: str, output) -> Section:
     # the deals the study read (a play study: the first ones of the run); a study whose parts use fewer
     # (the 5H and 3S re-solve only the first deals) says which in its sample_note
     n = max([output.inputs['n']] + [int(t.attrs.get("run", {}).get("n", 0)) for t in output.tables.values()])
-    sample_note = getattr(study, "sample_note", None)
-    resolved = sample_note(output.tables) if sample_note is not None else ""
+    resolved = study.sample_note(output.tables) if declared(key).sample_note else ""
     unit = output.inputs.get("unit", "deals")  # a study that plays matches counts matches
     cluster = "deal" if unit == "deals" else "card set (the matches and hands played on the same cards)"
     sec.blocks.append(Text(f"n = {n:,} {unit}, seed {output.inputs['seed']};{resolved} every estimate is "
@@ -56,7 +55,7 @@ def cheat_sheet(outputs: dict) -> Section | None:
     no study contributes any."""
     from ..studies.advice import rules_of_thumb
 
-    card = [b for key, o in outputs.items() for b in (getattr(get_study(key), "table_card", lambda t: [])(o.tables))]
+    card = [b for key, o in outputs.items() if declared(key).table_card for b in get_study(key).table_card(o.tables)]
     if not card:
         return cheat_sheet_more(outputs, title="Cheat sheet: at the table")
     thumbs = rules_of_thumb({k: o.tables for k, o in outputs.items()})
@@ -71,12 +70,11 @@ def cheat_sheet(outputs: dict) -> Section | None:
 
 def cheat_sheet_more(outputs: dict, title: str = "Cheat sheet, continued") -> Section | None:
     """The cheat sheet's lines that do not fit the table card: each study's
-    ``cheat_sheet(tables)``, in the order of its ``CHEAT_SHEET_ORDER``; None
-    when none contributes any."""
-    studies = [(get_study(key), o) for key, o in outputs.items()]
-    studies = sorted((s for s in studies if callable(getattr(s[0], "cheat_sheet", None))),
-                     key=lambda s: getattr(s[0], "CHEAT_SHEET_ORDER", 0))
-    blocks = [b for study, o in studies for b in study.cheat_sheet(o.tables)]
+    ``cheat_sheet(tables)``, in the order its declaration gives
+    (:attr:`kaiser_sim.studies.Study.cheat_sheet`); None when none
+    contributes any."""
+    order = [s.key for s in sorted((s for s in REGISTRY if s.cheat_sheet is not None), key=lambda s: s.cheat_sheet)]
+    blocks = [b for key in order if key in outputs for b in get_study(key).cheat_sheet(outputs[key].tables)]
     if not blocks:
         return None
     alone = title.startswith("Cheat sheet: at")  # no table card: these lines are the cheat sheet, on one page

@@ -129,10 +129,6 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     return blocks, text, ["lead_value", "lead_make_change"]
 
 
-#: place of this study's lines on the cheat sheet (smaller first)
-CHEAT_SHEET_ORDER = 50
-
-
 def cheat_sheet(tables) -> list:
     """The cheat sheet's line on the lead: what being on lead is worth."""
     s = tables["summary"]
