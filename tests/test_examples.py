@@ -96,10 +96,10 @@ def _shrink(args: list[str]) -> list[str]:
     if command == "match" and not given:
         out += ["-n", str(cap)]
     if command == "study" and len(out) > 1 and not any(a.startswith("matches=") for a in out):
-        from kaiser_sim.studies import StudyError, get_study
+        from kaiser_sim.studies import StudyError, study
 
         try:  # a study that plays matches (no deals to cap): a few matches
-            plays = not getattr(get_study(out[1]), "USES_RESULTS", True)
+            plays = study(out[1]).category == "matches"
         except StudyError:
             plays = False
         if plays:

@@ -139,7 +139,7 @@ def test_rules_shows_the_results_rules_where_they_apply():
 
 
 def test_report_uses_the_defaults_its_help_shows(monkeypatch, tmp_path):
-    import kaiser_sim.report as report_module
+    import kaiser_sim.report.make as report_module  # where the command finds make_report
 
     seen = {}
 

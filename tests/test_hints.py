@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from kaiser_sim import config
 from kaiser_sim.runs import results as res
 from kaiser_sim.cli import main
-from kaiser_sim.studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
+from kaiser_sim.studies import all_study_names
 
 
 def cli(*args):
@@ -191,6 +191,6 @@ def test_report_deals_range_is_what_the_report_takes():
 
 def test_study_help_names_every_study():
     help_text = " ".join(cli("study", "--help").output.split()).replace("- ", "-")
-    for name in [*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]:
+    for name in all_study_names():
         assert name in help_text, name
     assert isinstance(main.commands["study"], click.Command)

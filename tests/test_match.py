@@ -327,11 +327,11 @@ def test_cli_match_bad_input_exits_2(args):
 
 
 def test_match_study_small(tmp_path):
-    from kaiser_sim.studies import StudyError, get_study
+    from kaiser_sim.studies import StudyError, study
     from kaiser_sim.studies.runner import definition_for, run_study
 
     d = definition_for("match")
-    assert d.study == "match" and get_study("match").USES_RESULTS is False
+    assert d.study == "match" and not study("match").uses_results and study("match").category == "matches"
     d.params.update(matches=2, policies=["ev", "score-aware"], hands=40, grid_step=25, rules_matches=2)
     out = run_study(d, tmp_path / "m")
     t = out.tables
@@ -343,7 +343,7 @@ def test_match_study_small(tmp_path):
     assert ((g["bid_share"] >= 0) & (g["bid_share"] <= 1)).all()
     assert {"bid_vs_state.png", "standings.svg", "study.json"} <= set(out.files)
     assert json.loads((tmp_path / "m" / "study.json").read_text())["unit"] == "matches"
-    with pytest.raises(StudyError, match="plays matches"):
+    with pytest.raises(StudyError, match="plays whole matches: it reads no results dataset"):
         run_study(d, tmp_path / "x", from_path=str(tmp_path))
     assert "seconds" in t["round_robin"]  # the time the matches took ...
 

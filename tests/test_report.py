@@ -230,8 +230,8 @@ def test_the_report_names_its_results_where_they_are_kept(tmp_path, monkeypatch,
     class Built:
         out = None
 
-    def build(results, rules, stage, keys, max_resolve, source, *args, **kwargs):
-        seen["source"] = source
+    def build(data, stage, *args, **kwargs):
+        seen["source"] = data.source
         return Built()
 
     monkeypatch.setattr(make, "build_report", build)  # where make_report finds them

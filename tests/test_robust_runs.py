@@ -252,7 +252,7 @@ def test_report_default_out_is_built_from_checked_metadata(tiny, tmp_path, monke
 
     seen = {}
 
-    def fake_build(results, rules, out, *a, **k):
+    def fake_build(data, out, *a, **k):
         seen["out"] = Path(out)
         raise report.ReportError("stop here")
 

@@ -22,8 +22,8 @@ import pytest
 
 import kaiser_sim
 from kaiser_sim import report
-from kaiser_sim.studies import (MATCH_STUDIES, PLAY_STUDIES, REPORT_ATTRIBUTES, STUDIES, STUDY_ATTRIBUTES,
-                                get_study)
+from kaiser_sim.studies import (MATCH_STUDIES, PLAY_STUDIES, REGISTRY, REPORT_ATTRIBUTES, STUDIES, STUDY_ATTRIBUTES,
+                                Study, get_study, study)
 from kaiser_sim.studies.blocks import Chart, Table, Text
 from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, definition_text, load_definition, write_definitions
 
@@ -45,8 +45,9 @@ def test_module_provides_its_attributes(key):
         for name in ("TITLE", "QUESTION", "METHOD"):
             assert isinstance(getattr(mod, name), str) and getattr(mod, name).strip()
         assert callable(mod.section)
-    if hasattr(mod, "cheat_sheet"):
-        assert callable(mod.cheat_sheet) and isinstance(mod.CHEAT_SHEET_ORDER, int)
+    declared = study(key)
+    for hook in ("cheat_sheet", "table_card", "sample_note", "report_params"):  # what it declares, it provides
+        assert (getattr(declared, hook) not in (None, False)) == callable(getattr(mod, hook, None)), (key, hook)
 
 
 def test_titles_and_questions_distinct():
@@ -57,9 +58,44 @@ def test_titles_and_questions_distinct():
 
 def test_cheat_sheet_contributors():
     """The studies the cheat sheet has always drawn on, in its order."""
-    have = sorted((k for k in IN_REPORT if hasattr(get_study(k), "cheat_sheet")),
-                  key=lambda k: get_study(k).CHEAT_SHEET_ORDER)
+    have = sorted((k for k in IN_REPORT if study(k).cheat_sheet is not None), key=lambda k: study(k).cheat_sheet)
     assert have == ["bidding-chart", "trump-and-nt", "auction", "five-hearts", "three-spades", "lead"]
+
+
+# --- declarations (issue 44, item 5) ----------------------------------------------------------
+
+
+def test_the_categories_agree_with_what_the_studies_do():
+    """A study that plays matches is among the match studies, whether or
+    not the report has it (listening was not); one that reads no results is
+    run without them; the registry's views are its declarations'."""
+    assert set(MATCH_STUDIES) == {"listening", "match"} and set(PLAY_STUDIES) == {"dd-bias"}
+    assert list(STUDIES) == [s.key for s in REGISTRY if s.report == "default"]
+    for s in REGISTRY:
+        takes = {p.name for p in s.parameters}
+        assert ("matches" in takes) == (s.category == "matches"), s.key
+        assert ("re-solves" in s.needs) == ("max_resolve" in takes), s.key
+        assert ("play" in s.needs) == ("max_deals" in takes), s.key
+        assert s.uses_results == (s.category in ("deals", "play")), s.key
+        assert s.uses_results or s.unit in takes, s.key  # the parameter that sets how many of its own it plays
+
+
+def test_a_declaration_refuses_what_contradicts_itself():
+    with pytest.raises(ValueError):
+        Study("x", "x", "x", ("deals", "matches"), "default", ())  # reads the run's deals and plays its own
+    with pytest.raises(ValueError):
+        Study("x", "x", "x", ("deals", "fresh air"), "default", ())
+    with pytest.raises(ValueError):
+        Study("x", "x", "x", ("deals",), "sometimes", ())
+
+
+def test_the_report_and_the_runner_read_declarations_not_modules():
+    """No probing of a study's module: no signature read, no attribute
+    looked up with a fallback (the declaration says what it has)."""
+    for path in (PACKAGE / "report" / "build.py", PACKAGE / "report" / "sections.py",
+                 PACKAGE / "studies" / "runner.py", PACKAGE / "cli" / "runs.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "inspect." not in text and "getattr(" not in text and "hasattr(" not in text, path.name
 
 
 # --- definitions ------------------------------------------------------------------------------
@@ -117,10 +153,10 @@ def test_installed_package_runs_the_same_definitions(tmp_path):
     site = tmp_path / "site"
     shutil.copytree(PACKAGE, site / "kaiser_sim", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     code = ("import json, kaiser_sim\n"
-            "from kaiser_sim.studies import STUDIES, PLAY_STUDIES, MATCH_STUDIES\n"
+            "from kaiser_sim.studies import all_study_names\n"
             "from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for\n"
             "out = {'file': kaiser_sim.__file__, 'analyses': ANALYSES_DIR.exists(), 'defs': {}}\n"
-            "for k in {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}:\n"
+            "for k in all_study_names():\n"
             "    d = definition_for(k)\n"
             "    out['defs'][k] = [d.deals, d.seed, d.rules, d.rule, d.params, d.description]\n"
             "print(json.dumps(out))\n")

@@ -38,7 +38,7 @@ from kaiser_sim.hands import trump_by_rule
 from kaiser_sim.rules import get_preset, preset_names
 from kaiser_sim.runs.results import load_results
 from kaiser_sim.strategy.capabilities import CAPABILITIES, refusal
-from kaiser_sim.studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES, get_study
+from kaiser_sim.studies import REGISTRY, study as declared
 from kaiser_sim.studies import specials
 from kaiser_sim.studies.common import hands_array, results_frame
 from kaiser_sim.studies.runner import definition_for, run_study
@@ -104,7 +104,7 @@ def runs(tmp_path_factory):
 
 
 def test_the_matrix_covers_every_study():
-    assert set(SMALL) == set(STUDIES) | set(MATCH_STUDIES) | set(PLAY_STUDIES)
+    assert set(SMALL) == {s.key for s in REGISTRY}
     assert set(STUDY_CAPABILITY.values()) <= set(CAPABILITIES)
 
 
@@ -120,8 +120,7 @@ def _close_figures():
 def test_every_study_runs_or_refuses_in_one_line(runs, name, study, tmp_path):
     rules = rules_of(name)
     why = refusal(STUDY_CAPABILITY[study], rules) if study in STUDY_CAPABILITY else ""
-    module = get_study(study)
-    uses_results = getattr(module, "USES_RESULTS", True)
+    uses_results = declared(study).uses_results
     preset, overrides = RULE_SETS[name]
     params = dict(SMALL[study])
     if study in ("five-hearts", "three-spades"):
@@ -144,6 +143,7 @@ def test_every_study_runs_or_refuses_in_one_line(runs, name, study, tmp_path):
     else:
         out = run_study(d, tmp_path / "o", rules=rules, write=False)
     assert out.tables
+    assert set(out.tables) <= set(declared(study).outputs), "a table its declaration does not name"
 
 
 def _direct(deal, kitty, leader: int, strain: int, holder: int, rules) -> int:

@@ -35,7 +35,7 @@ def test_play_run_columns_and_contracts(played):
     df = kaiser_sim.load_results(played)
     assert list(df.columns[-4:]) == ["play_declarer", "play_strain", "play_dd", "play_pts"]
     hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
-    dec, strain = play_contracts(hands, df["deal"].to_numpy())
+    dec, strain = play_contracts(hands, df["deal"].to_numpy(), STANDARD)
     assert (df["play_declarer"] == dec).all() and (df["play_strain"] == strain).all()
     assert (dec == df["deal"] % 4).all() and (strain[df["deal"] % 3 == 2] == 4).all()
     # the stored DD value is the points table's entry for the contract

@@ -132,16 +132,11 @@ def commands_page() -> str:
 # --- studies ---------------------------------------------------------------------------------
 
 
-def _registries():
-    from ..studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
-
-    return [("in the printed report", STUDIES), ("play the deals out (PIMC); in the report only when named",
-                                                 PLAY_STUDIES), ("play whole matches; not in the report", MATCH_STUDIES)]
-
-
 def study_names() -> list[str]:
-    """Every registered study, in the registries' order."""
-    return [name for _, registry in _registries() for name in registry]
+    """Every registered study, in the registry's order (the report's first)."""
+    from ..studies import all_study_names
+
+    return all_study_names()
 
 
 def _csv_columns(path: Path) -> list[str]:
@@ -152,7 +147,7 @@ def _csv_columns(path: Path) -> list[str]:
 
 
 def studies_page() -> str:
-    from ..studies import get_study
+    from ..studies import CATEGORIES, REPORT_PLACES, get_study, study
     from ..studies.params import describe, toml_value
 
     names = study_names()
@@ -162,15 +157,17 @@ def studies_page() -> str:
              "`PARAMETERS` (what `--param KEY=VALUE` takes; `kaiser-sim study NAME --list` prints the same), "
              "and the tables and charts each wrote in the edition (`reports/sample/NAME/`).", "",
              "| study | kind | question |", "|---|---|---|"]
-    for kind, registry in _registries():
-        lines += [f"| [`{name}`](#{name}) | {kind} | {_cell(summary)} |" for name, (_, summary) in registry.items()]
     for name in names:
-        module = get_study(name)
+        s = study(name)
+        kind = f"{CATEGORIES[s.category]}; {REPORT_PLACES[s.report]}"
+        lines.append(f"| [`{name}`](#{name}) | {kind} | {_cell(s.summary)} |")
+    for name in names:
+        module, s = get_study(name), study(name)
         d = module.DEFINITION
         lines += ["", f"## {name}", "", _cell(d.get("description", "")), ""]
         lines.append(f"Module `{module.__name__}`; definition: "
                      + ", ".join(f"{k} = `{toml_value(d[k])}`" for k in ("deals", "seed", "rules", "rule") if k in d)
-                     + ("" if getattr(module, "USES_RESULTS", True) else " (plays matches: the seed seeds them)")
+                     + ("" if s.uses_results else f" ({CATEGORIES[s.category]}: the seed seeds them)")
                      + ".")
         lines += ["", "| parameter | takes | default | sets | the definition sets |", "|---|---|---|---|---|"]
         for p in module.PARAMETERS:

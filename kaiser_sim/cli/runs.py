@@ -13,7 +13,7 @@ import os
 import click
 
 from .. import config
-from ..studies import MATCH_STUDIES, PLAY_STUDIES, STUDIES
+from ..studies import REGISTRY, all_study_names
 from .common import InputError, given, not_empty, seed_option
 from .rules_options import rules_options
 from .types import SEAT_HAND
@@ -152,7 +152,8 @@ def _doc_with(**fields):
               "sets; then exit.")
 @rules_options(default="with --from, the results' rules; else the definition's")
 @click.pass_context
-@_doc_with(names=", ".join([*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]))
+@_doc_with(names=", ".join(all_study_names()),
+           own=", ".join(s.key for s in REGISTRY if not s.uses_results))
 def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, quiet, list_params, rules):
     """Run a study and write its tables (CSV, Markdown), charts (PNG, SVG) and study.json.
 
@@ -160,10 +161,10 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
     holds one per study).  The deals come from --from RESULTS or
     are simulated (into OUT/results) with the definition's deal count and
     seed, which --deals and --seed override.  --rules/--rule set the scoring
-    rules (default: those of the results or the definition).  The match
-    study plays whole matches instead (kaiser-sim match): it reads no deals,
-    --seed seeds the matches and --from is refused.  --param KEY=VALUE sets
-    one of the study's parameters; --list shows them.
+    rules (default: those of the results or the definition).  A study that
+    plays matches or bids deals of its own ({own}) reads no deals: --seed
+    seeds them and --from is refused.  --param KEY=VALUE sets one of the
+    study's parameters; --list shows them.
 
     \b
     Examples:
@@ -176,23 +177,24 @@ def study(ctx, study_name, from_path, deals, seed, out, params, workers, force, 
     from ..runs.progress import make_progress
     from ..studies.runner import definition_for, parameters_text, parse_param, run_study
 
-    from ..studies import get_study
+    from ..studies import CATEGORIES, study as declared
 
     if list_params:
-        names = [study_name] if study_name is not None else [*STUDIES, *PLAY_STUDIES, *MATCH_STUDIES]
+        names = [study_name] if study_name is not None else all_study_names()
         click.echo("\n".join(parameters_text(definition_for(name)) for name in names), nl=False)
         return
     if study_name is None:  # NAME is optional only with --list
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "study_name"))
     not_empty(out=out, **{"from": from_path})
     definition = definition_for(study_name)
-    plays_matches = not getattr(get_study(definition.study), "USES_RESULTS", True)
-    if from_path is not None and not plays_matches and (deals is not None or seed is not None):
+    declaration = declared(definition.study)
+    if from_path is not None and declaration.uses_results and (deals is not None or seed is not None):
         raise InputError(f"{'--deals' if deals is not None else '--seed'} describes a new simulation; "
                          "with --from the results decide the deals and the seed")
-    if plays_matches and deals is not None:
-        raise InputError(f"study {definition.study} plays matches and reads no deals: --deals does not apply "
-                         "(set the number of matches with --param matches=N)")
+    if not declaration.uses_results and deals is not None:
+        unit = declaration.unit  # what its n counts, and the parameter that sets how many
+        raise InputError(f"study {definition.study} {CATEGORIES[declaration.category]} and reads no results: "
+                         f"--deals does not apply (set the number of {unit} with --param {unit}=N)")
     definition.params.update(dict(parse_param(p) for p in params))
     definition.deals = deals or definition.deals
     definition.seed = definition.seed if seed is None else seed
@@ -245,7 +247,8 @@ def report(ctx, deals, seed, studies, from_path, out, max_resolve, workers, forc
     """
     from ..runs.progress import make_progress
     from ..config import STUDY_SEED
-    from ..report import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE, make_report
+    from ..report.content import DEFAULT_DEALS, DEFAULT_MAX_RESOLVE
+    from ..report.make import make_report
 
     not_empty(out=out, **{"from": from_path})
     if from_path is not None and (deals is not None or seed is not None):

@@ -82,7 +82,7 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = STUDY_SEED, ru
     from .. import config
     from ..runs.output_dir import removed_on_failure, staged
     from ..rules import get_preset
-    from ..runs.services import check_output_dir, check_results_path, obtain_results, results_rules
+    from ..runs.services import StudyData, check_output_dir, check_results_path, obtain_results, results_rules
 
     keys = parse_studies(studies)
     if from_path is None and deals < MIN_DEALS:
@@ -117,10 +117,10 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = STUDY_SEED, ru
             source = str(out / "results") if keep_results else (
                 f"not kept (--no-keep-results); kaiser-sim simulate --deals {deals} --seed {seed} --mode points "
                 "with these rules makes the same deals again")
+        data = StudyData(results, rules, source)  # the rules given once: every study and section reads them here
         t1 = time.time()
         with staged(out, "the report") as stage:
-            report = build_report(results, rules, stage, keys, max_resolve, source, log, t1 - t0, rules_preset,
-                                  edition)
+            report = build_report(data, stage, keys, max_resolve, log, t1 - t0, rules_preset, edition)
             log("writing report.pdf and report.md ...")
             doc = write_report(report)
             doc["seconds"]["total"] = round(time.time() - t0, 1)

@@ -8,7 +8,7 @@ and those that have lines for the cheat sheet a ``cheat_sheet(tables)``.
 
 from __future__ import annotations
 
-from ..studies import get_study
+from ..studies import REGISTRY, get_study, study as declared
 from ..studies.blocks import Chart, Table, Text, ci, count, frame, num, pct
 from .content import EDITION_PATH, Section
 
@@ -29,8 +29,7 @@ def study_section(key: str, output) -> Section:
     # the deals the study read (a play study: the first ones of the run); a study whose parts use fewer
     # (the 5H and 3S re-solve only the first deals) says which in its sample_note
     n = max([output.inputs['n']] + [int(t.attrs.get("run", {}).get("n", 0)) for t in output.tables.values()])
-    sample_note = getattr(study, "sample_note", None)
-    resolved = sample_note(output.tables) if sample_note is not None else ""
+    resolved = study.sample_note(output.tables) if declared(key).sample_note else ""
     unit = output.inputs.get("unit", "deals")  # a study that plays matches counts matches
     cluster = "deal" if unit == "deals" else "card set (the matches and hands played on the same cards)"
     sec.blocks.append(Text(f"n = {n:,} {unit}, seed {output.inputs['seed']};{resolved} every estimate is "
@@ -56,7 +55,7 @@ def cheat_sheet(outputs: dict) -> Section | None:
     no study contributes any."""
     from ..studies.advice import rules_of_thumb
 
-    card = [b for key, o in outputs.items() for b in (getattr(get_study(key), "table_card", lambda t: [])(o.tables))]
+    card = [b for key, o in outputs.items() if declared(key).table_card for b in get_study(key).table_card(o.tables)]
     if not card:
         return cheat_sheet_more(outputs, title="Cheat sheet: at the table")
     thumbs = rules_of_thumb({k: o.tables for k, o in outputs.items()})
@@ -71,12 +70,11 @@ def cheat_sheet(outputs: dict) -> Section | None:
 
 def cheat_sheet_more(outputs: dict, title: str = "Cheat sheet, continued") -> Section | None:
     """The cheat sheet's lines that do not fit the table card: each study's
-    ``cheat_sheet(tables)``, in the order of its ``CHEAT_SHEET_ORDER``; None
-    when none contributes any."""
-    studies = [(get_study(key), o) for key, o in outputs.items()]
-    studies = sorted((s for s in studies if callable(getattr(s[0], "cheat_sheet", None))),
-                     key=lambda s: getattr(s[0], "CHEAT_SHEET_ORDER", 0))
-    blocks = [b for study, o in studies for b in study.cheat_sheet(o.tables)]
+    ``cheat_sheet(tables)``, in the order its declaration gives
+    (:attr:`kaiser_sim.studies.Study.cheat_sheet`); None when none
+    contributes any."""
+    order = [s.key for s in sorted((s for s in REGISTRY if s.cheat_sheet is not None), key=lambda s: s.cheat_sheet)]
+    blocks = [b for key in order if key in outputs for b in get_study(key).cheat_sheet(outputs[key].tables)]
     if not blocks:
         return None
     alone = title.startswith("Cheat sheet: at")  # no table card: these lines are the cheat sheet, on one page
@@ -88,18 +86,20 @@ def cheat_sheet_more(outputs: dict, title: str = "Cheat sheet, continued") -> Se
     return sec
 
 
-def worked_hands_section(outputs: dict, rules, deals: int, seed: int) -> Section | None:
+def worked_hands_section(outputs: dict, data, deals: int) -> Section | None:
     """Worked hands (:mod:`kaiser_sim.studies.worked_hands`): each example
     hand with its count, its cell of the table card and the hand advisor's
-    verdict (``deals`` of the advisor's deals a hand); None without the
+    verdict under ``data.rules`` (``deals`` of the advisor's deals a hand,
+    seeded by the results' seed, 1 when they record none); None without the
     study that makes the card's cells (a ``net_chart`` table)."""
     from ..studies.worked_hands import TITLE, worked_blocks, worked_rows
 
     # the table card's cells: the study whose tables hold the net chart (the report names no study)
     net = next((o.tables["net_chart"] for o in outputs.values() if "net_chart" in o.tables), None)
-    if net is None or rules is None or deals <= 0:
+    if net is None or deals <= 0:
         return None
-    blocks = worked_blocks(worked_rows(net, rules, deals, seed), deals)
+    seed = data.seed if isinstance(data.seed, int) else 1
+    blocks = worked_blocks(worked_rows(net, data.rules, deals, seed), deals)
     return Section("worked-hands", TITLE, blocks) if blocks else None
 
 
@@ -112,16 +112,17 @@ def advice_section(outputs: dict) -> Section | None:
     return Section("advice", ADVICE_TITLE, blocks) if blocks else None
 
 
-def heard_section(outputs: dict, results, rules) -> Section | None:
-    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`):
-    the auctions players ask about, by the card's count; None without the
+def heard_section(outputs: dict, data) -> Section | None:
+    """What to call after the level heard (:mod:`kaiser_sim.studies.heard`)
+    on ``data``'s results under its rules: the auctions players ask about,
+    by the card's count; None without the
     study whose call chart it details (a ``call_chart`` table) or when no
     hand of the run heard any of them often enough."""
     from ..studies.heard import TITLE, heard_blocks, heard_chart
 
-    if results is None or rules is None or not any("call_chart" in o.tables for o in outputs.values()):
+    if not any("call_chart" in o.tables for o in outputs.values()):
         return None
-    blocks = heard_blocks(heard_chart(results, rules))
+    blocks = heard_blocks(heard_chart(data.results, data.rules))
     return Section("heard", TITLE, blocks) if blocks else None
 
 
@@ -332,7 +333,9 @@ def table_play_blocks(rules) -> list:
     return blocks
 
 
-def appendix_section(inputs: dict, rules=None) -> Section:
+def appendix_section(inputs: dict, rules) -> Section:
+    """The appendix: the method, how to reproduce the run, the files, and the
+    table-play model the report reads under ``rules`` (its held-out check)."""
     sec = Section("appendix", "Appendix: method")
     paras = [
         ("Double dummy", "Every deal is solved with all four hands visible and best play by both sides (an exact "
@@ -365,8 +368,7 @@ def appendix_section(inputs: dict, rules=None) -> Section:
     for head, text in paras:
         sec.blocks.append(Text(head, "heading"))
         sec.blocks.append(Text(text))
-    if rules is not None:
-        sec.blocks += table_play_blocks(rules)
+    sec.blocks += table_play_blocks(rules)
     return sec
 
 

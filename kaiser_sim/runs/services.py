@@ -7,7 +7,9 @@ here check a dataset before it is loaded (:func:`check_results_path`: a
 ``--mode tricks`` run is refused before its rows are read), read the rules
 recorded with it (:func:`results_rules`), load or simulate it
 (:func:`obtain_results`) and check the output directory before any work
-(:func:`check_output_dir`).
+(:func:`check_output_dir`).  What the report's studies and sections then
+read is one :class:`StudyData`: the results with the rules they are scored
+under, given once.
 
 Their refusals are :class:`RunServiceError`, or the run layer's own errors
 raised as they are (:class:`~kaiser_sim.runs.results.ResultsError`,
@@ -19,11 +21,12 @@ its own options).  The studies and the report let them pass.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import KaiserSimError
-from ..rules import Rules, RulesError
+from ..rules import STANDARD, Rules, RulesError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,6 +40,24 @@ class RunServiceError(KaiserSimError):
     read or holds no points values, rules recorded with it that cannot be
     read, a simulation that cannot run), or an output directory that cannot
     be written; the message says why."""
+
+
+@dataclass(frozen=True)
+class StudyData:
+    """What the studies of one report read: a results frame with points
+    values, the rules every study scores it under (those it was dealt
+    under, or others of the same hand size and deck) and where it comes
+    from, in words for the report (a path, or why the deals were not
+    kept)."""
+
+    results: pd.DataFrame
+    rules: Rules
+    source: str
+
+    @property
+    def seed(self):
+        """The seed the results were dealt with (None when they record none)."""
+        return (self.results.attrs.get("kaiser_sim", {}) or {}).get("seed")
 
 
 def check_results_path(from_path) -> dict:
@@ -70,7 +91,7 @@ def results_rules(meta: dict, source) -> Rules | None:
         raise RunServiceError(f"{source or 'the results'}: the rules recorded with them cannot be read: {e}") from None
 
 
-def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules | None = None,
+def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules = STANDARD,
                    out=None, progress=None, workers: int | None = None, force: bool = False) -> pd.DataFrame:
     """A results frame: ``load_results(from_path)``, or a new points-mode run
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
@@ -117,5 +138,5 @@ def check_output_dir(out) -> None:
         raise RunServiceError(f"--out {out}: cannot write there ({e.strerror or e})") from None
 
 
-__all__ = ["RunServiceError", "check_results_path", "check_points", "results_rules", "obtain_results",
+__all__ = ["StudyData", "RunServiceError", "check_results_path", "check_points", "results_rules", "obtain_results",
            "check_output_dir", "POINTS_NEEDED"]

@@ -68,7 +68,7 @@ from .chunks import compute_chunk
 from .executors import dask_connect, dask_executor, default_workers, in_process, schedule, worker_pool
 from .locking import RunStopped, locked, stop_on_signals, whole_write
 from .progress import Progress, format_duration
-from ..rules import Rules, RulesError
+from ..rules import STANDARD, Rules, RulesError
 from .spec import RunSpec, SimulateError, auto_chunk_size, make_spec, parse_fixed, resume_spec, shown
 
 
@@ -105,8 +105,11 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
     mode : ``"both"`` (default: the points and the tricks tables, solved
         together by the ladder at about 1.2x the points table's cost),
         ``"points"`` or ``"tricks"``: which tables to store.
-    rules : a :class:`~kaiser_sim.rules.Rules` (default ``standard``); its hand
-        size and deck decide the dealing, the whole value is recorded.
+    rules : a :class:`~kaiser_sim.rules.Rules`; its hand size and deck decide
+        the dealing, the whole value is recorded.  Like every option here,
+        ``None`` is "not given": a resumed run's own rules, a new run's
+        :data:`kaiser_sim.rules.STANDARD`; from here on the run holds a
+        ``Rules`` (:class:`~kaiser_sim.runs.spec.RunSpec`).
     fixed : cards every deal gives a seat: ``["N=AKQ.5.-.-"]`` or ``{"N": "AKQ.5.-.-"}``.
     chunk_size : deals per part (default ``config.SIMULATE_CHUNK_SIZE``; at most
         ``config.SIMULATE_MAX_CHUNK_SIZE``, and ``config.SIMULATE_MAX_CHUNKS`` parts).
@@ -181,8 +184,8 @@ def simulate(out, deals: int | None = None, seed: int | None = None, *, mode: st
             chunk_size = config.PLAY_CHUNK_SIZE
         elif chunk_size is None:
             chunk_size = auto_chunk_size(deals, workers)
-        spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "both", rules, fixed,
-                         chunk_size, samples or 0)
+        spec = make_spec(deals, config.DEFAULT_SEED if seed is None else seed, mode or "both",
+                         STANDARD if rules is None else rules, fixed, chunk_size, samples or 0)
     run = res.enclosing_dataset(path.parent)
     if run is not None:
         raise SimulateError(f"--out {path} lies inside the results directory {run}; choose a directory "

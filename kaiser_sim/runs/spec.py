@@ -24,7 +24,7 @@ from .. import __version__, config
 from . import results as res
 from ..cards import NotationError, Seat, format_hand, parse_hand
 from ..deal import certainly_weak, deal_batch, normalize_fixed
-from ..rules import Rules
+from ..rules import STANDARD, Rules
 
 
 #: how the contracts of a play run are chosen (also stored in the run's metadata)
@@ -36,9 +36,9 @@ CONTRACTS_LOW_NT = "; under rules with low no trump every other no-trump deal is
 NT_EVERY = 3
 
 
-def contracts_text(rules=None) -> str:
+def contracts_text(rules: Rules) -> str:
     """:data:`CONTRACTS`, and what changes under ``rules``."""
-    return CONTRACTS + (CONTRACTS_LOW_NT if rules is not None and rules.low_nt != "off" else "")
+    return CONTRACTS + (CONTRACTS_LOW_NT if rules.low_nt != "off" else "")
 
 
 #: how the weak-hand redeal is applied (stored in the run's metadata, ``redeal``)
@@ -48,7 +48,7 @@ REDEAL_METHOD = ("a deal in which some hand may demand a redeal under the rules'
                  "how many ('redeals' in its part metadata)")
 
 
-def play_contracts(hands, deal_ids, rules=None) -> tuple[np.ndarray, np.ndarray]:
+def play_contracts(hands, deal_ids, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """``(declarer seat, strain 0..4, 5 low NT)`` of each deal of a ``--play``
     run (:data:`CONTRACTS`): ``hands`` (n, 4) bitboards (before any kitty
     is taken), ``deal_ids`` the deals' indices in the run; under ``rules``
@@ -60,7 +60,7 @@ def play_contracts(hands, deal_ids, rules=None) -> tuple[np.ndarray, np.ndarray]
     dec = idx % 4
     strains = trump_by_rule(hands[np.arange(len(idx)), dec]).astype(np.int64)
     strains = np.where(idx % NT_EVERY == NT_EVERY - 1, 4, strains)
-    if rules is not None and rules.low_nt != "off":
+    if rules.low_nt != "off":
         strains = np.where(idx % (2 * NT_EVERY) == 2 * NT_EVERY - 1, 5, strains)
     return dec, strains
 
@@ -238,10 +238,9 @@ def auto_chunk_size(deals, workers: int) -> int:
     return int(min(config.SIMULATE_CHUNK_SIZE, max(config.SIMULATE_MIN_AUTO_CHUNK_SIZE, per)))
 
 
-def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules | None = None,
+def make_spec(deals: int, seed: int = config.DEFAULT_SEED, mode: str = "points", rules: Rules = STANDARD,
               fixed=None, chunk_size: int | None = None, samples: int = 0) -> RunSpec:
     """A checked :class:`RunSpec`; :class:`SimulateError` names a bad argument."""
-    rules = Rules.preset("standard") if rules is None else rules
     if not isinstance(rules, Rules):
         raise SimulateError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
     chunk_size = config.SIMULATE_CHUNK_SIZE if chunk_size is None else chunk_size

@@ -399,9 +399,6 @@ def meaning(tables) -> list[str]:
     return out
 
 
-#: place of this study's lines on the cheat sheet (smaller first): after the what-to-bid grid
-CHEAT_SHEET_ORDER = 25
-
 #: the cheat sheet's words for the chart's actions
 _ACTION_WORDS = {"pass": "pass", "plain": "bid (cheapest plain)", "NT": "bid NT (cheapest)",
                  "plain +1": "jump a plain level", "NT +1": "jump an NT level", "match": "match"}

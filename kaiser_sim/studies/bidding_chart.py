@@ -708,9 +708,6 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     return blocks, text, ["what_to_bid", "what_to_bid_dd", "expected_by_bid"]
 
 
-#: place of this study's lines on the cheat sheet (smaller first)
-CHEAT_SHEET_ORDER = 10
-
 #: the words of the table card's count (its whole numbers, :data:`CARD_COUNT`)
 CARD_COUNT_WORDS = ("trump A 4, K 2, Q 1; each trump 2; side-suit A 2, K 1; 5♥ 1; 3♠ 3 (trump: your longest suit; "
                     "of two as long, the one with more high cards)")

@@ -60,10 +60,6 @@ PARAMETERS = (
 )
 DEFINITION = definition(KEY, "The bidding model's call frequencies by position and count band, beside the rule "
                         "documents", params={"deals": 20000, "policies": list(DEFAULT_POLICIES)}, deals=None)
-#: this study bids fresh deals: the runner gives it no results dataset
-USES_RESULTS = False
-#: what its n counts (the runner's and the report's "n = ... deals"): fresh deals, one auction each a policy
-UNIT = "deals"
 POSITIONS = ("1st (dealer's left)", "2nd", "3rd", "dealer")
 
 
@@ -287,5 +283,5 @@ def meaning(tables) -> list[str]:
     return out
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "USES_RESULTS", "report_params", "run",
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "report_params", "run",
            "plot", "section", "meaning", "call_counts", "DOCUMENTS"]

@@ -74,6 +74,7 @@ import pandas as pd
 from .. import config
 from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
 from ..game import contract_values, play_deals
+from ..rules import Rules
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
                      bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
@@ -140,13 +141,13 @@ def check_rules(rules) -> None:
         raise StudyError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
 
 
-def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
+def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
                nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, seed: int | None = None,
-               dd_line: bool = True, mixed: bool = False, rules=None) -> pd.DataFrame:
+               dd_line: bool = True, mixed: bool = False) -> pd.DataFrame:
     """One row per deal: contract, DD value, PIMC result (and the DD line's
     captures; with ``mixed`` also the results of a PIMC declaring side
     against DD defenders and the converse).  ``max_deals`` keeps the first
-    deals only.  ``rules`` (default the results' own): the game played --
+    deals only.  ``rules``: the game played (the study's, as every study's) --
     with a kitty the declarer takes it up and discards (the DD value, from
     the results, is with the best discard; a special card in the kitty is
     the declarer's, one discarded is captured by nobody); with low no trump
@@ -156,15 +157,12 @@ def play_frame(results, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     it (that value is an approximation)."""
     from ..deal import kitty_of
     from ..runs.results import value_column
-    from ..rules import Rules
 
     if max_deals is not None:
         results = results.iloc[: int(max_deals)]
     meta = results.attrs.get("kaiser_sim", {}) or {}
     if seed is None:
         seed = meta.get("seed") or 0
-    if rules is None:
-        rules = Rules.from_dict(meta["rules"]) if meta.get("rules") else Rules.preset("standard")
     deals = hands_array(results)
     n = len(results)
     idx = results["deal"].to_numpy(dtype=np.int64)
@@ -261,7 +259,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
     ``specials`` and ``deals`` (one row per deal; module doc); with ``mixed``
     also ``decomposition`` (who loses what: module doc)."""
     check_rules(rules)
-    df = play_frame(results, samples, trump_rule, nt_every, max_deals, seed, mixed=mixed, rules=rules)
+    df = play_frame(results, rules, samples, trump_rule, nt_every, max_deals, seed, mixed=mixed)
     levels = levels_of(rules)
     n = len(df)
     lo_bid = min(levels)

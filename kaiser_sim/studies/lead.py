@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..rules import Rules
 from .blocks import Table, Text, ci, count, frame, num
 from .common import (definition, DEFAULT_TRUMP_RULE, TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
                      new_figure, points_array, run_info, tag)
@@ -38,11 +39,11 @@ DEFINITION = definition(KEY, "The value of the lead",
                         params={"trump_rule": "longest-strength"})
 
 
-def lead_values(results, rules=None, trump_rule: str = DEFAULT_TRUMP_RULE):
+def lead_values(results, rules: Rules, trump_rule: str = DEFAULT_TRUMP_RULE):
     """``(on_lead, lho_leads, strain_kind)``: (4n, 5) arrays of the declaring
     side's points with the declarer on lead and with its LHO on lead."""
     pts = points_array(results)  # (n, 4, 5)
-    total = rules.raw_total if rules is not None else 10
+    total = rules.raw_total
     on = pts.reshape(-1, 5)
     lho = (total - np.roll(pts, -1, axis=1)).reshape(-1, 5)  # seat L's row gets leader L+1
     return on, lho
@@ -126,10 +127,6 @@ def section(tables) -> tuple[list, list[str], list[str]]:
         text.append(f"Having the lead is worth {ci(r['mean'], r['lo'], r['hi'], 2)} points to the declaring side in "
                     "the trump it names.")
     return blocks, text, ["lead_value", "lead_make_change"]
-
-
-#: place of this study's lines on the cheat sheet (smaller first)
-CHEAT_SHEET_ORDER = 50
 
 
 def cheat_sheet(tables) -> list:

@@ -96,8 +96,6 @@ def report_params(deals: int) -> dict:
     """The parameters the printed report runs this study with, for a report of ``deals`` deals."""
     m = min(REPORT_MAX_MATCHES, max(4, deals // REPORT_DEALS_A_MATCH))
     return {"matches": int(2 * (m // 2))}  # whole pairs of matches on the same cards
-#: this study plays matches: the runner gives it no results dataset
-USES_RESULTS = False
 #: the listening side's score at the start of a hand (label, lowest, highest)
 SCORE_BANDS = (("below 0", -999, -1), ("0-19", 0, 19), ("20-34", 20, 34), ("35-44", 35, 44), ("45 and up", 45, 999))
 SEATS = ("listening side deals", "opponents deal")
@@ -335,5 +333,5 @@ def meaning(tables) -> list[str]:
     return out
 
 
-__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "USES_RESULTS", "report_params", "run",
+__all__ = ["KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION", "PARAMETERS", "report_params", "run",
            "plot", "section", "meaning"]

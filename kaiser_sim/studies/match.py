@@ -87,8 +87,6 @@ from .params import Param
 
 KEY = "match"
 
-#: this study plays matches: the runner gives it no results dataset
-USES_RESULTS = False
 DEFAULT_POLICIES = ("ev", "cautious", "aggressive", "score-aware", "rank-squared", "trump-heuristic")
 #: the parameters the studies that play matches share (this one and listening)
 MATCH_SEED = Param("seed", int, config.STUDY_SEED, "seeds the matches (kaiser-sim study passes the definition's "
@@ -390,5 +388,5 @@ def plot(tables) -> dict:
     return figs
 
 
-__all__ = ["run", "plot", "limits", "bid_grid", "USES_RESULTS", "KEY", "DEFINITION", "PARAMETERS", "PLAY", "ENGINE",
+__all__ = ["run", "plot", "limits", "bid_grid", "KEY", "DEFINITION", "PARAMETERS", "PLAY", "ENGINE",
            "MATCH_SEED", "DUPLICATE"]

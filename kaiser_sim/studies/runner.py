@@ -45,7 +45,7 @@ from .. import __version__, config
 from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import check_output_dir, check_points, check_results_path, obtain_results, results_rules
-from . import MATCH_STUDIES, PLAY_STUDIES, STUDIES, StudyError, get_study
+from . import CATEGORIES, REGISTRY, STUDIES, StudyError, get_study, study as declared
 from .common import save_figure
 from .params import check_params as check_declared, describe, short, toml_value
 
@@ -160,7 +160,7 @@ def definition_from_dict(data: dict, source: str) -> StudyDefinition:
 def definition_for(name_or_file) -> StudyDefinition:
     """A definition from a ``.toml`` path, else the study's own default
     definition (its module's ``DEFINITION``: the same as the checkout's
-    ``analyses/NAME.toml``), else the runner's defaults."""
+    ``analyses/NAME.toml``)."""
     text = str(name_or_file)
     try:
         is_file = Path(text).is_file()
@@ -169,11 +169,7 @@ def definition_for(name_or_file) -> StudyDefinition:
     if text.endswith(".toml") or is_file:
         return load_definition(text)
     module = get_study(text)
-    key = text.strip().lower().replace("_", "-")
-    default = getattr(module, "DEFINITION", None)
-    if default is None:
-        return StudyDefinition(study=key)
-    return definition_from_dict(copy.deepcopy(default), f"{module.__name__}.DEFINITION")
+    return definition_from_dict(copy.deepcopy(module.DEFINITION), f"{module.__name__}.DEFINITION")
 
 
 def parse_param(text: str) -> tuple[str, object]:
@@ -213,14 +209,15 @@ def definition_text(name: str) -> str:
     check_params(module, d["params"])  # every parameter it sets is declared, with a value the declaration takes
     key = d["study"]
     source = module.__name__.replace(".", "/") + ".py"
-    lines = _comment(f"{key}: {_registry()[key][1]}")
+    lines = _comment(f"{key}: {declared(key).summary}")
     lines += _comment(f"Run it with kaiser-sim study analyses/{key}.toml, or kaiser-sim study {key} (the same "
                       f"definition, from the package); a copy of this file, changed, runs as a new study.  Written "
                       f"by make analyses from {source} (DEFINITION and PARAMETERS): change the module, not this "
                       f"file.")
-    if not getattr(module, "USES_RESULTS", True):
-        lines += _comment(f"This study plays matches instead of reading a results dataset: it takes no deals, and "
-                          f"seed seeds the matches (kaiser-sim study {key} --seed S).")
+    study = declared(key)
+    if not study.uses_results:
+        lines += _comment(f"This study {CATEGORIES[study.category]} instead of reading a results dataset: it takes "
+                          f"no deals, and seed seeds its {study.unit} (kaiser-sim study {key} --seed S).")
     for field_name in ("study", "description", "deals", "seed", "rules", "rule"):
         if field_name in d:
             lines.append(f"{field_name} = {toml_value(d[field_name])}")
@@ -237,17 +234,13 @@ def _comment(text: str) -> list[str]:
                          break_on_hyphens=False)
 
 
-def _registry() -> dict[str, tuple[str, str]]:
-    return {**STUDIES, **PLAY_STUDIES, **MATCH_STUDIES}
-
-
 def write_definitions(directory) -> list[Path]:
     """Write every registered study's definition file into ``directory``
     (:func:`definition_text`; ``make analyses`` writes ``analyses/``): the
     paths written."""
     directory = Path(directory)
     written = []
-    for key in _registry():
+    for key in (s.key for s in REGISTRY):
         path = directory / f"{key}.toml"
         path.write_text(definition_text(key), encoding="utf-8")
         written.append(path)
@@ -261,7 +254,7 @@ def parameters_text(definition: StudyDefinition) -> str:
     module = get_study(definition.study)
     key = definition.study.strip().lower().replace("_", "-")
     sets = ", ".join(f"{k} = {toml_value(v)}" for k, v in definition.params.items()) or "none"
-    lines = [f"{key}: {_registry()[key][1]}",
+    lines = [f"{key}: {declared(key).summary}",
              *textwrap.wrap(f"its definition ({definition.source}) sets: {sets}", width=_TEXT_WIDTH,
                             initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)]
     for param in module.PARAMETERS:
@@ -366,17 +359,19 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     results that cannot be read or simulated, an ``out`` that cannot be
     written; the rules'; a match study's engine).
     """
-    module = get_study(definition.study)
+    study = declared(definition.study)
+    module = study.load()
     check_params(module, definition.params)
     simulating = results is None and from_path is None
-    if not getattr(module, "USES_RESULTS", True):
+    if not study.uses_results:
         if results is not None or from_path is not None:
-            raise StudyError(f"study {definition.study} plays matches: it reads no results dataset (no --from)")
+            raise StudyError(f"study {definition.study} {CATEGORIES[study.category]}: it reads no results dataset "
+                             "(no --from)")
         rules = rules or definition.make_rules()
         if write:
             check_output_dir(out)
         with removed_on_failure(out):
-            return _run_match_study(module, definition, out, rules, write)
+            return _run_match_study(study, definition, out, rules, write)
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
     if results is not None:
@@ -431,9 +426,11 @@ def _finish_study(module, definition, out, results, meta, source, rules, t0, wri
     return StudyOutput(tables, figures, files, inputs)
 
 
-def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | None, write: bool) -> StudyOutput:
-    """A study that plays matches (``USES_RESULTS = False``): no results
-    dataset; the definition's seed seeds the matches, ``deals`` is unused."""
+def _run_match_study(study, definition: StudyDefinition, out, rules: Rules, write: bool) -> StudyOutput:
+    """A study that plays matches or bids deals of its own (its declaration
+    needs no ``deals``): no results dataset; the definition's seed seeds its
+    games, ``deals`` is unused."""
+    module = study.load()
     t0 = time.time()
     params = dict(definition.params)
     params.setdefault("seed", definition.seed)
@@ -447,8 +444,7 @@ def _run_match_study(module, definition: StudyDefinition, out, rules: Rules | No
         "params": params,
         "seed": params["seed"],
         "n": int(info.get("n", 0)),
-        # what its n counts: matches unless the study says otherwise (UNIT: the call frequencies bid deals)
-        "unit": getattr(module, "UNIT", "matches"),
+        "unit": study.unit,  # what its n counts (declared: the call frequencies bid deals)
         "results": None,
         "rules": rules.to_dict(),
         "version": __version__,

@@ -47,9 +47,6 @@ def plot(tables):
 
 # --- the report -------------------------------------------------------------------------------
 
-#: place of this study's lines on the cheat sheet (smaller first)
-CHEAT_SHEET_ORDER = 40
-
 
 def section(tables):
     """This study's section of the printed report (:func:`~kaiser_sim.studies.specials.section_card`)."""
@@ -62,4 +59,4 @@ def cheat_sheet(tables) -> list:
 
 
 __all__ = ["run", "plot", "section", "cheat_sheet", "sample_note", "KEY", "TITLE", "QUESTION", "METHOD", "DEFINITION",
-           "PARAMETERS", "CHEAT_SHEET_ORDER"]
+           "PARAMETERS"]

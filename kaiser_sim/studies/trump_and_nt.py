@@ -243,10 +243,6 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     return blocks, text, ["trump_rules", "nt_beats_by_aces", "nt_vs_trump"]
 
 
-#: place of this study's lines on the cheat sheet (smaller first)
-CHEAT_SHEET_ORDER = 20
-
-
 def cheat_sheet(tables) -> list:
     """The cheat sheet's lines on no trump: NT against a plain bid at the
     same level, by aces, in the measure of the cheat sheet's grid (table
