@@ -206,15 +206,13 @@ def test_shipped_table_applies_to_standard_only():
     assert listening_note(STANDARD) == ""
     kitty = Rules.preset("kitty-4")
     assert not tables["table"].applies_to(kitty) and "bids as ev" in listening_note(kitty)
-    # the table-play table went through the shipped table-play model's pooled rows, the ones a caller
-    # without a hand reads (rebuild it, make listening-table, after those are rebuilt; the rows by the
-    # declaring hand's count band, format 2's last part, leave them as they were); the DD table through none
+    # the table-play table went through the whole shipped table-play model (contract_net reads each
+    # declarer's count band): rebuild it, make listening-table, after the model is rebuilt; the DD table
+    # through none
     from kaiser_sim.strategy.table_play import fit_seeds, load_model
 
     prov = load_model(rules=STANDARD).provenance
-    pooled = [p for p in prov.get("parts", []) if not p.get("bands")]
-    expected = ({"deals": sum(p["deals"] for p in pooled), "fit_seeds": [p["seed"] for p in pooled]} if pooled
-                else {"deals": prov["deals"], "fit_seeds": fit_seeds(prov)})
+    expected = {"deals": prov["deals"], "fit_seeds": fit_seeds(prov)}
     assert tables["table"].info["table_model"] == expected
     assert "table_model" not in tables["dd"].info
 
@@ -372,3 +370,39 @@ def test_shipped_table_started_from_the_shipped_population():
     for play, t in read_listening_tables().items():
         assert t.info["start"]["policy"] == "population", play
         assert t.info["start"]["sha256"] == digest, f"{play}: rebuild the listening table (make listening-table)"
+
+
+def test_contract_values_read_the_declarers_count_band(solved):
+    """In table play the fits value a contract as the studies and the advisor
+    do: over the table-play model's row for the declaring hand's count band
+    (recomputed here deal by deal), not the hand-blind pooled rows, which
+    rate a strong hand's no trump lower than strong hands make it."""
+    from kaiser_sim.strategy.listening import contract_net, net_table
+    from kaiser_sim.strategy.table_play import POINTS, declarer_band, load_model
+
+    deals, points = solved
+    seats = Seats.of(deals, STANDARD, "table")
+    model = load_model(rules=STANDARD)
+    lad = ladder_arrays(STANDARD)
+    nets = net_table(STANDARD)
+    dealers = np.arange(N_DEALS) % 4
+    rank = lad.rank(Bid(7, nt=True))
+    calls = np.full((N_DEALS, 4), PASS, dtype=np.int16)
+    calls[:, 0] = rank  # the first to speak bids 7NT, the others pass
+    rows = np.arange(N_DEALS)
+    declarer = (dealers + 1) % 4
+    caller = (declarer + 1) % 4  # an opponent's view: the sign flips
+    got = contract_net(calls, rows, dealers, caller, seats, points, nets, STANDARD, model)
+    bands, pooled = [], []
+    for d in range(N_DEALS):
+        w = int(declarer[d])
+        dd = int(points[d, w, 4])
+        band = int(declarer_band(np.array([deals[d, w]], dtype=np.uint64), 4)[0])
+        dist = model.dist(np.array([dd]), True, np.array([band]))[0]
+        assert got[d] == pytest.approx(-float(dist @ nets[rank]), abs=1e-9), d
+        bands.append(band)
+        pooled.append(-float(model.dist(np.array([dd]), True)[0] @ nets[rank]))
+    assert len(set(bands)) > 3 and POINTS.size == nets.shape[1]
+    # the band matters: the deals of strong declarers differ from the pooled reading
+    strong = np.array(bands) >= 6
+    assert strong.any() and np.abs(got[strong] - np.array(pooled)[strong]).max() > 0.05

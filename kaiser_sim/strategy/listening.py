@@ -31,7 +31,7 @@ Building the table (:func:`build_tables`):
    its bidder names trump as ``ev`` does (NT for an NT bid) and declares on
    lead, and the contract is scored: double dummy under ``play="dd"``, or
    (``play="table"``) the expectation over the table-play model's
-   distribution given the DD points (:mod:`kaiser_sim.strategy.table_play`); its
+   distribution given the DD points and the declarer's count band (:mod:`kaiser_sim.strategy.table_play`); its
    net value at 0-0 (:func:`kaiser_sim.scoring.score_hands`) goes into the
    cell of the caller's position, what it heard and its hand's feature;
 3. round ``r``'s policy reads round ``r``'s table (``ev`` in cells with
@@ -186,9 +186,10 @@ def contract_net(calls: np.ndarray, rows: np.ndarray, dealers: np.ndarray, calle
     """``(m,)`` the net value, to the side of seat ``caller``, of the
     auctions ``calls`` on the deals ``rows``: the contract played by its
     bidder on lead in ``ev``'s trump (NT for an NT bid), double dummy, or
-    the expectation over the table-play model given the DD points when
-    ``table_model`` is given; a hand all pass is thrown in (0)."""
-    from .table_play import POINTS
+    the expectation over the table-play model given the DD points and the
+    declaring hand's count band (the pooled rows where ``seats`` keeps no
+    hands) when ``table_model`` is given; a hand all pass is thrown in (0)."""
+    from .table_play import POINTS, declarer_band
 
     lad = ladder_arrays(rules)
     rank, who = contracts_of(calls, dealers[rows])
@@ -204,11 +205,15 @@ def contract_net(calls: np.ndarray, rows: np.ndarray, dealers: np.ndarray, calle
         out[h] = sign * nets[r_, dd - POINTS[0]]
     else:
         nt = lad.nt[r_]
+        # the declarer's band, as every study and the advisor read the model: a strong hand's contract
+        # takes more at the table than an average one of the same DD value (the pooled rows alone left the
+        # population valuing a strong hand's 7NT low, which the advisor's best response exploited)
+        band = None if seats.hands is None else declarer_band(seats.hands[rows[h], w], strain)
         dist = np.empty((h.size, POINTS.size))
         for kind in (False, True):
             sel = np.flatnonzero(nt == kind)
             if sel.size:
-                dist[sel] = table_model.dist(dd[sel], kind)
+                dist[sel] = table_model.dist(dd[sel], kind, None if band is None else band[sel])
         out[h] = sign * (dist * nets[r_]).sum(axis=1)
     return out
 
@@ -413,26 +418,15 @@ def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: in
                 "solve_seconds": round(solve_s, 1), "seconds": round(time.perf_counter() - t1, 1),
                 "version": __version__, "actions": list(ACTIONS),
                 "calls": ["pass"] + [str(b) for b in ladder_arrays(rules).bids]}
-        if table_model is not None:  # which table-play model the table's scores went through
-            prov = table_model.provenance
-            info["table_model"] = _pooled_rows(prov)
+        if table_model is not None:  # which table-play model the table's scores went through (all of it:
+            prov = table_model.provenance  # contract_net reads each declarer's band)
+            info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
         out[used] = ListeningTable(table.mean, table.n, table.sd, used, rules.to_dict(), int(min_cell), info,
                                    float(margin))
         log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} "
             f"round{'' if len(rounds) == 2 else 's'} "
             f"({info['seconds']:.1f}s)")
     return out
-
-
-def _pooled_rows(prov: dict) -> dict:
-    """``{deals, fit_seeds}`` of the table-play model's pooled rows, the ones
-    the table's scores went through (:func:`contract_net` reads no declaring
-    hand's band): its parts without bands, or the whole model where it has
-    no parts."""
-    pooled = [p for p in prov.get("parts", []) if not p.get("bands")]
-    if pooled:
-        return {"deals": sum(int(p["deals"]) for p in pooled), "fit_seeds": [int(p["seed"]) for p in pooled]}
-    return {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
 
 
 def save_tables(tables: dict, path) -> int:

@@ -21,16 +21,17 @@ replicates and its net chart) and trump-and-NT studies (the count of the
 row's hand), the hand advisor (:class:`~kaiser_sim.strategy.table_play.HandTablePlay`
 with the advised hand's band in each strain; the other seats' contracts in
 its call values with their declarer's), the auction study and the net
-chart through :func:`~kaiser_sim.strategy.call_worth.playout_net`, and the
-match engine (:func:`~kaiser_sim.strategy.match.table_points`).  Who reads
-the pooled rows, having no declaring hand to pass, or deliberately: the
-bidding policies' make-probabilities
+chart through :func:`~kaiser_sim.strategy.call_worth.playout_net`, the
+match engine (:func:`~kaiser_sim.strategy.match.table_points`), and the
+listening and population fits' contract values
+(:func:`~kaiser_sim.strategy.listening.contract_net`, the declarer's band:
+valued on the pooled rows, the population underrated a strong hand's 7NT,
+and the advisor's best response gained most there).  Who reads the pooled
+rows, having no declaring hand to pass, or deliberately: the bidding
+policies' make-probabilities
 (:func:`~kaiser_sim.strategy.policies.compose_play`: a distribution of DD
-points predicted from the bidder's hand times the kind's matrix; the
-listening table and the population were fitted on those values and would
-have to be refitted with the band), the listening and population fits'
-contract values (:func:`~kaiser_sim.strategy.listening.contract_net`: their
-seats keep the bidders' values, not the hands), and the 5♥/3♠
+points predicted from the bidder's hand times the kind's matrix, ``ev``'s
+and the listening features' values), and the 5♥/3♠
 counterfactual views (:func:`~kaiser_sim.studies.specials.table_play_side`:
 tables over DD values alone, the card moved changing the hand).
 """

@@ -76,7 +76,7 @@ Building it (:func:`build_models`), reusing the listening table's machinery
    included -- bid by the current population with the same uniforms after
    every action (common random numbers), the highest bid is played by
    its bidder (trump as ``ev`` names it) and scored net at 0-0 in table play
-   (the table-play model's expectation given the DD points,
+   (the table-play model's expectation given the DD points and the declarer's count band,
    :mod:`kaiser_sim.strategy.measure`); each (hand features, net value)
    pair is added to its cell's normal equations;
 3. the fit of round ``r`` is the best response to the current population;
@@ -178,7 +178,7 @@ def _fit(xtx, xty, cnt, groups, ridge: float = RIDGE):
 
 class _Sim:
     """The build's deals: per (deal, seat) the design rows ``Z`` (n, 4, F),
-    ``ev``'s scores and trumps, and the DD points."""
+    ``ev``'s scores and trumps, the hands (for the declarer's band), and the DD points."""
 
     def __init__(self, deals, points, rules: Rules, play: str):
         n = deals.shape[0]
@@ -189,7 +189,8 @@ class _Sim:
         self.points = X[:, :2].reshape(n, 4, 2)
         Z = np.column_stack([np.ones(X.shape[0]), (X - self.center) / self.scale])
         self.Z = Z.reshape(n, 4, -1)
-        self.seats = SimpleNamespace(ev=ev.reshape(n, 4, L), trump=trump.reshape(n, 4, L))
+        self.seats = SimpleNamespace(ev=ev.reshape(n, 4, L), trump=trump.reshape(n, 4, L),
+                                     hands=np.asarray(deals, dtype=np.uint64).reshape(n, 4))
         self.points = points
         self.dealers = np.arange(n, dtype=np.int64) % 4
 
@@ -348,8 +349,8 @@ def build_models(rules: Rules | None = None, deals: int = POPULATION_DEALS, seed
                 "version": __version__, "actions": list(ACTIONS), "features": list(FEATURES),
                 "top_buckets": TOP_BUCKETS, "calls": ["pass"] + [str(b) for b in ladder_arrays(rules).bids],
                 "measure": "net hand score at 0-0 (side minus opponents), " + (
-                    "table play: the table-play model's expectation given the DD points" if table_model is not None
-                    else "double dummy")}
+                    "table play: the table-play model's expectation given the DD points and the declarer's "
+                    "count band" if table_model is not None else "double dummy")}
         if table_model is not None:
             prov = table_model.provenance
             info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
