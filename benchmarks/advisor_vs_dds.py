@@ -50,7 +50,7 @@ import numpy as np
 import common
 import endplay
 import endplay._dds as dds
-from kaiser_sim import __version__
+from kaiser_sim import __version__, config
 from kaiser_sim.dd import api
 from kaiser_sim.rules import get_preset
 from kaiser_sim.strategy import advisor as adv
@@ -111,6 +111,9 @@ def main(argv=None) -> int:
     parser.add_argument("--auction", default="6 pass 7", help="the calls heard before the seat")
     parser.add_argument("--deals", type=int, default=2000, help="deals kept (consistent with the calls)")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--compare-lead-group", type=int, default=None, metavar="G",
+                        help="also time the warm answer with the play check's opening lead shared by G deals "
+                             "(config.TABLE_PLAY_CHECK_LEAD_GROUP; 1: every deal its own, as before issue 46)")
     args = parser.parse_args(argv)
     log = common.logger()
     load0 = loadavg()
@@ -140,13 +143,24 @@ def main(argv=None) -> int:
     def warm():
         adv.advise(args.hand, seat=args.seat, auction=args.auction, n=args.deals, seed=args.seed)
 
+    def warm_group():
+        default = config.TABLE_PLAY_CHECK_LEAD_GROUP
+        config.TABLE_PLAY_CHECK_LEAD_GROUP = args.compare_lead_group
+        try:
+            warm()
+        finally:
+            config.TABLE_PLAY_CHECK_LEAD_GROUP = default
+
     log("warming up: one advisor process (fills numba's cache) and one warm answer, untimed")
     process()
     warm()
-    lines = {"advisor, process": [], "advisor, warm": [], "DDS, five strains": [], "kaiser, five strains": []}
-    uses = {k: [] for k in lines}
     runs = {"advisor, process": process, "advisor, warm": warm, "DDS, five strains": lambda: run_dds(chunks),
             "kaiser, five strains": lambda: api.dd_strains(deals, seat, "points")}
+    if args.compare_lead_group is not None:
+        runs[f"advisor, warm, opening lead shared by {args.compare_lead_group} played deals "
+             f"(default {config.TABLE_PLAY_CHECK_LEAD_GROUP})"] = warm_group
+    lines = {k: [] for k in runs}
+    uses = {k: [] for k in lines}
     for r in range(args.repeats):
         for name, fn in runs.items():
             wall, use = timed(fn, threads)
