@@ -93,6 +93,13 @@ MATCH_MAX_HANDS = 1000
 PIMC_SAMPLES = 20
 #: layouts a turn of the advisor's own PIMC play (``TABLE_PLAY_CHECK_DEALS``)
 TABLE_PLAY_CHECK_SAMPLES = PIMC_SAMPLES
+#: played deals of the advisor's own play that share one opening lead (the declarer holds the
+#: same hand in each, so it knows the same at that turn; ``kaiser_sim.dd.pimc.play_views``'s
+#: ``lead_group``).  Measured (issue 46; hand AQ98.K5.A.T, 48 deals, S and NT): 4 cut the
+#: check's nodes 27% (39.4M -> 28.8M) with no rise in the NT mean's spread over play seeds
+#: (0.32 -> 0.30 points, 34 seeds); 48 (one lead a strain) cut 34% but that spread rose to
+#: 0.43 (one draw of the lead moved the mean by 1.2; docs/solver.md §6).  1: every deal its own
+TABLE_PLAY_CHECK_LEAD_GROUP = 4
 #: layouts a PIMC declarer samples to choose its kitty discard (at most the play's K;
 #: every candidate discard is solved on each: fewer than a turn's K keeps it affordable)
 PIMC_DISCARD_SAMPLES = 10

@@ -896,3 +896,11 @@ def test_hand_play_corrects_the_model_by_direct_play():
             p = base.make_prob(s, [7], rows)[:, 0].mean() + ((hp.played[sub, s] >= 7) - base.make_prob(s, [7], sub)[:, 0]).mean()
             assert hp.make_prob(s, [7], rows)[:, 0].mean() == pytest.approx(p)
     assert np.array_equal(hp.expected(1), base.expected(1))  # hearts not played: the model alone
+    # the played deals share an opening lead by groups (one hand: the declarer knows the same at that turn)
+    from kaiser_sim import config
+    from kaiser_sim.game import play_deals
+
+    sub = np.flatnonzero(hp.played[:, 4] != -100)
+    r = play_deals(deals[sub], np.zeros(12), np.full(12, 4), samples=5, seed=9, rules=STANDARD,
+                   lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
+    assert np.array_equal(hp.played[sub, 4], r.declarer_points)

@@ -224,6 +224,36 @@ def test_pimc_play_unchanged_by_search_changes():
     assert hashlib.sha256(r.plays.astype(np.int8).tobytes()).hexdigest()[:16] == "d0cfa2944489562d"
 
 
+
+def test_shared_lead_is_the_groups_first_deals_lead_and_changes_nothing_else():
+    # One hand at S in every deal (the advisor's own play): the opening lead
+    # is decided once a group, on the group's first deal's layouts, and
+    # played in the group; every later turn is the deal's own, so the first
+    # deal and every deal whose own lead was that card play card for card as
+    # without the option.
+    hand = deal_batch(1, 5)[0, 2]
+    d = deal_batch(12, 3, fixed={2: int(hand)})
+    for strain in (0, 4):
+        own = play_deals(d, np.full(12, 2), np.full(12, strain), samples=6, seed=1, rules=STANDARD)
+        shared = play_deals(d, np.full(12, 2), np.full(12, strain), samples=6, seed=1, rules=STANDARD,
+                            lead_group=12)
+        _check_legal(shared)
+        lead = own.plays[0, 0]
+        assert (own.plays[:, 0] != lead).any()  # the deals' own leads differ: sharing is seen
+        assert (shared.plays[:, 0] == lead).all()
+        same = own.plays[:, 0] == lead
+        assert np.array_equal(shared.plays[same], own.plays[same])
+        assert np.array_equal(shared.ns[same], own.ns[same])
+        # groups of 4 (deals 0, 4, 8 lead their own cards)
+        four = play_deals(d, np.full(12, 2), np.full(12, strain), samples=6, seed=1, rules=STANDARD, lead_group=4)
+        assert (four.plays[:, 0] == np.repeat(own.plays[[0, 4, 8], 0], 4)).all()
+        # deals that give the declarer other cards play as without the option
+        other = deal_batch(12, 3)
+        assert np.array_equal(play_deals(other, np.full(12, 2), np.full(12, strain), samples=6, seed=1, rules=STANDARD,
+                                         lead_group=12).plays,
+                              play_deals(other, np.full(12, 2), np.full(12, strain), samples=6, seed=1,
+                                         rules=STANDARD).plays)
+
 # --- the dd-bias study and the play command ---------------------------------------------------------------
 
 

@@ -49,7 +49,9 @@ Randomness
 ----------
 The generator of a turn is SplitMix64 seeded from (the run's key, the deal's
 index in the run, the turn number 0..31): a deal's play does not depend on
-which thread, chunk or process plays it, nor on the other deals.
+which thread, chunk or process plays it, nor on the other deals (unless
+:func:`play_views` is asked to share an opening lead within groups of deals,
+``lead_group``: then on its group's first deal).
 
 Parallelism
 -----------
@@ -496,11 +498,12 @@ def _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kind, K
 
 @njit(cache=True)
 def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, trick_ns, tt_keys, tt_data, log2,
-              stats, discard):
+              stats, discard, lead):
     """Play one deal out; ``plays`` gets the cards in play order and
     ``trick_ns`` N-S's points of each trick.  ``discard``: the declarer's
-    kitty discard (0: none), known to the declarer only.  Returns N-S's
-    points."""
+    kitty discard (0: none), known to the declarer only.  ``lead``: the
+    opening lead, decided already (:func:`_opening_lead`), or -1: the
+    declarer decides it here.  Returns N-S's points."""
     h = deal.copy()
     voids = np.zeros(4, np.int64)
     sums = np.zeros(64, np.int64)
@@ -516,9 +519,12 @@ def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, t
         tmask = np.uint64(0)
         for n in range(4):
             p = (leader + n) & 3
-            state = _turn_state(key, index, turn)
-            c = _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kinds[p], K, state, voids,
-                        sums, scores, tt_keys, tt_data, log2, stats, discard, declarer)
+            if turn == 0 and lead >= 0:
+                c = lead
+            else:
+                state = _turn_state(key, index, turn)
+                c = _decide(h, leader, n, led, winner, wcard, tmask, trump, five, three, kinds[p], K, state, voids,
+                            sums, scores, tt_keys, tt_data, log2, stats, discard, declarer)
             b = _ONE << np.uint64(c)
             if n == 0:
                 led = c >> 4
@@ -544,9 +550,45 @@ def _play_one(deal, declarer, trump, five, three, kinds, K, key, index, plays, t
     return ns
 
 
+@njit(cache=True)
+def _opening_lead(deal, declarer, trump, five, three, kind, K, key, index, discard, log2):
+    """The declarer's opening lead in deal ``index`` of a run, as
+    :func:`_play_one` decides it (the same layouts, the same card), and its
+    search nodes.  At that turn the declarer knows only its own hand (and
+    its discard), so the card is the same for every deal that gives it the
+    same hand: :func:`play_views` with ``shared_lead`` decides it once."""
+    h = deal.copy()
+    voids = np.zeros(4, np.int64)
+    sums = np.zeros(64, np.int64)
+    scores = np.zeros(64, np.int64)
+    tt_keys, tt_data = new_tt(log2)
+    stats = np.zeros(STATS_SIZE, np.int64)
+    state = _turn_state(key, index, 0)
+    c = _decide(h, declarer, 0, -1, declarer, -1, np.uint64(0), trump, five, three, kind, K, state, voids, sums,
+                scores, tt_keys, tt_data, log2, stats, discard, declarer)
+    return c, stats[0]
+
+
 @njit(cache=True, parallel=True)
-def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, fives, threes, discards, log2, nchunks):
-    """Kernel of :func:`play_deals`: every deal played out, blocks of deals in parallel."""
+def _opening_leads(deals, declarers, trumps, kinds, K, key, first_index, fives, threes, discards, log2, starts):
+    """:func:`_opening_lead` of the deals ``starts`` (rows), in parallel:
+    (cards, nodes)."""
+    m = starts.shape[0]
+    cards = np.zeros(m, np.int64)
+    nodes = np.zeros(m, np.int64)
+    for j in prange(m):
+        i = starts[j]
+        d = declarers[i]
+        cards[j], nodes[j] = _opening_lead(deals[i], d, trumps[i], fives[i], threes[i], kinds[i, d], K, key,
+                                           first_index + i, discards[i], log2)
+    return cards, nodes
+
+
+@njit(cache=True, parallel=True)
+def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, fives, threes, discards, log2, nchunks, lead):
+    """Kernel of :func:`play_deals`: every deal played out, blocks of deals
+    in parallel.  ``lead``: (n,) each deal's opening lead, decided already
+    (-1: the deal's declarer decides its own)."""
     n = deals.shape[0]
     ncards = 0
     for q in range(4):
@@ -564,7 +606,7 @@ def _play_batch(deals, declarers, trumps, kinds, K, key, first_index, fives, thr
         tn = np.zeros(16, np.int64)
         for i in range(lo, hi):
             ns[i] = _play_one(deals[i], declarers[i], trumps[i], fives[i], threes[i], kinds[i], K, key, first_index + i,
-                              pl, tn, tt_keys, tt_data, log2, stats, discards[i])
+                              pl, tn, tt_keys, tt_data, log2, stats, discards[i], lead[i])
             for j in range(ncards):
                 plays[i, j] = pl[j]
             for j in range(ncards // 4):
@@ -759,7 +801,8 @@ def discard_by_samples(view, declarer: int, k: int, trump: int, five: int, three
 
 
 def play_views(view, declarers, trumps, fives, threes, discards, *, declarer: str = "pimc", defenders: str = "pimc",
-               samples: int = config.PIMC_SAMPLES, seed: int = 0, start: int = 0, threads: int | None = None):
+               samples: int = config.PIMC_SAMPLES, seed: int = 0, start: int = 0, threads: int | None = None,
+               lead_group: int = 1):
     """Play deals out as the solver sees them, declarer leading, each side
     PIMC or double dummy (the standard game's play: no rules object).
 
@@ -769,6 +812,19 @@ def play_views(view, declarers, trumps, fives, threes, discards, *, declarer: st
     cards' bits (0: the card counts nothing), ``discards`` (n,) the cards
     the declarer put away (only it knows them; 0 for none).  Deal
     ``start + i`` of a run plays the same whatever the batch.
+
+    ``lead_group``: deals ``g * lead_group`` .. ``(g + 1) * lead_group - 1``
+    of the batch share one opening lead when they give a PIMC declarer the
+    same seat, cards, discard, trump and special cards (the hand advisor's
+    own play: one hand, many deals of the others): the declarer then knows
+    the same at that turn in each of them, so the lead is decided once, on
+    the group's first deal's layouts (:func:`_opening_lead`), and played in
+    all of them.  The first deal of a group plays exactly as with 1 (the
+    default: every deal its own lead); the others lead that card instead of
+    one drawn on their own layouts (still a PIMC lead on K uniform layouts,
+    but one draw for the group: their results are no longer independent).
+    Groups that differ play as with 1.  The opening lead was about a third
+    of a 48-deal play check's nodes (docs/solver.md §6).
 
     Returns ``(plays, trick_ns, ns, nodes)``: the cards in play order
     (n, 4 x tricks) int8 in the view's card numbers, N-S's points from each
@@ -783,17 +839,42 @@ def play_views(view, declarers, trumps, fives, threes, discards, *, declarer: st
     nthreads = numba.get_num_threads() if threads is None else int(threads)
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     nchunks = n if nthreads > 1 else 1
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    fives = np.ascontiguousarray(fives, dtype=np.uint64)
+    threes = np.ascontiguousarray(threes, dtype=np.uint64)
+    discards = np.ascontiguousarray(discards, dtype=np.uint64)
+    lead = np.full(n, -1, dtype=np.int64)
+    group = max(1, int(lead_group))
+    starts = [a for a in range(0, n if group > 1 else 0, group)
+              if min(n, a + group) - a > 1 and _same_opening(*(x[a:a + group] for x in (view, dec, trumps, fives, threes,
+                                                                                         discards, kinds)))]
+    lead_nodes = 0
     prev = numba.get_num_threads()
     numba.set_num_threads(nthreads)
     prev_chunk = numba.set_parallel_chunksize(1)
     try:
-        return _play_batch(view, dec, np.ascontiguousarray(trumps, dtype=np.int64), kinds, int(samples),
-                           seed_key(seed), int(start), np.ascontiguousarray(fives, dtype=np.uint64),
-                           np.ascontiguousarray(threes, dtype=np.uint64), np.ascontiguousarray(discards, dtype=np.uint64),
-                           config.TT_LOG2_ENTRIES, nchunks)
+        if starts:
+            cards, knodes = _opening_leads(view, dec, trumps, kinds, int(samples), seed_key(seed), int(start), fives,
+                                           threes, discards, config.TT_LOG2_ENTRIES, np.array(starts, dtype=np.int64))
+            for a, c in zip(starts, cards):
+                lead[a:a + group] = c
+            lead_nodes = int(knodes.sum())
+        plays, trick_ns, ns, nodes = _play_batch(view, dec, trumps, kinds, int(samples), seed_key(seed), int(start),
+                                                 fives, threes, discards, config.TT_LOG2_ENTRIES, nchunks, lead)
     finally:
         numba.set_parallel_chunksize(prev_chunk)
         numba.set_num_threads(prev)
+    nodes[0] += lead_nodes
+    return plays, trick_ns, ns, nodes
+
+
+def _same_opening(view, dec, trumps, fives, threes, discards, kinds) -> bool:
+    """Whether a PIMC declarer knows the same at every deal's opening lead:
+    the same seat, cards, discard, trump and special cards."""
+    d = int(dec[0])
+    return bool((dec == d).all() and (view[:, d] == view[0, d]).all() and (trumps == trumps[0]).all()
+                and (fives == fives[0]).all() and (threes == threes[0]).all() and (discards == discards[0]).all()
+                and kinds[0, d] == PIMC)
 
 
 __all__ = ["DD", "PIMC", "PLAYER_KINDS", "play_views", "discard_by_samples", "discard_candidates", "pimc_scores",

@@ -98,7 +98,7 @@ def _card_map(specials_stay_lowest: bool) -> np.ndarray:
 
 def play_deals(deals, declarers, strains, *, rules: Rules, declarer: str = "pimc", defenders: str = "pimc",
                samples: int = config.PIMC_SAMPLES, seed: int = 0, start: int = 0, mode: str = "points",
-               threads: int | None = None, kitties=None) -> PlayResult:
+               threads: int | None = None, kitties=None, lead_group: int = 1) -> PlayResult:
     """Play deals out under ``rules``, declarer leading, each side PIMC or
     double dummy.
 
@@ -123,6 +123,9 @@ def play_deals(deals, declarers, strains, *, rules: Rules, declarer: str = "pimc
     seed, start : the run's seed and the index of the first deal in the run
         (deal ``start + i`` of a run plays the same whatever the batch).
     threads : numba threads (default all).
+    lead_group : deals a shared opening lead, where they give the declarer
+        the same cards (the hand advisor's own play; 1: every deal its own;
+        :func:`kaiser_sim.dd.pimc.play_views`).
 
     Returns
     -------
@@ -178,7 +181,7 @@ def play_deals(deals, declarers, strains, *, rules: Rules, declarer: str = "pimc
     trumps = np.where(low, NO_TRUMP, strn).astype(np.int64)
     plays, trick_ns, ns, nodes = play_views(view, dec, trumps, fives, threes, vdisc, declarer=declarer,
                                             defenders=defenders, samples=samples, seed=seed, start=start,
-                                            threads=threads)
+                                            threads=threads, lead_group=lead_group)
     if low.any():
         cmap = _card_map(bool(rules.low_specials_lowest))
         pl = plays[low]

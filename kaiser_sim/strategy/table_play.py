@@ -840,7 +840,10 @@ class HandTablePlay:
         of its parity), so the mean over all deals, over the even or over
         the odd rows is the model's mean plus the mean residual of the
         played deals there: the control-variate estimate, unbiased for
-        this hand whatever the model's error."""
+        this hand whatever the model's error.  The declarer's opening lead
+        (the same hand in every deal) is decided once for each
+        :data:`~kaiser_sim.config.TABLE_PLAY_CHECK_LEAD_GROUP` played deals
+        (``lead_group`` of :func:`kaiser_sim.game.play_deals`)."""
         from ..game import play_deals
         from ..rules import STANDARD
 
@@ -865,7 +868,8 @@ class HandTablePlay:
         for s in dict.fromkeys(int(x) for x in strains):
             res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
                              seed=int(seed), rules=self.rules or STANDARD,
-                             kitties=None if self.kitties is None else np.asarray(self.kitties)[sub])
+                             kitties=None if self.kitties is None else np.asarray(self.kitties)[sub],
+                             lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
             out.played[sub, s] = res.declarer_points
             names.append(_STRAIN_NAMES[s])
         out.check = {"deals": int(len(sub)), "samples": int(samples), "seed": int(seed), "strains": names}
