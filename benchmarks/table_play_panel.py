@@ -124,7 +124,6 @@ def main(argv=None) -> None:
     p.add_argument("--deals", type=int, default=config.HAND_ADVISOR_DEALS, help="the advisor's deals a hand")
     p.add_argument("--direct", type=int, default=200, help="deals a hand played directly, in each strain")
     p.add_argument("--hands", type=int, default=len(PANEL), help="the first HANDS hands of the panel")
-    p.add_argument("--save", action="store_true", help="write the result file (--out)")
     args = p.parse_args(argv)
     log = common.logger()
     rules = get_preset("standard")
@@ -168,10 +167,7 @@ def main(argv=None) -> None:
         log(f"{i + 1}/{args.hands} {hand}: {', '.join(r['strain'] for r in rows if r['hand'] == hand)}; "
             f"analysis {t1 - t0:.2f} s, with its play {t2 - t1:.2f} s")
     text = _report(rows, counts, mean_counts, timing, args, K, load0, time.perf_counter() - t_start)
-    if args.save:
-        common.write_result(args.out, text, log)
-    else:
-        print(text)
+    common.write_result(args.out, text, log)
 
 
 def _cell(v, se, pct=False) -> str:

@@ -44,6 +44,8 @@ def test_every_script_takes_its_options_from_common(script):
     assert "common.parser(" in text
     # no output option of its own that defaults to a file under results/
     assert not re.search(r"add_argument\([^)]*default=(common\.RESULTS|DEFAULT_\w*OUT)", text, re.S), script.name
+    # nor one common.parser already has (argparse refuses the clash when the script starts)
+    assert not re.search(r"add_argument\(\s*\"--(save|out|seed)\"", text), script.name
 
 
 def test_edition_check_reads_widths_and_the_pages_notes_on_them(common):
