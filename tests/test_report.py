@@ -469,20 +469,10 @@ def test_every_column_of_estimates_keeps_one_precision(built):
     """Issue 43, item 6: in every table of the report, the estimates of a
     column (``x [lo, hi]``) print one number of decimals (percentages and
     points apart: a column that mixes them says so in its header)."""
+    from report_columns import mixed_precision_columns
+
     out, _ = built
-    est = re.compile(r"^\*{0,2}[-+−]?\d[\d,]*(?:\.(\d+))? \[")
-    mixed = []
-    for block in re.split(r"\n(?!\|)", (out / "report.md").read_text(encoding="utf-8")):
-        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in block.splitlines() if r.startswith("|")]
-        if len(rows) < 3:
-            continue
-        for j, head in enumerate(rows[0]):
-            if "% or points" in head:
-                continue
-            decimals = {len(m.group(1) or "") for r in rows[2:] if j < len(r) and (m := est.match(r[j]))}
-            if len(decimals) > 1:
-                mixed.append((head, sorted(decimals), rows[2][0]))
-    assert not mixed, mixed
+    assert not (mixed := mixed_precision_columns((out / "report.md").read_text(encoding="utf-8"))), mixed
 
 
 def test_frame_prints_a_column_at_one_precision():
