@@ -68,7 +68,9 @@ def test_not_duplicate_the_same_policy_wins_and_loses_pairs():
 
 def test_a_policy_that_bids_beats_one_that_always_passes_by_a_settled_margin():
     for duplicate in (True, False):
-        r = play_matches("ev", AlwaysPass(), 16, seed=5, duplicate=duplicate)
+        # 32 matches (16 pairs): at 16 the duplicate run's 8 pairs left the margin's interval too wide to call
+        # settled once the table-play model's band rows were refitted (won 87.5%, edge's low end +0.08)
+        r = play_matches("ev", AlwaysPass(), 32, seed=5, duplicate=duplicate)
         s = r.summary()
         # (always passing is not hopeless: defending scores, and a bidder's failed contracts give points away)
         assert s["a_win_rate"] >= 0.8 and s["edge_lo"] > 0.1 and s["a_win_lo"] > 0.55, s
