@@ -556,7 +556,7 @@ def _opening_lead(deal, declarer, trump, five, three, kind, K, key, index, disca
     :func:`_play_one` decides it (the same layouts, the same card), and its
     search nodes.  At that turn the declarer knows only its own hand (and
     its discard), so the card is the same for every deal that gives it the
-    same hand: :func:`play_views` with ``shared_lead`` decides it once."""
+    same hand: :func:`play_views` with ``lead_group`` decides it once."""
     h = deal.copy()
     voids = np.zeros(4, np.int64)
     sums = np.zeros(64, np.int64)
@@ -874,7 +874,7 @@ def _same_opening(view, dec, trumps, fives, threes, discards, kinds) -> bool:
     d = int(dec[0])
     return bool((dec == d).all() and (view[:, d] == view[0, d]).all() and (trumps == trumps[0]).all()
                 and (fives == fives[0]).all() and (threes == threes[0]).all() and (discards == discards[0]).all()
-                and kinds[0, d] == PIMC)
+                and bool((kinds[:, d] == PIMC).all()))
 
 
 __all__ = ["DD", "PIMC", "PLAYER_KINDS", "play_views", "discard_by_samples", "discard_candidates", "pimc_scores",
