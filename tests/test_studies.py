@@ -139,6 +139,28 @@ def test_bid_odds(results):
     assert all("n=" in f.texts[0].get_text() and "seed=11" in f.texts[0].get_text() for f in figs.values())
 
 
+def test_bid_odds_five_hearts_table_keeps_one_precision_a_column(results):
+    """Issue 43, item 6: the 5H table stacks table-play rows (wide intervals)
+    over double-dummy rows (narrow ones); each bid's column prints one number
+    of decimals over both (the edition printed 63.8 [63.3, 64.3] above
+    72.23 [72.14, 72.32])."""
+    from kaiser_sim.studies.blocks import Table
+
+    t = bid_odds.run(results, RULES)
+    five = t["by_five_hearts"].copy()
+    assert {"trump by rule", "trump by rule, table play"} <= set(five["method"])
+    wide = five["method"] == "trump by rule, table play"
+    half = np.where(wide, 0.005, 0.0004)  # a table-play interval of 1 point of %, a double-dummy one of 0.08
+    five["lo"], five["hi"] = five["p"] - half, five["p"] + half
+    t["by_five_hearts"] = five
+    blocks, _, _ = bid_odds.section(t)
+    df = next(b.df for b in blocks if isinstance(b, Table) and b.name.endswith("-by-five-hearts"))
+    assert list(df["measure"]).count("double dummy") == list(df["measure"]).count("table play") > 0
+    for col in [c for c in df.columns if c.startswith("bid ")]:
+        decimals = {len(c.split(" ")[0].partition(".")[2]) for c in df[col] if c != "-"}
+        assert len(decimals) == 1, (col, list(df[col]))
+
+
 def test_intervals_narrow_as_n_grows(results):
     small = bid_odds.run(results.iloc[:20], RULES)["make"]
     big = bid_odds.run(results, RULES)["make"]

@@ -143,19 +143,29 @@ def test_the_cards_net_if_declared_by_hand(solved):
     model's distribution of the hand's points."""
     from kaiser_sim.rules import get_preset
     from kaiser_sim.scoring import declarer_gain
-    from kaiser_sim.studies.bidding_chart import net_chart
+    from kaiser_sim.studies.bidding_chart import net_chart, net_rows
     from kaiser_sim.studies.common import declarer_frame, table_play_model
     from kaiser_sim.strategy.table_play import POINTS, band_index
 
     rules = get_preset("standard")
-    net = net_chart(solved, rules, min_cell=40, net_deals=150)
-    assert len(net) and net.attrs["deals"] == 150
+    net = net_chart(solved, rules, min_cell=40, net_deals=60)  # the auction played out on 60 deals, the card on all
+    assert len(net) and net.attrs["deals"] == 60 and net.attrs["declare_deals"] == len(solved) == 150
+    first = declarer_frame(solved.iloc[:60])
+    played = {(str(s), str(t)): n for (s, t), n in first.groupby(["strength_bucket", "length_bucket"], observed=True).size().items()}
+    assert {r["limit"] == "" for _, r in net.iterrows()} == {True, False}  # cells of the card alone, and played out
+    for _, r in net.iterrows():
+        assert r["n"] == played.get((r["strength"], r["trump_len"]), 0)
+        assert (r["limit"] == "") == (r["n"] < 40)
+    printed = net_rows(net)  # a cell of the card alone prints its limit and "·" against passing
+    alone = printed[(net["limit"] == "").to_numpy()]
+    assert (alone["vs passing: up to"] == "·").all() and (alone["its worth over pass"] == "-").all()
+    assert (printed["n"] == [f"{n:,}" for n in net["declare_n"]]).all()
     model, _ = table_play_model(rules)
     d = declarer_frame(solved)
     checked = 0
     for _, row in net.iterrows():
         hands = d[(d["strength_bucket"].astype(str) == row["strength"]) & (d["length_bucket"].astype(str) == row["trump_len"])]
-        assert len(hands) == row["n"]
+        assert len(hands) == row["declare_n"]  # the card reads every deal of the run, not only the first 150
 
         def mean_net(level, nt):
             pts = hands["nt_pts" if nt else "trump_pts"].to_numpy()

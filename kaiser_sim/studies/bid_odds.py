@@ -214,16 +214,20 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                            "the other columns are double dummy, the upper reference; " if tp else "")
                         + "best in hindsight is an upper bound"))
 
-    def pivot(df, row_col, label, method=None):
-        if method is not None:
-            df = df[df["method"] == method]
+    def pivot(df, row_col, label, method=None, parts=None):
+        """P(make) by ``row_col`` and bid; ``parts`` (``[(leading cells, method), ...]``)
+        stacks several methods' rows in one table, each column at one precision
+        over all of them (a column must not change its decimals between its
+        table-play and its double-dummy rows)."""
         out, cells = [], {}
-        for k, g in df.groupby(row_col, observed=True, sort=False):
-            row = {label: str(k), "n": count(g["n"].iloc[0])}
-            for _, r in g.iterrows():
-                row[f"bid {r['bid']}"] = len(out)  # filled below, one precision a column
-                cells.setdefault(f"bid {r['bid']}", []).append((len(out), (r["p"], r["lo"], r["hi"])))
-            out.append(row)
+        for lead, m in (parts if parts is not None else [({}, method)]):
+            part = df if m is None else df[df["method"] == m]
+            for k, g in part.groupby(row_col, observed=True, sort=False):
+                row = {**lead, label: str(k), "n": count(g["n"].iloc[0])}
+                for _, r in g.iterrows():
+                    row[f"bid {r['bid']}"] = len(out)  # filled below, one precision a column
+                    cells.setdefault(f"bid {r['bid']}", []).append((len(out), (r["p"], r["lo"], r["hi"])))
+                out.append(row)
         for col, items in cells.items():
             for (i, _), text in zip(items, ci_column([c for _, c in items], 0, 100.0)):
                 out[i][col] = text
@@ -245,13 +249,11 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     five = t.get("by_five_hearts")
     if five is not None and len(five):
         methods = [m for m in (f"trump by rule{play}", "trump by rule") if m in set(five["method"])]
-        frows = []
-        for method in methods:
-            for _, r in pivot(five, "five_hearts", "declarer", method).iterrows():
-                r["declarer"] = {"holds 5H": "holds the 5♥", "no 5H": "no 5♥"}.get(r["declarer"], r["declarer"])
-                frows.append({"measure": "table play" if "table play" in method else "double dummy", **r.to_dict()})
+        ftable = pivot(five, "five_hearts", "declarer",
+                       parts=[({"measure": "table play" if "table play" in m else "double dummy"}, m) for m in methods])
+        ftable["declarer"] = ftable["declarer"].map(lambda d: {"holds 5H": "holds the 5♥", "no 5H": "no 5♥"}.get(d, d))
         blocks.append(Table(f"{key}-by-five-hearts", "P(make) %, trump by rule, by whether the declarer holds the 5♥",
-                            frame(frows), "P(make) in % with its 95% interval, by bid; table play first, then double "
+                            ftable, "P(make) in % with its 95% interval, by bid; table play first, then double "
                             "dummy (all four hands visible)" if tp else "P(make) in % with its 95% interval, by bid"))
     text = []
     for method, label in (("trump by rule, table play", "at the table (table play)"), ("trump by rule", "double dummy")):

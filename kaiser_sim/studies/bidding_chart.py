@@ -43,10 +43,10 @@ that in each half, to appear.  The tables ``expected``, ``expected_by_strength``
 ``thresholds`` report every bid (no choice) and use all hands.
 
 The net chart (``net_chart``, :func:`net_chart`; the table card's limits):
-every seat of the first ``net_deals`` deals taken as the first to call, per
-cell, each bid's net value if declared (your side's hand score minus the
-opponents' points) and its worth against passing with the rest of the
-auction played out by the ``bidders`` model.  The card's limit is the
+per cell, each bid's net value if declared (your side's hand score minus the
+opponents' points; every seat of every deal) and, every seat of the first
+``net_deals`` deals taken as the first to call, its worth against passing
+with the rest of the auction played out by the ``bidders`` model.  The card's limit is the
 highest bid whose net value if declared is positive; against passing
 depends on how the other players bid, so it is printed beside it and not
 put on the card.
@@ -86,7 +86,7 @@ PARAMETERS = (
     TRUMP_RULE, MIN_CELL,
     Param("net_deals", int, 100_000, "the net chart (each bid against passing, net of the opponents, the rest of the "
           "auction played out by the bidding model) uses the first this many deals of the run, each seat of each "
-          "deal as the first to call.", low=0, high=10_000_000),
+          "deal as the first to call; the table card's limits use every deal.", low=0, high=10_000_000),
     Param("bidders", str, config.AUCTION_BIDDERS, "the bidding model the later seats call by in the net chart (a "
           "policy of kaiser-sim match).", choices=tuple(POLICIES)),
 )
@@ -220,7 +220,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps).items():
             df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
             tables[f"{key}_table_play"] = df
-    tables["net_chart"] = net_chart(results, rules, trump_rule, min_cell, net_deals, bidders)
+    tables["net_chart"] = net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d)
     info = run_info(results, rules)
     tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
     tables["net_chart"].attrs["footer"] = tables["net_chart"].attrs["footer"].replace(
@@ -257,8 +257,43 @@ def possible_cell(strength_label: str, length_label: str) -> bool:
     return False
 
 
+def _stand_net(d: pd.DataFrame, rules, model, level: int, nt: bool) -> np.ndarray:
+    """Each hand's net value if it declares ``level`` (NT or in its trump by
+    rule) and the bid stands: its side's hand score minus the opponents'
+    points (the 10 of the hand less the side's; not doubled in NT), in table
+    play (the model's distribution for the hand's count band) where the
+    model holds, else double dummy."""
+    from ..strategy.table_play import POINTS, band_index
+
+    raw = d["nt_pts" if nt else "trump_pts"].to_numpy(dtype=np.int64)
+    if model is None:
+        return (hand_score(rules, level, nt, raw) - (10 - raw)).astype(np.float64)
+    value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
+    return model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ value
+
+
+def _card_limit(own: list, names: list, lad, ranks) -> dict:
+    """The ``declare_*`` columns of a cell from ``own`` (``[None, mean row of
+    each bid's net if declared, ...]``): the highest bid above 0 and the next
+    one's, settled when the first lies above 0 and the second below."""
+    up = [j for j in range(1, len(names)) if own[j]["mean"] > 0]
+    dl = up[-1] if up else 0
+    dn = dl + 1 if dl + 1 < len(names) else None
+    dfail = ([(own[dl], own[dl])] if dl and not own[dl]["lo"] > 0 else []) + (
+        [(own[dn], own[dn])] if dn is not None and not own[dn]["hi"] < 0 else [])
+    nan = float("nan")
+    return {"declare_limit": names[dl], "declare_level": int(lad.levels[ranks[dl - 1]]) if dl else 0,
+            "declare_settled": not dfail, "declare_why": unsettled_reason(dfail),
+            "declare_net": own[dl]["mean"] if dl else nan, "declare_lo": own[dl]["lo"] if dl else nan,
+            "declare_hi": own[dl]["hi"] if dl else nan,
+            "declare_next": names[dn] if dn is not None else "",
+            "declare_next_net": own[dn]["mean"] if dn is not None else nan,
+            "declare_next_lo": own[dn]["lo"] if dn is not None else nan,
+            "declare_next_hi": own[dn]["hi"] if dn is not None else nan}
+
+
 def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
-              bidders: str = config.AUCTION_BIDDERS) -> pd.DataFrame:
+              bidders: str = config.AUCTION_BIDDERS, declarers: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each bid against passing, net of the opponents, by cell (count band x
     trump length): the table card's limits.
 
@@ -279,15 +314,23 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     above 0 both ways (``pass`` if none); ``settled`` when both its
     intervals lie above 0 and one of the next bid's below (``why``:
     :func:`unsettled_reason`; the table-play model's own error is not added
-    here).  Cells under ``min_cell`` hands are left out."""
+    here).
+
+    The card's limit (``declare_*``) needs no auction played out, so it is
+    read from every deal of the run (``declare_n`` hands), not only the
+    first ``net_deals``: the card's cells settle on ten times the hands in
+    the million-deal edition.  A cell is a row when it has ``min_cell``
+    hands in the whole run; its columns against passing are empty (``limit``
+    ``""``) when the first ``net_deals`` deals give it fewer.  ``declarers``:
+    ``declarer_frame(results, trump_rule)`` when the caller has it."""
     from ..strategy.call_worth import playout_net
     from ..strategy.capabilities import refusal
     from ..strategy.policies import PASS, get_policy, ladder_arrays
     from .auction import blocks
     from .common import hands_array, points_array
 
-    cols = ["strength", "trump_len", "n", "deals", "limit", "limit_level", "settled", "why", "worth", "worth_lo",
-            "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
+    cols = ["strength", "trump_len", "n", "deals", "declare_n", "declare_deals", "limit", "limit_level", "settled",
+            "why", "worth", "worth_lo", "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
             "net_limit", "stand_worth", "stand_lo", "stand_hi", "next_stand", "next_stand_lo", "next_stand_hi",
             "declare_limit", "declare_level", "declare_settled", "declare_why", "declare_net", "declare_lo",
             "declare_hi", "declare_next", "declare_next_net", "declare_next_lo", "declare_next_hi"]
@@ -316,25 +359,32 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
         for b in blocks(m):
             net[b, j], _ = playout_net(hands[b], dealers[b], calls[b], 0, np.full(b.stop - b.start, r), rules, policy,
                                        pts[b], model)
-    # each bid left to stand (you declare it, whatever the later seats would do): your side's hand score minus
-    # the opponents' points (the 10 of the hand less yours; not doubled in NT), in table play where the model holds
-    from ..strategy.table_play import POINTS, band_index
-
     stand = np.full((m, len(names)), np.nan)
-    trump_pts = d["trump_pts"].to_numpy(dtype=np.int64)
-    nt_pts = d["nt_pts"].to_numpy(dtype=np.int64)
     for j, r in enumerate(ranks, 1):
-        level, nt = int(lad.levels[r]), bool(lad.nt[r])
-        raw = nt_pts if nt else trump_pts
-        if model is None:
-            stand[:, j] = hand_score(rules, level, nt, raw) - (10 - raw)
-        else:
-            value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
-            stand[:, j] = model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ value
+        stand[:, j] = _stand_net(d, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
+    full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, trump_rule)
+    full_deal = full["deal"].to_numpy()
+    full_cells = full.groupby(["strength_bucket", "length_bucket"], observed=True).indices
+    full_cells = {key: idx for key, idx in full_cells.items() if len(idx) >= min_cell}
+    # the card's net if declared, cell by cell over every deal of the run (a column at a time: 4 million
+    # hands in the edition)
+    own_by_cell = {key: [None] for key in full_cells}
+    for j, r in enumerate(ranks, 1):
+        column = stand[:, j] if full is d else _stand_net(full, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
+        for key, idx in full_cells.items():
+            own_by_cell[key].append(_mean_row(column[idx], full_deal[idx]))
     deal = d["deal"].to_numpy()
+    sub_cells = d.groupby(["strength_bucket", "length_bucket"], observed=True).indices
     rows = []
-    for (sb, lb), idx in d.groupby(["strength_bucket", "length_bucket"], observed=True).indices.items():
-        if len(idx) < min_cell:
+    for (sb, lb), full_idx in full_cells.items():
+        own = own_by_cell[(sb, lb)]
+        card = _card_limit(own, names, lad, ranks)
+        idx = sub_cells.get((sb, lb), ())
+        if len(idx) < min_cell:  # the card's cell only: too few of the first net_deals deals to play it out
+            rows.append({"strength": sb, "trump_len": lb, "n": len(idx),
+                         "deals": int(np.unique(deal[idx]).size) if len(idx) else 0,
+                         "declare_n": len(full_idx), "declare_deals": int(np.unique(full_deal[full_idx]).size),
+                         "limit": "", "limit_level": 0, "settled": False, "why": "", **card})
             continue
         worth = [None] + [_mean_row(net[idx, j] - net[idx, 0], deal[idx]) for j in range(1, len(names))]
         stands = [None] + [_mean_row(stand[idx, j] - net[idx, 0], deal[idx]) for j in range(1, len(names))]
@@ -349,16 +399,9 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
         failing = [(x, x) for x in ((w, stands[lim]) if lim else ()) if not x["lo"] > 0]
         if nxt is not None and not (nw["hi"] < 0 or ns["hi"] < 0):  # the next bid up must lose one way
             failing += [(x, x) for x in (nw, ns) if not x["hi"] < 0]
-        # the card's limit: the highest bid whose net value if you declare it is above 0 (your side outscores
-        # the opponents on the hand); no model of the other players' bidding enters it
-        own = [None] + [_mean_row(stand[idx, j], deal[idx]) for j in range(1, len(names))]
-        up = [j for j in range(1, len(names)) if own[j]["mean"] > 0]
-        dl = up[-1] if up else 0
-        dn = dl + 1 if dl + 1 < len(names) else None
-        dfail = ([(own[dl], own[dl])] if dl and not own[dl]["lo"] > 0 else []) + (
-            [(own[dn], own[dn])] if dn is not None and not own[dn]["hi"] < 0 else [])
         pass_row = _mean_row(net[idx, 0], deal[idx])
         rows.append({"strength": sb, "trump_len": lb, "n": len(idx), "deals": int(np.unique(deal[idx]).size),
+                     "declare_n": len(full_idx), "declare_deals": int(np.unique(full_deal[full_idx]).size),
                      "limit": names[lim], "limit_level": int(lad.levels[ranks[lim - 1]]) if lim else 0,
                      "settled": not failing, "why": unsettled_reason(failing), "worth": w["mean"],
                      "worth_lo": w["lo"], "worth_hi": w["hi"], "next": names[nxt] if nxt is not None else "",
@@ -368,19 +411,13 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
                      "stand_worth": stands[lim]["mean"] if lim else 0.0,
                      "stand_lo": stands[lim]["lo"] if lim else 0.0, "stand_hi": stands[lim]["hi"] if lim else 0.0,
                      "next_stand": ns["mean"], "next_stand_lo": ns["lo"], "next_stand_hi": ns["hi"],
-                     "declare_limit": names[dl], "declare_level": int(lad.levels[ranks[dl - 1]]) if dl else 0,
-                     "declare_settled": not dfail, "declare_why": unsettled_reason(dfail),
-                     "declare_net": own[dl]["mean"] if dl else np.nan, "declare_lo": own[dl]["lo"] if dl else np.nan,
-                     "declare_hi": own[dl]["hi"] if dl else np.nan,
-                     "declare_next": names[dn] if dn is not None else "",
-                     "declare_next_net": own[dn]["mean"] if dn is not None else np.nan,
-                     "declare_next_lo": own[dn]["lo"] if dn is not None else np.nan,
-                     "declare_next_hi": own[dn]["hi"] if dn is not None else np.nan})
+                     **card})
     out = rows_frame(rows, cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
     out.attrs["measure"] = measure
     out.attrs["bidders"] = policy.name
     out.attrs["deals"] = k
+    out.attrs["declare_deals"] = len(results)
     out.attrs["note"] = (f"first to call, nothing heard (every seat of the first {k:,} deals in turn); worth of a bid = "
                          "its net value minus passing's on the same deals, net value = your side's hand score minus "
                          f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
@@ -692,8 +729,10 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                                "declare it, and against passing (first to call)", net_rows(net),
                                "card: up to: the highest bid whose net value if declared (your side's score minus "
                                "the opponents' points) is positive, with that net and the next bid's; "
-                               f"{net.attrs.get('note', '')}; n: hands (every seat of the first "
-                               f"{net.attrs.get('deals', 0):,} deals, four a deal); worth over pass: the bid's net "
+                               f"{net.attrs.get('note', '')}; n: the card's hands (every seat of every deal, "
+                               f"{net.attrs.get('declare_deals', 0):,} deals, four a deal); n played out: the hands "
+                               f"against passing (every seat of the first {net.attrs.get('deals', 0):,} deals; "
+                               "· where fewer than the cell's minimum); worth over pass: the bid's net "
                                "value minus passing's, paired on the same deals" + _nt_words(t["chart"])))
     if tp:
         blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
@@ -818,12 +857,14 @@ def net_rows(net) -> pd.DataFrame:
     """The net chart as printed: a row per cell (every column: the study's net_chart.csv)."""
     rows = []
     for _, r in net.iterrows():
+        played = bool(r["limit"])  # the first net_deals deals give the cell enough hands to play the auction out
         rows.append({"count": card_band(str(r["strength"])), "(report)": str(r["strength"]),
-                     "trumps": str(r["trump_len"]), "n": count(r["n"]), "card: up to": card_limit(r),
+                     "trumps": str(r["trump_len"]), "n": count(r["declare_n"]), "card: up to": card_limit(r),
                      "its net if declared": "-" if r["declare_limit"] == "pass" else ci(
                          r["declare_net"], r["declare_lo"], r["declare_hi"], 2),
                      "the next bid's": ci(r["declare_next_net"], r["declare_next_lo"], r["declare_next_hi"], 2),
-                     "vs passing: up to": f"{r['limit']}{net_mark(r, '')}",
-                     "its worth over pass": "-" if r["limit"] == "pass" else ci(r["worth"], r["worth_lo"],
-                                                                                r["worth_hi"], 2)})
+                     "n played out": count(r["n"]),
+                     "vs passing: up to": f"{r['limit']}{net_mark(r, '')}" if played else "·",
+                     "its worth over pass": "-" if r["limit"] in ("pass", "") else ci(r["worth"], r["worth_lo"],
+                                                                                      r["worth_hi"], 2)})
     return frame(rows)
