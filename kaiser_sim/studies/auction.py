@@ -163,7 +163,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
         rows.append({"sequence": f"other ({len(counts) - len(rows)} sequences)", **proportion_row(n - covered, n)})
     sequences = pd.DataFrame(rows)
     sequences_note = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
-                               "the dealer last; Wilson 95% intervals")
+                      "the dealer last; Wilson 95% intervals")
     pos_rows = []
     for k in range(4):
         c = calls[:, k]
@@ -205,8 +205,8 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
                 crow.append(row)
     calls_df = pd.DataFrame(crow)
     calls_note = ("the caller's mean Kaiser count, longest suit and special cards by what it called "
-                              f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
-                              "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
+                  f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
+                  "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
     tables = StudyTables()
     tables.add("sequences", sequences, TableMeta(note=sequences_note, extra={"bidders": policy.name}))
     tables.add("positions", positions)
@@ -295,9 +295,9 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     chart = pd.DataFrame(out, columns=cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
     note = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
-                           f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
-                           "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
-                           "plain and NT bids, one step above each, and the dealer's match")
+            f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
+            "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
+            "plain and NT bids, one step above each, and the dealer's match")
     return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 

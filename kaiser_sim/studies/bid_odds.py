@@ -126,11 +126,12 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     by_five = breakdown("five_hearts", [*tp, *METHODS])
     tables = StudyTables({"make": make, "by_strength": by_strength, "by_trump_length": by_length,
                           "by_five_hearts": by_five})
-    tables.meta("make").note = (f"P(declaring side's points >= bid): table play (the table-play model on each hand's DD "
-                          f"points; {why or model.describe()}) and double dummy (DD); trump by rule = {trump_rule}; "
-                          "best in hindsight is an upper bound (strain chosen after seeing all hands); "
-                          "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
-                          "not independent).")
+    tables.meta("make").note = (
+        f"P(declaring side's points >= bid): table play (the table-play model on each hand's DD "
+        f"points; {why or model.describe()}) and double dummy (DD); trump by rule = {trump_rule}; "
+        "best in hindsight is an upper bound (strain chosen after seeing all hands); "
+        "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
+        "not independent).")
     tables.meta("by_strength").note = f"strength = {STRENGTH_NAME} of the declarer's hand"
     tables.meta("by_trump_length").note = f"trump length = length of the suit named by rule {trump_rule}"
     tag(tables, run_info(results, rules), f"trump rule {trump_rule}")

@@ -419,11 +419,11 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     out = rows_frame(rows, cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
     note = (f"first to call, nothing heard (every seat of the first {k:,} deals in turn); worth of a bid = "
-                         "its net value minus passing's on the same deals, net value = your side's hand score minus "
-                         f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
-                         "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
-                         "more than passing both ways; settled: both its intervals above 0 and one of the next "
-                         "bid's below; intervals clustered by deal (the table-play model's own error not added)")
+            "its net value minus passing's on the same deals, net value = your side's hand score minus "
+            f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
+            "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
+            "more than passing both ways; settled: both its intervals above 0 and one of the next "
+            "bid's below; intervals clustered by deal (the table-play model's own error not added)")
     return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
                                             "declare_deals": len(results)})
 
@@ -567,25 +567,28 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                                   "strength_break_even", "break_even_from", "break_even_to"])
     tables = StudyTables({"chart": chart, "expected": expected, "expected_by_strength": by_strength,
                           "thresholds": thresholds})
-    tables.meta("chart").note = (f"bid_up_to / nt_up_to = the highest plain / NT bid whose expected hand score is positive "
-                           f"('_sure': its 95% interval is above 0; 'pass': none); trump by {trump_rule}; strength = "
-                           f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
-                           "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
-                           "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
-                           "interval of best_bid's margin over the runner-up excludes 0.  The limits (bid_up_to, nt_up_to, "
-                           "limit_level, up_to_expected, the '_sure' judgements, settled) use all the cell's hands "
-                           "(n): each tests one bid's sign, so no winner's curse.  The best bid is the largest of "
-                           "many means, so it is chosen on one half and measured on the other (no winner's curse): "
-                           "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
-                           "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
-                           "hands).  Intervals clustered by deal")
+    tables.meta("chart").note = (
+        f"bid_up_to / nt_up_to = the highest plain / NT bid whose expected hand score is positive "
+        f"('_sure': its 95% interval is above 0; 'pass': none); trump by {trump_rule}; strength = "
+        f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
+        "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
+        "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
+        "interval of best_bid's margin over the runner-up excludes 0.  The limits (bid_up_to, nt_up_to, "
+        "limit_level, up_to_expected, the '_sure' judgements, settled) use all the cell's hands "
+        "(n): each tests one bid's sign, so no winner's curse.  The best bid is the largest of "
+        "many means, so it is chosen on one half and measured on the other (no winner's curse): "
+        "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
+        "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
+        "hands).  Intervals clustered by deal")
     tables.meta("expected").note = "every bid of each cell on all its hands; 95% intervals clustered by deal"
-    tables.meta("thresholds").note = (f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
-                                "expected score crosses 0, interpolated between count values (steps of 1/2); "
-                                "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
-                                "within the data); all hands")
-    tables.meta("expected_by_strength").note = ("expected hand score of every bid by strength, all trump lengths; "
-                                                "clustered by deal")
+    tables.meta("thresholds").note = (
+        f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
+        "expected score crosses 0, interpolated between count values (steps of 1/2); "
+        "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
+        "within the data); all hands")
+    tables.meta("expected_by_strength").note = (
+        "expected hand score of every bid by strength, all trump lengths; "
+        "clustered by deal")
     return tables
 
 

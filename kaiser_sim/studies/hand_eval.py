@@ -316,19 +316,22 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     calibration = _calibration(*cal)
     tables = StudyTables({"comparison": comparison, "kaiser_count": count, "count_calibration": calibration})
     tables.meta("comparison").extra["scored_deals"] = scored
-    tables.meta("comparison").note = (f"prediction of the declaring side's DD points from the declarer's own hand; "
-                                f"fitted on the run's deals with index % {holdout_every} != 0, scored on the deals "
-                                f"of scored_on: the run's other deals, or, when those are deals the printable count "
-                                f"was fitted on ({fit_text}, {fit['rules']} rules, trump {fit['trump_rule']}), "
-                                f"independent deals; 95% intervals: bootstrap over the scored deals "
-                                f"({n_boot} resamples)")
-    tables.meta("kaiser_count").note = ("the fitted Kaiser point count: expected DD points of the declaring side = sum of these "
-                           "values over the hand; 'printable' rounds to 0.5; intervals: cluster-robust standard "
-                           "errors, the four hands of a deal clustered")
-    tables.meta("count_calibration").note = ("what the printable Kaiser count means: by count band, the declaring side's mean "
-                                 "DD points in the trump by rule, and points - count (> 0: the count understates "
-                                 "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
-                                 "count's fitting deals when avoidable)")
+    tables.meta("comparison").note = (
+        f"prediction of the declaring side's DD points from the declarer's own hand; "
+        f"fitted on the run's deals with index % {holdout_every} != 0, scored on the deals "
+        f"of scored_on: the run's other deals, or, when those are deals the printable count "
+        f"was fitted on ({fit_text}, {fit['rules']} rules, trump {fit['trump_rule']}), "
+        f"independent deals; 95% intervals: bootstrap over the scored deals "
+        f"({n_boot} resamples)")
+    tables.meta("kaiser_count").note = (
+        "the fitted Kaiser point count: expected DD points of the declaring side = sum of these "
+        "values over the hand; 'printable' rounds to 0.5; intervals: cluster-robust standard "
+        "errors, the four hands of a deal clustered")
+    tables.meta("count_calibration").note = (
+        "what the printable Kaiser count means: by count band, the declaring side's mean "
+        "DD points in the trump by rule, and points - count (> 0: the count understates "
+        "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
+        "count's fitting deals when avoidable)")
     extra = f"trump rule {trump_rule}" + beyond_text
     if independent:
         extra += f"; scored on seed {ev_seed}, deals 0-{holdout_deals - 1:,} (not the count's fitting deals)"

@@ -130,9 +130,9 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
             rows.append(row)
     out = pd.DataFrame(rows, columns=COLUMNS)
     note = (f"every deal bid once by the {policy.name} model; the hands that heard exactly these calls; "
-                         f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
-                         "auction played out by the model; best chosen on the even deals, reported on the odd ones "
-                         "(n); settled: best minus next best above 0 (95%)")
+            f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
+            "auction played out by the model; best chosen on the even deals, reported on the odd ones "
+            "(n); settled: best minus next best above 0 (95%)")
     return out, TableMeta(note=note, extra={"n_deals": int(n), "heard_n": heard_n, "bidders": policy.name,
                                             "measure": measure})
 

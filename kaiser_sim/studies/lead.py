@@ -74,9 +74,10 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
                         "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
     summary = pd.DataFrame(rows)
     tables = StudyTables({"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)})
-    tables.meta("summary").note = ("lead value = declaring side's DD points with the declarer on lead minus with its "
-                        "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
-                        "intervals clustered by deal")
+    tables.meta("summary").note = (
+        "lead value = declaring side's DD points with the declarer on lead minus with its "
+        "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
+        "intervals clustered by deal")
     return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
 
 

@@ -181,18 +181,22 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
     scored = {"table": "scored in table play (points drawn from the table-play model)",
               "dd": "played double dummy"}[engine_used]
     warn = f"; warning: {note}" if note else ""
-    tables.meta("win_rates").note = (f"{matches:,} matches against each opponent (pairs on the same cards, sides swapped; "
-                               f"the same card sets for every opponent); contracts {scored}; win rate with its Wilson "
-                               "95% interval clustered by pair of matches; margin = the final score difference" + warn)
-    tables.meta("by_seat").note = ("every hand of the matches: net = the listening side's hand score minus the opponents'; "
-                             "declares = share of hands its side declared; made = share of its contracts made; 95% "
-                             "intervals clustered by card set")
-    tables.meta("by_score").note = ("every hand by the listening side's score at its start: net per hand and the share of "
-                              "those hands whose match it won; 95% intervals clustered by card set")
-    rounds_meta.note = ("the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
-                            "like round r-1's policy; shares of the calls in each position, self-play on the table's "
-                            "deals; change = the largest move of a call's share from the round before"
-                        + _table_model_words(rounds_meta.extra.get("table_model")))
+    tables.meta("win_rates").note = (
+        f"{matches:,} matches against each opponent (pairs on the same cards, sides swapped; "
+        f"the same card sets for every opponent); contracts {scored}; win rate with its Wilson "
+        "95% interval clustered by pair of matches; margin = the final score difference" + warn)
+    tables.meta("by_seat").note = (
+        "every hand of the matches: net = the listening side's hand score minus the opponents'; "
+        "declares = share of hands its side declared; made = share of its contracts made; 95% "
+        "intervals clustered by card set")
+    tables.meta("by_score").note = (
+        "every hand by the listening side's score at its start: net per hand and the share of "
+        "those hands whose match it won; 95% intervals clustered by card set")
+    rounds_meta.note = (
+        "the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
+        "like round r-1's policy; shares of the calls in each position, self-play on the table's "
+        "deals; change = the largest move of a call's share from the round before"
+        + _table_model_words(rounds_meta.extra.get("table_model")))
     measure = {"table": "contracts in table play (PIMC model)", "dd": "double dummy"}[engine_used]
     for name in tables:
         meta = tables.meta(name)

@@ -297,27 +297,32 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
               "dd": "played double dummy"}[engine_used]
     dup = ("duplicate: pairs of matches on the same cards, sides swapped, the pair the independent unit"
            if duplicate else "not duplicate: every match its own cards")
-    tables.meta("round_robin").note = (f"{matches} matches per pair of policies ({dup}); "
-                                 f"the policies bid expecting {expect}, the contracts are {scored}; "
-                                 "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
-                                 "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
-                                 "duplicate; 95%); "
-                                 "margin = A's score - B's at the end; intervals clustered by "
-                                 + ("pair of matches (the same cards)" if duplicate else "match")
-                                 + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
-    tables.meta("standings").note = ("each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
-                               "set: its matches against every opponent are played on the same cards)")
-    tables.meta("win_by_state").note = ("P(the side wins the match) from the score at the start of a hand, every hand of "
-                                  "the round robin from both sides; model = the score-aware policy's estimate "
-                                  "(kaiser_sim.strategy.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
-                                  "a match, the two matches of a pair and other policies' matches on the same "
-                                  "cards move together; clusters = independent card sets behind the cell)")
-    tables.meta("bid_vs_state").note = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
-                          "policy would make - level of the highest bid with a positive expected hand score (ev); "
-                          "0 = no bid; more / less = share of hands bidding higher / lower")
-    tables.meta("rules_effect").note = (f"score-aware vs ev under each rules variant ({'duplicate' if duplicate else 'not duplicate'}; "
-                                  "Wilson 95%); bid_diff: the "
-                                  "bid_vs_state difference averaged / max / min over a coarser grid")
+    tables.meta("round_robin").note = (
+        f"{matches} matches per pair of policies ({dup}); "
+        f"the policies bid expecting {expect}, the contracts are {scored}; "
+        "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
+        "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
+        "duplicate; 95%); "
+        "margin = A's score - B's at the end; intervals clustered by "
+        + ("pair of matches (the same cards)" if duplicate else "match")
+        + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
+    tables.meta("standings").note = (
+        "each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
+        "set: its matches against every opponent are played on the same cards)")
+    tables.meta("win_by_state").note = (
+        "P(the side wins the match) from the score at the start of a hand, every hand of "
+        "the round robin from both sides; model = the score-aware policy's estimate "
+        "(kaiser_sim.strategy.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
+        "a match, the two matches of a pair and other policies' matches on the same "
+        "cards move together; clusters = independent card sets behind the cell)")
+    tables.meta("bid_vs_state").note = (
+        f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
+        "policy would make - level of the highest bid with a positive expected hand score (ev); "
+        "0 = no bid; more / less = share of hands bidding higher / lower")
+    tables.meta("rules_effect").note = (
+        f"score-aware vs ev under each rules variant ({'duplicate' if duplicate else 'not duplicate'}; "
+        "Wilson 95%); bid_diff: the "
+        "bid_vs_state difference averaged / max / min over a coarser grid")
     for name in tables:
         meta = tables.meta(name)
         meta.run = dict(info)

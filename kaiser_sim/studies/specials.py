@@ -529,14 +529,16 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
         "trump named again by rule from the declarer's hand after the swap; n = (deal, leader) rows, deals = "
         f"re-solved deals; no_suit = deals where the receiver has no {suit_name} (no swap); 95% intervals "
         "clustered by deal")
-    tables.meta("observed").note = (f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
-                         "minus when the receiver holds it; 95% intervals clustered by deal"
-                         + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
-                            "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
-                            "counts for the defenders here"))
-    tables.meta("worth_overall").note = (f"(c) kept = the holder's side's points - points with the {name} counting 0 "
-                             f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
-                             f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
+    tables.meta("observed").note = (
+        f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
+        "minus when the receiver holds it; 95% intervals clustered by deal"
+        + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
+           "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
+           "counts for the defenders here"))
+    tables.meta("worth_overall").note = (
+        f"(c) kept = the holder's side's points - points with the {name} counting 0 "
+        f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
+        f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
     tables.meta("worth_by_role").note = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
     tables.meta("worth_by_length").note = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
     info = run_info(results, rules)

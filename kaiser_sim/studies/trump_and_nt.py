@@ -142,12 +142,15 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     model, why = table_play_model(rules)
     comp_tp = _nt_vs_trump(d, rules, levels, groups, min_cell, deal, model) if model is not None else None
     tables = StudyTables({"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp})
-    tables.meta("trump_rules").note = ("picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
-                             "loss: mean points given up against that best suit; 95% intervals clustered by deal")
-    tables.meta("nt_beats_trump").note = ("share of declarer hands where NT scores strictly more DD points than the best trump suit; "
-                              "95% intervals clustered by deal")
-    tables.meta("nt_vs_trump").note = (f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
-                          f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
+    tables.meta("trump_rules").note = (
+        "picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
+        "loss: mean points given up against that best suit; 95% intervals clustered by deal")
+    tables.meta("nt_beats_trump").note = (
+        "share of declarer hands where NT scores strictly more DD points than the best trump suit; "
+        "95% intervals clustered by deal")
+    tables.meta("nt_vs_trump").note = (
+        f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
+        f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
     if comp_tp is not None:
         tables.add("nt_vs_trump_table_play", comp_tp, TableMeta(
             note="TABLE PLAY (the table-play model applied to each hand's DD points): " + tables.meta("nt_vs_trump").note))
