@@ -329,7 +329,7 @@ def _write_outputs(tables: dict, figures: dict, out: Path, inputs: dict) -> list
 
 @dataclass
 class StudyOutput:
-    tables: dict
+    tables: StudyTables  # the study's tables, each with its note, footer and run info (tables.meta(name))
     figures: dict
     files: list[str]
     inputs: dict
