@@ -53,11 +53,11 @@ def _call_chart(rules) -> str:
     from kaiser_sim.studies.auction import call_chart
 
     try:
-        out = call_chart(None, rules, None, None, None, None, 1)
+        out, meta = call_chart(None, rules, None, None, None, None, 1)
     except (TypeError, AttributeError, KeyError):
         return ""
     assert out.empty
-    return out.attrs["note"]
+    return meta.note
 
 
 def _hand(rules) -> str:

@@ -89,7 +89,7 @@ def test_fit_overlap_knows_the_fitting_deals(seed1, seed11):
 def test_printable_count_of_a_seed1_run_is_scored_on_independent_deals(seed1):
     t = hand_eval.run(seed1, RULES, n_boot=0, holdout_deals=20)
     c = t["comparison"]
-    scored = c.attrs["scored_deals"]["printable Kaiser count"]
+    scored = t.meta("comparison").extra["scored_deals"]["printable Kaiser count"]
     assert scored == {"seed": 2, "first": 0, "last": 19, "n": 20}
     assert scored["seed"] != KAISER_COUNT_FIT["seed"]
     p = c[(c["measure"] == "printable Kaiser count") & (c["target"] == "trump by rule")].iloc[0]
@@ -118,15 +118,15 @@ def test_a_run_beyond_the_fit_is_scored_on_its_own_deals_past_it(seed1):
     c = t["comparison"]
     past = sorted(d for d in far["deal"] if d >= 100_000 and d % 5 == 0)  # 100,000 100,005 100,010
     for name in hand_eval.DEFINITIONS:
-        assert c.attrs["scored_deals"][name] == {"seed": 1, "first": past[0], "last": past[-1], "n": len(past)}
+        assert t.meta("comparison").extra["scored_deals"][name] == {"seed": 1, "first": past[0], "last": past[-1], "n": len(past)}
     assert c["scored_on"].str.contains("beyond the count's fitting deals").all()
     assert (c["n_test"] == 4 * len(past)).all()
     cal = t["count_calibration"]
     assert cal.set_index("count_band").loc["all", "deals"] == 15 and cal["scored_on"].str.contains("100,000-100,014").all()
-    assert "scored on this run's deals 100,000-100,014" in c.attrs["footer"]
+    assert "scored on this run's deals 100,000-100,014" in t.meta("comparison").footer
     # fewer past the fit than holdout_deals: independent deals, as for a run inside the fit
     t4 = hand_eval.run(far, RULES, n_boot=0, holdout_deals=4)
-    assert t4["comparison"].attrs["scored_deals"]["printable Kaiser count"]["seed"] == 2
+    assert t4.meta("comparison").extra["scored_deals"]["printable Kaiser count"]["seed"] == 2
 
 
 def test_a_run_disjoint_from_the_fit_is_scored_on_its_own_held_out_deals(seed11):
@@ -134,8 +134,8 @@ def test_a_run_disjoint_from_the_fit_is_scored_on_its_own_held_out_deals(seed11)
     c = t["comparison"]
     assert (c["scored_on"] == hand_eval.RUN_HELD_OUT).all()
     held = sorted(d for d in seed11["deal"] if d % 5 == 0)
-    assert c.attrs["scored_deals"]["printable Kaiser count"] == {"seed": 11, "first": held[0], "last": held[-1],
-                                                                 "n": len(held)}
+    assert t.meta("comparison").extra["scored_deals"]["printable Kaiser count"] == {
+        "seed": 11, "first": held[0], "last": held[-1], "n": len(held)}
 
 
 # --- the count's calibration ------------------------------------------------------------------------
@@ -197,10 +197,11 @@ def test_dd_bias_footer_gives_the_played_n():
 
     res = results_frame(deal_batch(10, 75), seed=75)
     tables = get_study("dd-bias").run(res, RULES, samples=2, max_deals=4, min_cell=1)
-    for name, t in tables.items():
-        assert t.attrs["footer"].startswith("n=4 deals played"), name
-        assert "the first of the run's 10" in t.attrs["footer"], name
-        assert t.attrs["run"]["n"] == 4 and t.attrs["run"]["deals_in_run"] == 10
+    for name in tables:
+        meta = tables.meta(name)
+        assert meta.footer.startswith("n=4 deals played"), name
+        assert "the first of the run's 10" in meta.footer, name
+        assert meta.run["n"] == 4 and meta.run["deals_in_run"] == 10
     assert tables["difference"].iloc[0]["n"] == 4 and len(tables["deals"]) == 4
 
 

@@ -40,7 +40,7 @@ def results():
 def test_heard_chart_against_a_plain_loop(results):
     rules = Rules()
     min_cell = 5
-    chart = heard_chart(results, rules, min_cell=min_cell)
+    chart, meta = heard_chart(results, rules, min_cell=min_cell)
     assert len(chart) > 0
     policy = get_policy(config.AUCTION_BIDDERS)
     hands = results[list(HAND_COLUMNS)].to_numpy(dtype=np.uint64)
@@ -54,7 +54,7 @@ def test_heard_chart_against_a_plain_loop(results):
     for heard, position, before in HEARD:
         k = position - 1
         rows = [i for i in range(N) if tuple(word(int(c)) for c in calls[i, :k]) == before]
-        assert chart.attrs["heard_n"][heard] == len(rows)
+        assert meta.extra["heard_n"][heard] == len(rows)
         for _, r in chart[chart["heard"] == heard].iterrows():
             band = [i for i in rows if card_band(next(b[0] for b in STRENGTH_BUCKETS if b[1] <= strength(
                 hands[i:i + 1, (dealers[i] + 1 + k) % 4])[0] <= b[2])) == r["count"]]
@@ -73,10 +73,10 @@ def test_heard_chart_against_a_plain_loop(results):
 
 
 def test_heard_blocks_print_every_auction_asked_about(results):
-    chart = heard_chart(results, Rules(), min_cell=5)
-    blocks = heard_blocks(chart)
+    chart, meta = heard_chart(results, Rules(), min_cell=5)
+    blocks = heard_blocks(chart, meta)
     tables = {b.name: b for b in blocks if hasattr(b, "df")}
     assert list(tables["heard-grid"].df.columns)[1:] == [h for h, *_ in HEARD]
     assert [int(v.replace(",", "")) for v in tables["heard-how-often"].df["deals"]] == [
-        chart.attrs["heard_n"][h] for h, *_ in HEARD]
+        meta.extra["heard_n"][h] for h, *_ in HEARD]
     assert len(tables["heard-figures"].df) == len(chart)

@@ -122,7 +122,8 @@ def test_match_study_plays_duplicate_unless_told_and_says_which(tmp_path):
     t = run_study(d, tmp_path / "m").tables
     rr = t["round_robin"]
     assert not rr["duplicate"].iloc[0] and rr["units"].iloc[0] == 4
-    assert "not duplicate" in rr.attrs["note"] and "not duplicate" in rr.attrs["footer"]
+    meta = t.meta("round_robin")
+    assert "not duplicate" in meta.note and "not duplicate" in meta.footer
     assert not t["rules_effect"]["duplicate"].any()
 
 

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 
 from kaiser_sim.studies.bidding_chart import BOUNDARY, limit_mark, settled_share, unsettled_reason
-from kaiser_sim.studies.common import mean_row
+from kaiser_sim.studies.common import StudyTables, TableMeta, mean_row
 
 
 def _row(mean, half):
@@ -61,6 +61,6 @@ def test_the_grids_note_points_to_the_edition_only_from_a_smaller_run():
     chart = pd.DataFrame([{"strength": "8-8.5", "trump_len": "4", "bid_up_to": "7", "nt_up_to": "pass",
                            "settled": False, "nt_settled": True, "why": "few hands", "nt_why": ""}])
     for n, points in ((4_000, True), (EDITION_DEALS, False)):
-        chart.attrs = {"run": {"n": n}}
-        note = " ".join(b.text for b in cheat_sheet({"chart": chart}))
+        tables = StudyTables({"chart": chart}, {"chart": TableMeta(run={"n": n})})
+        note = " ".join(b.text for b in cheat_sheet(tables))
         assert ("make sample" in note) == points and "settled 1/2 limits (50%)" in note

@@ -339,7 +339,7 @@ def test_specials_study(results, study, card, lo, hi):
     dec = cf[(cf["role"] == "you declare") & (cf["receiver"] != specials.ANY_OTHER)]
     assert (dec["n"] == dec["deals"]).all()
     # the footers name the n the estimates used: 4 re-solved deals, the observed view all deals
-    assert "n=4 deals" in cf.attrs["footer"] and f"n={N_DEALS} deals" in t["observed"].attrs["footer"]
+    assert "n=4 deals" in t.meta("counterfactual").footer and f"n={N_DEALS} deals" in t.meta("observed").footer
     rec = specials.worth_records(results, RULES, card, max_resolve=4)
     assert len(rec) == 4 * 20 and rec["worth"].between(lo, hi).all()
     ov = t["worth_overall"].iloc[0]

@@ -296,7 +296,8 @@ def test_bidding_chart_chooses_and_reports_on_different_deals(results, frame):
                     and bids[j].level <= bids[ups[-1]].level and rows[j][1] > 0]
             assert r[col] == (names[sure[-1]] if sure else "pass"), col
     # the chart note says how it is done
-    assert "even-numbered deals" in chart.attrs["note"] and "clustered by deal" in chart.attrs["note"]
+    note = t.meta("chart").note
+    assert "even-numbered deals" in note and "clustered by deal" in note
 
 
 def test_bidding_chart_choice_ignores_the_reporting_half(results):

@@ -40,7 +40,7 @@ from kaiser_sim.runs.results import load_results
 from kaiser_sim.strategy.capabilities import CAPABILITIES, refusal
 from kaiser_sim.studies import REGISTRY, study as declared
 from kaiser_sim.studies import specials
-from kaiser_sim.studies.common import hands_array, results_frame
+from kaiser_sim.studies.common import StudyTables, hands_array, results_frame
 from kaiser_sim.studies.runner import definition_for, run_study
 
 STANDARD = get_preset("standard")
@@ -144,6 +144,32 @@ def test_every_study_runs_or_refuses_in_one_line(runs, name, study, tmp_path):
         out = run_study(d, tmp_path / "o", rules=rules, write=False)
     assert out.tables
     assert set(out.tables) <= set(declared(study).outputs), "a table its declaration does not name"
+
+
+@pytest.mark.parametrize("study", [pytest.param(s, marks=[pytest.mark.slow] if s in SLOW_STUDIES else [])
+                                   for s in SMALL])
+def test_every_study_keeps_its_notes_and_footers_in_its_result_not_on_the_frames(runs, study, tmp_path):
+    """Issue 44, item 5: a study's ``run`` gives a :class:`StudyTables`; each
+    table's note, footer and run info are its ``meta(name)``, none on the
+    DataFrame's ``attrs`` (which pandas copies or drops), and the files
+    written print them (``NAME.md``: the note above the table, the footer
+    under it)."""
+    params = dict(SMALL[study])
+    if study in ("five-hearts", "three-spades"):
+        params["max_resolve"] = size("standard", RESOLVE)
+    d = definition_for(study)
+    d.params = params
+    results = runs("standard")[1] if declared(study).uses_results else None
+    out = run_study(d, tmp_path / "o", results=results, rules=STANDARD)
+    tables = out.tables
+    assert isinstance(tables, StudyTables)
+    assert any(tables.meta(name).note for name in tables), "no table says what it holds"
+    for name, df in tables.items():
+        assert df.attrs == {}, name
+        meta = tables.meta(name)
+        assert meta.footer and meta.run["n"] > 0 and meta.run["rules"] == STANDARD.label, name
+        text = (tmp_path / "o" / f"{name}.md").read_text(encoding="utf-8")
+        assert f"_{meta.footer}_" in text and meta.note in text, name
 
 
 def _direct(deal, kitty, leader: int, strain: int, holder: int, rules) -> int:

@@ -11,6 +11,7 @@ import pytest
 from kaiser_sim.cards import DECK_32, SUIT_BITS
 from kaiser_sim.hands import STRENGTH_BUCKETS, kaiser_count, strength, suit_lengths, trump_by_rule
 from kaiser_sim.studies.bidding_chart import COUNT_RANGE_BY_LENGTH, card_grid, possible_cell, table_card
+from kaiser_sim.studies.common import StudyTables, TableMeta
 from kaiser_sim.studies.common import CARD_COUNT, LENGTH_BUCKETS, card_band, card_count
 
 RANKS = {8: "A", 7: "K", 6: "Q"}
@@ -100,10 +101,10 @@ def test_count_ranges_from_every_hand():
     assert {L: (min(v), max(v)) for L, v in seen.items()} == COUNT_RANGE_BY_LENGTH
 
 
-def _net(rows):
-    df = pd.DataFrame(rows)
-    df.attrs = {"measure": "table play (PIMC model)", "bidders": "ev", "note": "n", "deals": 100}
-    return df
+def _net(rows, **extra):
+    """A study's tables holding only a net chart of ``rows``, with its metadata."""
+    meta = TableMeta(note="n", extra={"measure": "table play (PIMC model)", "bidders": "ev", "deals": 100, **extra})
+    return StudyTables({"net_chart": pd.DataFrame(rows)}, {"net_chart": meta})
 
 
 def test_the_grid_marks_impossible_cells_and_one_limit_each():
@@ -111,7 +112,7 @@ def test_the_grid_marks_impossible_cells_and_one_limit_each():
                  "declare_limit": "8", "declare_settled": True, "declare_why": ""},
                 {"strength": "<=4", "trump_len": "3", "limit": "7NT", "settled": True, "why": "",
                  "declare_limit": "pass", "declare_settled": False, "declare_why": "few hands"}])
-    grid, _, use_net = card_grid({"net_chart": net})
+    grid, _, use_net = card_grid(net)
     assert use_net
     row = grid.set_index("count")
     assert row.loc["12-13", "4 trumps"] == "8"
@@ -119,7 +120,7 @@ def test_the_grid_marks_impossible_cells_and_one_limit_each():
     assert row.loc["7 or less", "6+ trumps"] == "impossible"
     assert row.loc["7 or less", "2 trumps"] == "·"  # possible, and no hands here
     assert (grid == "impossible").to_numpy().sum() == 6
-    blocks = table_card({"net_chart": net})
+    blocks = table_card(net)
     assert blocks[0].style == "box" and "trump A 4" in blocks[0].text
     assert blocks[-1].size >= 10 and "Settled: 1/2 limits" in blocks[-1].note
 
@@ -148,8 +149,8 @@ def test_the_cards_net_if_declared_by_hand(solved):
     from kaiser_sim.strategy.table_play import POINTS, band_index
 
     rules = get_preset("standard")
-    net = net_chart(solved, rules, min_cell=40, net_deals=60)  # the auction played out on 60 deals, the card on all
-    assert len(net) and net.attrs["deals"] == 60 and net.attrs["declare_deals"] == len(solved) == 150
+    net, meta = net_chart(solved, rules, min_cell=40, net_deals=60)  # the auction played out on 60 deals, the card on all
+    assert len(net) and meta.extra["deals"] == 60 and meta.extra["declare_deals"] == len(solved) == 150
     first = declarer_frame(solved.iloc[:60])
     played = {(str(s), str(t)): n for (s, t), n in first.groupby(["strength_bucket", "length_bucket"], observed=True).size().items()}
     assert {r["limit"] == "" for _, r in net.iterrows()} == {True, False}  # cells of the card alone, and played out
@@ -186,7 +187,6 @@ def test_the_cards_net_if_declared_by_hand(solved):
 def test_no_cell_is_called_impossible_for_another_deck():
     """The impossible cells are those of 8 cards from the 32-card deck: a kitty game's card calls none so."""
     net = _net([{"strength": "6.5-7", "trump_len": "4", "limit": "9", "settled": True, "why": "",
-                 "declare_limit": "8", "declare_settled": True, "declare_why": ""}])
-    net.attrs["standard_deck"] = False
-    grid, _, _ = card_grid({"net_chart": net})
+                 "declare_limit": "8", "declare_settled": True, "declare_why": ""}], standard_deck=False)
+    grid, _, _ = card_grid(net)
     assert not (grid == "impossible").to_numpy().any() and (grid == "·").to_numpy().sum() > 6

@@ -191,7 +191,7 @@ def test_bid_odds_and_bidding_chart_in_table_play_recomputed(solved):
     want = (m.dist(pts, bid.nt, table_play.band_index(cell["strength"].to_numpy()))
             @ hand_score(RULES, bid.level, bid.nt, POINTS)).mean()
     assert row["expected"] == pytest.approx(want) and row["n"] == len(cell)
-    assert "table play" in t["chart_table_play"].attrs["footer"]
+    assert "table play" in t.meta("chart_table_play").footer
 
 
 def test_specials_in_table_play_recomputed(solved):
@@ -230,7 +230,7 @@ def test_studies_use_the_rules_model_and_none_without_one(solved, monkeypatch):
     monkeypatch.setattr(table_play, "load_model", broken)
     t = bid_odds.run(solved, rules)
     assert not t["make"]["method"].str.contains("table play").any()
-    assert "no table-play estimates" in t["make"].attrs["table_play"]
+    assert "no table-play estimates" in t.meta("make").extra["table_play"]
     assert "chart_table_play" not in bidding_chart.run(solved, rules)
 
 

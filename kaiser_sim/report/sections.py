@@ -28,7 +28,7 @@ def study_section(key: str, output) -> Section:
         sec.blocks.append(Text("What the numbers mean. " + " ".join(meaning)))
     # the deals the study read (a play study: the first ones of the run); a study whose parts use fewer
     # (the 5H and 3S re-solve only the first deals) says which in its sample_note
-    n = max([output.inputs['n']] + [int(t.attrs.get("run", {}).get("n", 0)) for t in output.tables.values()])
+    n = max([output.inputs['n']] + [int(output.tables.meta(t).run.get("n", 0)) for t in output.tables])
     resolved = study.sample_note(output.tables) if declared(key).sample_note else ""
     unit = output.inputs.get("unit", "deals")  # a study that plays matches counts matches
     cluster = "deal" if unit == "deals" else "card set (the matches and hands played on the same cards)"
@@ -122,7 +122,7 @@ def heard_section(outputs: dict, data) -> Section | None:
 
     if not any("call_chart" in o.tables for o in outputs.values()):
         return None
-    blocks = heard_blocks(heard_chart(data.results, data.rules))
+    blocks = heard_blocks(*heard_chart(data.results, data.rules))
     return Section("heard", TITLE, blocks) if blocks else None
 
 

@@ -9,12 +9,16 @@ module's ``DEFINITION`` and ``PARAMETERS``: ``make analyses``).  The runner,
 the report and the command line read the declaration, never the module's
 signature or attributes, to decide how a study is run.  The module provides:
 
-- ``run(results, rules, **params) -> dict[str, DataFrame]``: pure pandas over
-  a results frame (``kaiser_sim.load_results``); some studies re-solve a
+- ``run(results, rules, **params) -> StudyTables``: pure pandas over a
+  results frame (``kaiser_sim.load_results``); some studies re-solve a
   sample of its deals (``max_resolve``), and say so with their own n.  Every
   estimate carries its n and a 95% interval (Wilson for proportions, normal
   standard error for means, bootstrap over deals where stated; rows that
-  share a deal are clustered by deal, :mod:`kaiser_sim.stats`).
+  share a deal are clustered by deal, :mod:`kaiser_sim.stats`).  The result
+  (:class:`kaiser_sim.studies.common.StudyTables`) is a dict of its tables
+  (name -> DataFrame) that also holds each table's note, footer and run
+  info (``tables.meta(name)``, a :class:`~kaiser_sim.studies.common.TableMeta`);
+  the frames carry no ``attrs``.
 - ``plot(tables) -> dict[str, Figure]``: charts drawn from those tables
   only, each titled, labelled and with a footer giving n, seed and rules.
 - ``KEY`` (its name here) and ``DEFINITION``: its default definition (the

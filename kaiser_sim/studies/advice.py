@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .blocks import Table, Text, ci, frame, pct, signed_ci
+from .common import StudyTables, TableMeta
 
 VERDICTS = ("holds", "refuted", "depends", "unsettled")
 
@@ -71,6 +72,13 @@ def _table(outputs: dict, study: str, name: str):
     t = outputs.get(study, {})
     df = t.get(name) if hasattr(t, "get") else None
     return df if df is not None and len(df) else None
+
+
+def _meta(outputs: dict, study: str, name: str) -> TableMeta:
+    """The metadata of ``study``'s table ``name`` (:class:`TableMeta`; empty
+    for tables given as a plain dict)."""
+    t = outputs.get(study, {})
+    return t.meta(name) if isinstance(t, StudyTables) and name in t else TableMeta()
 
 
 def _row(df, **match):
@@ -226,7 +234,7 @@ def _dealer_privilege(o):
     worse = [r for _, r in rows.iterrows() if r["best"] != "match" and r["settled"]]
     # judged on the bands the data decide (settled): all for matching, all against, or some each way
     v = ("depends" if better and worse else "holds" if better else "refuted" if worse else "unsettled")
-    bidders = ch.attrs.get("bidders", "ev")
+    bidders = _meta(o, "auction", "call_chart").extra.get("bidders", "ev")
     return (f"Facing a bid, the dealer does better to match in {len(better)} and to pass in "
             f"{sum(1 for r in worse if r['best'] == 'pass')} of {len(rows)} count bands (the others not settled), "
             f"net of the opponents, the other seats bidding by the {bidders} model (table play).", v)

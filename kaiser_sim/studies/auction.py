@@ -43,7 +43,7 @@ from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
 from ..strategy.policies import POLICIES
-from .common import CHART_TYPE, MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, tag
+from .common import CHART_TYPE, MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, StudyTables, TableMeta, tag
 from .params import Param
 
 KEY = "auction"
@@ -133,7 +133,7 @@ def _situations(calls: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float = 0.8,
-        min_cell: int = 30) -> dict[str, pd.DataFrame]:
+        min_cell: int = 30) -> StudyTables:
     from ..cards import FIVE_HEARTS, THREE_SPADES
     from ..hands import has_card, strength, suit_lengths
     from ..strategy.policies import PASS, POLICIES, get_policy, ladder_arrays
@@ -162,9 +162,8 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     if covered < n:
         rows.append({"sequence": f"other ({len(counts) - len(rows)} sequences)", **proportion_row(n - covered, n)})
     sequences = pd.DataFrame(rows)
-    sequences.attrs["bidders"] = policy.name
-    sequences.attrs["note"] = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
-                               "the dealer last; Wilson 95% intervals")
+    sequences_note = (f"one auction a deal, bid by the {policy.name} model; calls from the dealer's left, "
+                      "the dealer last; Wilson 95% intervals")
     pos_rows = []
     for k in range(4):
         c = calls[:, k]
@@ -205,17 +204,22 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
                     row.update({f"{f}_mean": m["mean"], f"{f}_lo": m["lo"], f"{f}_hi": m["hi"]})
                 crow.append(row)
     calls_df = pd.DataFrame(crow)
-    calls_df.attrs["note"] = ("the caller's mean Kaiser count, longest suit and special cards by what it called "
-                              f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
-                              "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
-    chart = call_chart(results, rules, policy, calls, dealers, count_, min_cell)
-    tables = tag({"sequences": sequences, "positions": positions, "calls": calls_df, "call_chart": chart},
-                 run_info(results, rules), f"bidding model {policy.name}")
-    for name, df in tables.items():  # only the call chart reads the solved values
+    calls_note = ("the caller's mean Kaiser count, longest suit and special cards by what it called "
+                  f"and when (the {policy.name} model); cells under {min_cell} hands left out; the first "
+                  "row is every hand of the run; 95% intervals (one hand a deal in a cell)")
+    tables = StudyTables()
+    tables.add("sequences", sequences, TableMeta(note=sequences_note, extra={"bidders": policy.name}))
+    tables.add("positions", positions)
+    tables.add("calls", calls_df, TableMeta(note=calls_note))
+    tables.add("call_chart", *call_chart(results, rules, policy, calls, dealers, count_, min_cell))
+    tag(tables, run_info(results, rules), f"bidding model {policy.name}")
+    measure = tables.meta("call_chart").extra.get("measure")
+    for name in tables:  # only the call chart reads the solved values
+        meta = tables.meta(name)
         if name != "call_chart":
-            df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", "; no solving (hands only);")
-        elif chart.attrs.get("measure"):
-            df.attrs["footer"] = df.attrs["footer"].replace("; double dummy;", f"; {chart.attrs['measure']};")
+            meta.footer = meta.footer.replace("; double dummy;", "; no solving (hands only);")
+        elif measure:
+            meta.footer = meta.footer.replace("; double dummy;", f"; {measure};")
     return tables
 
 
@@ -223,7 +227,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
 CHART_SITUATIONS = ("opens", "after partner's bid", "after an opponent's bid", "dealer facing a bid")
 
 
-def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) -> pd.DataFrame:
+def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) -> tuple[pd.DataFrame, TableMeta]:
     """The bidding chart by what was heard: for each situation
     (:data:`CHART_SITUATIONS`) and Kaiser-count band, the net value of each
     action of :data:`kaiser_sim.strategy.call_worth.ACTIONS` (the caller's side's hand
@@ -235,7 +239,8 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     net value there, the runner-up's, their paired difference, and
     ``settled`` when that difference's 95% interval lies above 0.  Only
     actions legal on every hand of a cell are compared; a cell needs
-    ``min_cell`` hands on each half."""
+    ``min_cell`` hands on each half.  With the chart, its metadata: its
+    note and (``extra``) the ``measure`` and the ``bidders`` model."""
     from ..strategy.call_worth import ACTIONS, playout_net, position_calls
     from ..strategy.capabilities import refusal
     from .common import STRENGTH_BUCKETS, bucket, points_array, table_play_model
@@ -244,9 +249,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
             "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
     why = refusal("call-chart", rules)
     if why:
-        out = pd.DataFrame(columns=cols)
-        out.attrs["note"] = why
-        return out
+        return pd.DataFrame(columns=cols), TableMeta(note=why)
     model, _ = table_play_model(rules)
     pts = points_array(results)
     hands = hands_array(results)
@@ -291,18 +294,16 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
                 out.append(row)
     chart = pd.DataFrame(out, columns=cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
-    chart.attrs["measure"] = measure
-    chart.attrs["bidders"] = policy.name
-    chart.attrs["note"] = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
-                           f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
-                           "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
-                           "plain and NT bids, one step above each, and the dealer's match")
-    return chart
+    note = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
+            f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
+            "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
+            "plain and NT bids, one step above each, and the dealer's match")
+    return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 
 def plot(tables) -> dict:
     c = tables["calls"]
-    foot = c.attrs.get("footer", "")
+    foot = tables.meta("calls").footer
     figs = {}
     fig, ax = new_figure("What a call says: the caller's mean Kaiser count (positions pooled)", "call",
                          "mean Kaiser count of the caller's hand", chart_footer(foot, intervals=False))
@@ -324,7 +325,7 @@ def plot(tables) -> dict:
     figs["auction_call_count"] = fig
     s = tables["sequences"]
     fig, ax = new_figure("How often each auction happens", "share of auctions, %", "call sequence (dealer last)",
-                         s.attrs.get("footer", foot))
+                         tables.meta("sequences").footer)
     top = s.iloc[::-1]
     ax.barh(range(len(top)), 100 * top["p"], xerr=[100 * (top["p"] - top["lo"]), 100 * (top["hi"] - top["p"])],
             capsize=2)
@@ -345,9 +346,10 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "count": ci(r["count_mean"], r["count_lo"], r["count_hi"], 2),
               "longest suit": num(r["length_mean"], 2), "5H %": num(100 * r["5H_mean"], 1),
               "3S %": num(100 * r["3S_mean"], 1)} for _, r in c.iterrows()]
-    blocks = [Table(f"{KEY}-sequences", "How often each auction happens", frame(srows), s.attrs.get("note", "")),
+    blocks = [Table(f"{KEY}-sequences", "How often each auction happens", frame(srows),
+                    tables.meta("sequences").note),
               Table(f"{KEY}-calls", "What each call says about the caller's hand", frame(crows),
-                    c.attrs.get("note", ""))]
+                    tables.meta("calls").note)]
     ch = tables.get("call_chart")
     if ch is not None and len(ch):
         from .common import card_band
@@ -364,7 +366,8 @@ def section(tables) -> tuple[list, list[str], list[str]]:
         order = ["card count", "(report)", *sorted(columns, key=columns.get)]
         blocks.append(Table(f"{KEY}-call-chart", "What to call, by what you heard and your card count (net of the "
                             "opponents)",
-                            frame(list(grid.values())).reindex(columns=order).fillna("-"), ch.attrs.get("note", "")))
+                            frame(list(grid.values())).reindex(columns=order).fillna("-"),
+                            tables.meta("call_chart").note))
     return blocks, meaning(tables), ["auction_sequences", "auction_call_count"]
 
 
@@ -374,7 +377,7 @@ def meaning(tables) -> list[str]:
     out = []
     if len(s):
         r = s.iloc[0]
-        model = s.attrs.get("bidders", "bidding")  # the model that bid the auctions (was always printed 'ev')
+        model = tables.meta("sequences").extra.get("bidders", "bidding")  # the model that bid the auctions (was always printed 'ev')
         out.append(f"Under the {model} model the most frequent auction is '{r['sequence']}' "
                    f"(dealer last), {ci(r['p'], r['lo'], r['hi'], 1, 100)}% of deals.")
     base = c[c["situation"] == "any hand"]
@@ -411,6 +414,7 @@ def cheat_sheet(tables) -> list:
     ch = tables.get("call_chart")
     if ch is None or not len(ch):
         return []
+    meta = tables.meta("call_chart")
     order = {label: i for i, (label, *_) in enumerate(STRENGTH_BUCKETS)}
     lines = [Text("After the calls you heard (net of the opponents)", "heading")]
     for (pos, sit), g in ch.groupby(["position", "situation"], sort=True):
@@ -428,9 +432,9 @@ def cheat_sheet(tables) -> list:
             words += ("; " if words else "") + f"{open_} count band{'s' if open_ > 1 else ''} not settled"
         lines.append(Text(f"{('1st', '2nd', '3rd', '4th (dealer)')[int(pos) - 1]} seat, {sit}: {words}.", "bullet"))
     lines.append(Text("Net value: your side's hand score minus the opponents', the rest of the auction bid by the "
-                      f"{ch.attrs.get('bidders', 'ev')} model, measured in {ch.attrs.get('measure', 'table play')}; a band is "
-                      "shown when its best call beat the next best on a separate half of the deals (95%); the others "
-                      "need a larger run.", "note"))
+                      f"{meta.extra.get('bidders', 'ev')} model, measured in {meta.extra.get('measure', 'table play')}; "
+                      "a band is shown when its best call beat the next best on a separate half of the deals (95%); "
+                      "the others need a larger run.", "note"))
     return lines
 
 

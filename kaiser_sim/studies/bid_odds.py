@@ -33,7 +33,7 @@ import pandas as pd
 from .blocks import Table, ci_column, count, frame, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
-                     run_info, table_play_model, tag, with_model_error)
+                     run_info, StudyTables, table_play_model, tag, with_model_error)
 
 KEY = "bid-odds"
 TITLE = "Bid odds: how often a bid makes"
@@ -85,7 +85,7 @@ def table_play_rows(model, dd, nt: bool, levels, cluster, band=None, **labels) -
     return rows
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
     """Tables ``make`` (method x bid), ``by_strength``, ``by_trump_length``,
     ``by_five_hearts``; cells with fewer than ``min_cell`` hands are dropped
     from the breakdowns."""
@@ -124,19 +124,22 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     by_length = breakdown("length_bucket", [*tp[:1], "trump by rule"])
     d["five_hearts"] = np.where(d["has5h"], "holds 5H", "no 5H")
     by_five = breakdown("five_hearts", [*tp, *METHODS])
-    make.attrs["note"] = (f"P(declaring side's points >= bid): table play (the table-play model on each hand's DD "
-                          f"points; {why or model.describe()}) and double dummy (DD); trump by rule = {trump_rule}; "
-                          "best in hindsight is an upper bound (strain chosen after seeing all hands); "
-                          "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
-                          "not independent).")
-    by_strength.attrs["note"] = f"strength = {STRENGTH_NAME} of the declarer's hand"
-    by_length.attrs["note"] = f"trump length = length of the suit named by rule {trump_rule}"
-    tables = {"make": make, "by_strength": by_strength, "by_trump_length": by_length, "by_five_hearts": by_five}
+    tables = StudyTables({"make": make, "by_strength": by_strength, "by_trump_length": by_length,
+                          "by_five_hearts": by_five})
+    tables.meta("make").note = (
+        f"P(declaring side's points >= bid): table play (the table-play model on each hand's DD "
+        f"points; {why or model.describe()}) and double dummy (DD); trump by rule = {trump_rule}; "
+        "best in hindsight is an upper bound (strain chosen after seeing all hands); "
+        "n = declarer hands (4 per deal); 95% intervals clustered by deal (the 4 seats of a deal are "
+        "not independent).")
+    tables.meta("by_strength").note = f"strength = {STRENGTH_NAME} of the declarer's hand"
+    tables.meta("by_trump_length").note = f"trump length = length of the suit named by rule {trump_rule}"
     tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
-    for df in tables.values():
-        df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model) and double dummy"
-                                                        if model is not None else "double dummy")
-        df.attrs["table_play"] = why or model.describe()
+    for name in tables:
+        meta = tables.meta(name)
+        meta.footer = meta.footer.replace("double dummy", "table play (PIMC model) and double dummy"
+                                          if model is not None else "double dummy")
+        meta.extra["table_play"] = why or model.describe()
     return tables
 
 
@@ -157,7 +160,7 @@ def _curves(ax, df, group_col, label_fmt="{}", colors=None):
 
 def plot(tables) -> dict:
     make = tables["make"]
-    foot = make.attrs.get("footer", "")
+    foot = tables.meta("make").footer
     figs = {}
     fig, ax = new_figure("Make probability by bid", "bid (points the declaring side must take)",
                          "P(make), % of declarer hands", foot)
@@ -173,7 +176,7 @@ def plot(tables) -> dict:
         method = f"{method}, table play" if tp else method
         g = bs[bs["method"] == method]
         fig, ax = new_figure(f"Make probability by declarer strength ({method})", "bid",
-                        "P(make), %", bs.attrs.get("footer", foot), measure=measure)
+                        "P(make), %", tables.meta("by_strength").footer, measure=measure)
         _curves(ax, g, "strength_bucket", "{}", ordered_colors(STRENGTH_LEVELS))
         ax.set_ylim(-2, 102)
         legend(ax, title="Kaiser count")
@@ -182,7 +185,7 @@ def plot(tables) -> dict:
     bl = tables["by_trump_length"]
     method = "trump by rule, table play" if tp else "trump by rule"
     fig, ax = new_figure(f"Make probability by trump length ({method})", "bid", "P(make), %",
-                         bl.attrs.get("footer", foot), measure=measure)
+                         tables.meta("by_trump_length").footer, measure=measure)
     g = bl[bl["method"] == method] if len(bl) else bl
     _curves(ax, g, "length_bucket", "{}", ordered_colors(LENGTH_LEVELS))
     ax.set_ylim(-2, 102)

@@ -67,7 +67,7 @@ from ..strategy.policies import POLICIES
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
-                     run_info, share_row, table_play_model, tag, with_model_error)
+                     run_info, share_row, StudyTables, TableMeta, table_play_model, tag, with_model_error)
 from .params import Param
 from .common import CHART_TYPE, card_band, mean_row as _mean_row
 
@@ -204,7 +204,7 @@ class ModelReplicates:
 
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
-        bidders: str = config.AUCTION_BIDDERS) -> dict[str, pd.DataFrame]:
+        bidders: str = config.AUCTION_BIDDERS) -> StudyTables:
     d = declarer_frame(results, trump_rule)
     names, sc = scores_matrix(d, rules)
     bids = _bids(rules)
@@ -217,21 +217,24 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     if model is not None:
         sc_tp, made_tp = table_play_scores(d, rules, model)
         reps = ModelReplicates(d, rules, model) or None
-        for key, df in _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps).items():
-            df.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + df.attrs["note"]
-            tables[f"{key}_table_play"] = df
-    tables["net_chart"] = net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d)
+        played = _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps)
+        for key, df in played.items():
+            tables.add(f"{key}_table_play", df, TableMeta(
+                note="TABLE PLAY (the table-play model applied to each hand's DD points): " + played.meta(key).note))
+    tables.add("net_chart", *net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d))
     info = run_info(results, rules)
     tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
-    tables["net_chart"].attrs["footer"] = tables["net_chart"].attrs["footer"].replace(
-        "score of the declaring side only", f"net of the opponents, later seats by the {bidders} model")
-    for key, df in tables.items():
+    net = tables.meta("net_chart")
+    net.footer = net.footer.replace("score of the declaring side only",
+                                    f"net of the opponents, later seats by the {bidders} model")
+    for key in tables:
+        meta = tables.meta(key)
         if key.endswith("_table_play"):
-            df.attrs["footer"] = df.attrs["footer"].replace("double dummy", "table play (PIMC model)")
-        df.attrs["table_play"] = why or model.describe()
-        df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
+            meta.footer = meta.footer.replace("double dummy", "table play (PIMC model)")
+        meta.extra["table_play"] = why or model.describe()
+        meta.extra["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
         # the card's impossible cells are those of 8-card hands from the 32-card deck (COUNT_RANGE_BY_LENGTH)
-        df.attrs["standard_deck"] = bool(rules.hand_size == 8 and not rules.deck34)
+        meta.extra["standard_deck"] = bool(rules.hand_size == 8 and not rules.deck34)
     return tables
 
 
@@ -293,9 +296,12 @@ def _card_limit(own: list, names: list, lad, ranks) -> dict:
 
 
 def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
-              bidders: str = config.AUCTION_BIDDERS, declarers: pd.DataFrame | None = None) -> pd.DataFrame:
+              bidders: str = config.AUCTION_BIDDERS, declarers: pd.DataFrame | None = None
+              ) -> tuple[pd.DataFrame, TableMeta]:
     """Each bid against passing, net of the opponents, by cell (count band x
-    trump length): the table card's limits.
+    trump length): the table card's limits, and the table's metadata (its
+    note; ``extra``: the ``measure``, the ``bidders`` model, the ``deals``
+    played out and the ``declare_deals`` the card's limits read).
 
     Every seat of the first ``net_deals`` deals is taken in turn as the
     first to call (nothing heard; its right-hand neighbour deals).  Each
@@ -337,10 +343,8 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     why = refusal("call-chart", rules)
     k = min(int(net_deals), len(results))
     if why or k == 0:
-        out = pd.DataFrame(columns=cols)
-        out.attrs["note"] = why or "net chart not computed (net_deals = 0)"
-        out.attrs["deals"] = 0
-        return out
+        return pd.DataFrame(columns=cols), TableMeta(note=why or "net chart not computed (net_deals = 0)",
+                                                     extra={"deals": 0})
     sub = results.iloc[:k]
     policy = get_policy(bidders)
     model, _ = table_play_model(rules)
@@ -414,17 +418,14 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
                      **card})
     out = rows_frame(rows, cols)
     measure = "table play (PIMC model)" if model is not None else "double dummy"
-    out.attrs["measure"] = measure
-    out.attrs["bidders"] = policy.name
-    out.attrs["deals"] = k
-    out.attrs["declare_deals"] = len(results)
-    out.attrs["note"] = (f"first to call, nothing heard (every seat of the first {k:,} deals in turn); worth of a bid = "
-                         "its net value minus passing's on the same deals, net value = your side's hand score minus "
-                         f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
-                         "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
-                         "more than passing both ways; settled: both its intervals above 0 and one of the next "
-                         "bid's below; intervals clustered by deal (the table-play model's own error not added)")
-    return out
+    note = (f"first to call, nothing heard (every seat of the first {k:,} deals in turn); worth of a bid = "
+            "its net value minus passing's on the same deals, net value = your side's hand score minus "
+            f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
+            "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
+            "more than passing both ways; settled: both its intervals above 0 and one of the next "
+            "bid's below; intervals clustered by deal (the table-play model's own error not added)")
+    return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
+                                            "declare_deals": len(results)})
 
 
 #: the edition's size (``make sample``): a smaller run's cheat sheet points to it for its unsettled cells
@@ -453,7 +454,7 @@ def unsettled_reason(failing) -> str:
     return "few hands"
 
 
-def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None) -> dict[str, pd.DataFrame]:
+def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None) -> StudyTables:
     """The chart, expected, expected_by_strength and thresholds tables of
     one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
     make indicators (DD) or probabilities (table play).  ``reps``: for table
@@ -564,25 +565,31 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
                     "break_even_from": crossing(xs, ehi, 0.0), "break_even_to": crossing(xs, elo, 0.0)})
     thresholds = rows_frame(thr, ["bid", "strength_50pct", "strength_50pct_from", "strength_50pct_to",
                                   "strength_break_even", "break_even_from", "break_even_to"])
-    chart.attrs["note"] = (f"bid_up_to / nt_up_to = the highest plain / NT bid whose expected hand score is positive "
-                           f"('_sure': its 95% interval is above 0; 'pass': none); trump by {trump_rule}; strength = "
-                           f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
-                           "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
-                           "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
-                           "interval of best_bid's margin over the runner-up excludes 0.  The limits (bid_up_to, nt_up_to, "
-                           "limit_level, up_to_expected, the '_sure' judgements, settled) use all the cell's hands "
-                           "(n): each tests one bid's sign, so no winner's curse.  The best bid is the largest of "
-                           "many means, so it is chosen on one half and measured on the other (no winner's curse): "
-                           "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
-                           "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
-                           "hands).  Intervals clustered by deal")
-    expected.attrs["note"] = "every bid of each cell on all its hands; 95% intervals clustered by deal"
-    thresholds.attrs["note"] = (f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
-                                "expected score crosses 0, interpolated between count values (steps of 1/2); "
-                                "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
-                                "within the data); all hands")
-    by_strength.attrs["note"] = "expected hand score of every bid by strength, all trump lengths; clustered by deal"
-    return {"chart": chart, "expected": expected, "expected_by_strength": by_strength, "thresholds": thresholds}
+    tables = StudyTables({"chart": chart, "expected": expected, "expected_by_strength": by_strength,
+                          "thresholds": thresholds})
+    tables.meta("chart").note = (
+        f"bid_up_to / nt_up_to = the highest plain / NT bid whose expected hand score is positive "
+        f"('_sure': its 95% interval is above 0; 'pass': none); trump by {trump_rule}; strength = "
+        f"{STRENGTH_NAME}.  best_bid = highest mean score: a made bid scores the raw points "
+        "whatever the level, so the lowest bid that is allowed is always at least as good, and the "
+        "useful answer in a contested auction is how high to go (bid_up_to).  clear = the 95% "
+        "interval of best_bid's margin over the runner-up excludes 0.  The limits (bid_up_to, nt_up_to, "
+        "limit_level, up_to_expected, the '_sure' judgements, settled) use all the cell's hands "
+        "(n): each tests one bid's sign, so no winner's curse.  The best bid is the largest of "
+        "many means, so it is chosen on one half and measured on the other (no winner's curse): "
+        "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
+        "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
+        "hands).  Intervals clustered by deal")
+    tables.meta("expected").note = "every bid of each cell on all its hands; 95% intervals clustered by deal"
+    tables.meta("thresholds").note = (
+        f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
+        "expected score crosses 0, interpolated between count values (steps of 1/2); "
+        "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
+        "within the data); all hands")
+    tables.meta("expected_by_strength").note = (
+        "expected hand score of every bid by strength, all trump lengths; "
+        "clustered by deal")
+    return tables
 
 
 #: the mark after an unsettled limit, by :func:`unsettled_reason`
@@ -609,14 +616,15 @@ def settled_share(chart) -> tuple[int, int]:
     return int(chart["settled"].astype(bool).sum() + chart["nt_settled"].astype(bool).sum()), 2 * len(chart)
 
 
-def _grid_figure(chart, title: str, measure: str):
+def _grid_figure(chart, footer: str, title: str, measure: str):
     """The chart as a grid of cells (count band x trump length), each cell
     coloured by its highest plain bid (one colour a level) and labelled
-    with its plain and NT limits; vector patches (no image)."""
+    with its plain and NT limits; vector patches (no image); ``footer``: the
+    chart table's."""
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib import colormaps
 
-    foot = (chart.attrs.get("footer", "") + f". Cell: highest plain bid and highest NT bid whose expected hand score "
+    foot = (footer + f". Cell: highest plain bid and highest NT bid whose expected hand score "
             f"(declaring side, {measure}) is positive, on the cell's n hands; ?, ≈, * = "
             "not settled (see the cheat sheet)")
     rows = list(STRENGTH_LEVELS)
@@ -649,21 +657,23 @@ def _grid_figure(chart, title: str, measure: str):
 
 def plot(tables) -> dict:
     chart = tables["chart"]
-    foot = chart.attrs.get("footer", "")
+    foot = tables.meta("chart").footer
     figs = {}
     if "chart_table_play" in tables:
-        figs["what_to_bid"] = _grid_figure(tables["chart_table_play"], "What to bid at the table: the highest bid with "
+        figs["what_to_bid"] = _grid_figure(tables["chart_table_play"], tables.meta("chart_table_play").footer,
+                                           "What to bid at the table: the highest bid with "
                                            "a positive expected score", "table play")
-        figs["what_to_bid_dd"] = _grid_figure(chart, "What to bid, double dummy (the upper reference)",
+        figs["what_to_bid_dd"] = _grid_figure(chart, foot, "What to bid, double dummy (the upper reference)",
                                               "double dummy")
     else:
-        figs["what_to_bid"] = _grid_figure(chart, "What to bid: the highest bid with a positive expected score",
+        figs["what_to_bid"] = _grid_figure(chart, foot, "What to bid: the highest bid with a positive expected score",
                                            "double dummy")
 
     tp = "expected_by_strength_table_play" in tables
-    ex = tables["expected_by_strength_table_play" if tp else "expected_by_strength"]
+    ex_name = "expected_by_strength_table_play" if tp else "expected_by_strength"
+    ex = tables[ex_name]
     fig, ax = new_figure(f"Expected hand score by bid and strength ({'table play' if tp else 'double dummy'})", "bid",
-                         "expected score of the declaring side (points)", ex.attrs.get("footer", foot))
+                         "expected score of the declaring side (points)", tables.meta(ex_name).footer)
     order = list(dict.fromkeys(ex["bid"]))
     colors = ordered_colors(STRENGTH_LEVELS)
     rank = {lv: i for i, lv in enumerate(STRENGTH_LEVELS)}
@@ -682,9 +692,9 @@ def plot(tables) -> dict:
 # --- the report -------------------------------------------------------------------------------
 
 
-def _nt_words(ch) -> str:
-    """``"; NT scoring under these rules: ..."`` (the NT limits depend on it)."""
-    words = nt_scoring_words(ch.attrs.get("scoring"))
+def _nt_words(meta: TableMeta) -> str:
+    """``"; NT scoring under these rules: ..."`` (the NT limits depend on it; ``meta``: a chart table's)."""
+    words = nt_scoring_words(meta.extra.get("scoring"))
     return f"; {words.rstrip('.')}" if words else ""
 
 
@@ -706,7 +716,8 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     """This study's report section, as :mod:`~kaiser_sim.studies.blocks` describes."""
     t, key = tables, KEY
     tp = "chart_table_play" in t
-    ch = t["chart_table_play" if tp else "chart"]
+    ch_name = "chart_table_play" if tp else "chart"
+    ch = t[ch_name]
     th = t["thresholds_table_play" if tp else "thresholds"]
     trows = [{"bid": r["bid"], "count for 50% makes": ci(r["strength_50pct"], r["strength_50pct_from"], r["strength_50pct_to"], 1),
               "count for break-even": ci(r["strength_break_even"], r["break_even_from"], r["break_even_to"], 1)}
@@ -719,25 +730,26 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                     "(its n: their hands), so that choosing the best of many does not flatter it; pass: no bid, "
                     "plain or NT, has a positive expected score"
                     + ("; table play: each hand's double-dummy points through the table-play model (appendix)"
-                       if tp else "") + _nt_words(ch)),
+                       if tp else "") + _nt_words(t.meta(ch_name))),
               Table(f"{key}-thresholds", "Strength needed for each bid (all trump lengths)" + (", table play" if tp else ""),
                     frame(trows),
                     "interpolated between counts (steps of ½); in brackets where the 95% band crosses; - never in the data")]
     net = t.get("net_chart")
     if net is not None and len(net):
+        net_meta = t.meta("net_chart")
         blocks.insert(0, Table(f"{key}-net-chart", "The table card's limits, net of the opponents: each bid if you "
                                "declare it, and against passing (first to call)", net_rows(net),
                                "card: up to: the highest bid whose net value if declared (your side's score minus "
                                "the opponents' points) is positive, with that net and the next bid's; "
-                               f"{net.attrs.get('note', '')}; n: the card's hands (every seat of every deal, "
-                               f"{net.attrs.get('declare_deals', 0):,} deals, four a deal); n played out: the hands "
-                               f"against passing (every seat of the first {net.attrs.get('deals', 0):,} deals; "
-                               "· where fewer than the cell's minimum); worth over pass: the bid's net "
-                               "value minus passing's, paired on the same deals" + _nt_words(t["chart"])))
+                               f"{net_meta.note}; n: the card's hands (every seat of every deal, "
+                               f"{net_meta.extra.get('declare_deals', 0):,} deals, four a deal); n played out: the "
+                               f"hands against passing (every seat of the first {net_meta.extra.get('deals', 0):,} "
+                               "deals; · where fewer than the cell's minimum); worth over pass: the bid's net "
+                               "value minus passing's, paired on the same deals" + _nt_words(t.meta("chart"))))
     if tp:
         blocks.append(Table(f"{key}-chart-dd", "How high to bid, double dummy (the upper reference)",
                             _chart_rows(t["chart"]), "the same chart with every card visible and best play"
-                            + _nt_words(t["chart"])))
+                            + _nt_words(t.meta("chart"))))
     text = ["A made bid scores the points taken whatever the level, so the cheapest allowed bid is always at "
             "least as good as a higher one: the chart answers how high you can go when the auction pushes "
             "you. Bid up to the level shown; beyond it the average hand loses points."]
@@ -767,16 +779,17 @@ def card_limit(row) -> str:
 
 
 def card_grid(tables):
-    """``(grid, chart, net)``: the table card's grid as printed (a row per
+    """``(grid, name, net)``: the table card's grid as printed (a row per
     count band in the card's whole numbers, a column per trump length), the
-    chart it is read from and whether that is the net chart (each bid
-    against passing, net of the opponents) or, where the run has none, the
-    declaring side's score alone."""
+    name of the chart it is read from and whether that is the net chart
+    (each bid against passing, net of the opponents) or, where the run has
+    none, the declaring side's score alone."""
     net = tables.get("net_chart")
     use_net = net is not None and len(net) > 0
-    ch = net if use_net else tables["chart_table_play" if "chart_table_play" in tables else "chart"]
+    name = "net_chart" if use_net else "chart_table_play" if "chart_table_play" in tables else "chart"
+    ch = tables[name]
     cells = {(str(r["strength"]), str(r["trump_len"])): r for _, r in ch.iterrows()}
-    standard = bool(ch.attrs.get("standard_deck", True))  # another deck or hand size: no cell called impossible
+    standard = bool(tables.meta(name).extra.get("standard_deck", True))  # another deck or hand size: no cell called impossible
     rows = []
     for label, _, _ in reversed(STRENGTH_BUCKETS):
         row = {"count": card_band(label), "(report)": label.replace(".5", "½")}
@@ -792,15 +805,16 @@ def card_grid(tables):
                 cell = f"{r['bid_up_to']}{limit_mark(r)}"
             row[f"{lb} trumps"] = cell
         rows.append(row)
-    return frame(rows), ch, use_net
+    return frame(rows), name, use_net
 
 
 def table_card(tables) -> list:
     """The table card's grid: how high to open, by the card's whole-number
     count and trump length; one limit a cell, judged against passing net of
     the opponents (the net chart), impossible cells marked."""
-    grid, ch, use_net = card_grid(tables)
-    measure = ch.attrs.get("measure", "table play" if "chart_table_play" in tables else "double dummy")
+    grid, name, use_net = card_grid(tables)
+    ch = tables[name]
+    measure = tables.meta(name).extra.get("measure", "table play" if "chart_table_play" in tables else "double dummy")
     measure = "table play" if "table play" in str(measure) else "double dummy"
     if use_net:
         settled = int(ch["declare_settled"].astype(bool).sum())
@@ -819,7 +833,7 @@ def table_card(tables) -> list:
                   what + "8NT: up to 8 no trump; pass: no bid nets more than 0; impossible: no hand has that count with "
                   "that many trumps; ·: too few hands in this run; ? not settled for want of hands, ≈ on the "
                   f"boundary (next page). Settled: {settled}/{limits} limits. "
-                  + (nt_scoring_words(tables["chart"].attrs.get("scoring")) + " " if "chart" in tables else "")
+                  + (nt_scoring_words(tables.meta("chart").extra.get("scoring")) + " " if "chart" in tables else "")
                   + "(report): the Kaiser count of the other pages (the card's count = 2 × it − 1).")]
 
 
@@ -829,7 +843,8 @@ def cheat_sheet(tables) -> list:
     own limits beside it."""
     bt = tables
     tp = "chart_table_play" in bt
-    ch = bt["chart_table_play" if tp else "chart"]
+    ch_name = "chart_table_play" if tp else "chart"
+    ch = bt[ch_name]
     net = bt.get("net_chart")
     settled, limits = settled_share(ch)
     share = f"{100 * settled / limits:.0f}%" if limits else "none filled"
@@ -840,14 +855,14 @@ def cheat_sheet(tables) -> list:
                      f"the highest bid whose net value if you declare it (your side's score minus the opponents' "
                      f"points) is positive; settled when its 95% interval lies above 0 and the next bid's below "
                      f"(settled: {ns}/{len(net)} cells). Against passing, the net chart plays the rest of the auction "
-                     f"out with the {net.attrs.get('bidders', 'ev')} bidding model; that model overcalls whenever its "
+                     f"out with the {bt.meta('net_chart').extra.get('bidders', 'ev')} bidding model; that model overcalls whenever its "
                      "own bid pays, which makes both pre-empts and passing look better than against careful "
                      "players, so the card does not rest on it.")
     words.append(f"The bidding chart also gives, for the declaring side's own score (the opponents' not subtracted), "
                  f"the highest plain and NT bid whose average score is positive: settled {settled}/{limits} limits "
                  f"({share}). " + UNSETTLED_WORDS
                  + (" (the edition, reports/sample/, is made from a million deals: make sample). "
-                    if ch.attrs.get("run", {}).get("n", 0) < EDITION_DEALS else ". ")
+                    if bt.meta(ch_name).run.get("n", 0) < EDITION_DEALS else ". ")
                  + "The card's count is the report's Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, "
                  "3♠ 1½, +½) doubled, less 1: the same hands in whole numbers.")
     return [Text("The table card's grid, read", "heading")] + [Text(w, "note") for w in words]

@@ -170,7 +170,7 @@ def count(n) -> str:
 
 def scoring(rules) -> dict:
     """What the report's words on scoring need from a rules value (kept in
-    a study's tables as ``attrs["scoring"]``): how no trump and made bids
+    a study's tables' metadata as ``extra["scoring"]``): how no trump and made bids
     score."""
     return {"nt_scoring": getattr(rules, "nt_scoring", "double"), "made_scores": getattr(rules, "made_scores", "raw")}
 

@@ -38,7 +38,7 @@ import pandas as pd
 
 from .. import config
 from ..strategy.policies import POLICIES
-from .common import MAX_SEED, definition, proportion_row
+from .common import MAX_SEED, StudyTables, definition, proportion_row
 from .params import Param
 
 KEY = "call-frequencies"
@@ -160,7 +160,7 @@ DOCUMENTS = (
 
 
 def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
-        policies=DEFAULT_POLICIES) -> dict[str, pd.DataFrame]:
+        policies=DEFAULT_POLICIES) -> StudyTables:
     """Bid the deals and build the tables (module doc).  ``results`` is not
     used (this study deals its own)."""
     from ..deal import deal_for_rules
@@ -190,8 +190,8 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
     first = counts[policies[0]]
     doc_rows = [{"policy": policies[0], "document": claim, "checked by": what, **_share("share", get(first))}
                 for claim, what, get in DOCUMENTS]
-    tables = {"by_position": pd.DataFrame(pos_rows), "auctions": pd.DataFrame(auc_rows),
-              "by_count": pd.DataFrame(band_rows), "documents": pd.DataFrame(doc_rows)}
+    tables = StudyTables({"by_position": pd.DataFrame(pos_rows), "auctions": pd.DataFrame(auc_rows),
+                          "by_count": pd.DataFrame(band_rows), "documents": pd.DataFrame(doc_rows)})
     info = {"n": int(deals), "seed": int(seed), "rules": getattr(rules, "label", str(rules)), "policies": policies,
             "population_note": population_note(rules) if "population" in policies else ""}
     notes = {"by_position": "opening rate: of the seats with no bid before them (the dealer's 100%: forced); overcall "
@@ -201,12 +201,13 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
              "by_count": "the first seat's opening rate, and the 2nd and 3rd seats' overcall rate facing an "
                          "opponent's bid, by the Kaiser count of the hand",
              "documents": f"what the rule documents say players do, beside {policies[0]}'s share that checks it"}
-    for name, df in tables.items():
-        df.attrs["run"] = dict(info)
-        df.attrs["note"] = (f"{int(deals):,} fresh deals (seed {seed}), every seat bidding by the same policy, 0-0; "
-                            + notes[name] + "; shares with their Wilson 95% interval and n")
-        df.attrs["footer"] = (f"n={int(deals):,} auctions a policy, seed={seed}, rules={info['rules']}; no solving "
-                              "(hands only): the calls, no card played; 95% intervals (Wilson), one auction a deal")
+    for name in tables:
+        meta = tables.meta(name)
+        meta.run = dict(info)
+        meta.note = (f"{int(deals):,} fresh deals (seed {seed}), every seat bidding by the same policy, 0-0; "
+                     + notes[name] + "; shares with their Wilson 95% interval and n")
+        meta.footer = (f"n={int(deals):,} auctions a policy, seed={seed}, rules={info['rules']}; no solving "
+                       "(hands only): the calls, no card played; 95% intervals (Wilson), one auction a deal")
     return tables
 
 
@@ -216,7 +217,7 @@ def plot(tables) -> dict:
     figs = {}
     b = tables["by_count"]
     fig, ax = new_figure("First seat's opening rate by the hand's count", "Kaiser count", "share that opens",
-                         b.attrs.get("footer", ""))
+                         tables.meta("by_count").footer)
     for p, g in b.groupby("policy", sort=False):
         ok = g["open_n"] > 0
         x = np.flatnonzero(ok.to_numpy())
@@ -252,12 +253,13 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "hands facing an opponent": count(r["over_n"])} for _, r in bc.iterrows()]
     drows = [{"the documents say": r["document"], "checked by": r["checked by"], f"{r['policy']} %": pc(r, "share"),
               "n": count(r["share_n"])} for _, r in dc.iterrows()]
-    blocks = [Table(f"{KEY}-by-position", "Calls by position", frame(prows), bp.attrs.get("note", "")),
+    notes = {name: tables.meta(name).note for name in tables}
+    blocks = [Table(f"{KEY}-by-position", "Calls by position", frame(prows), notes["by_position"]),
               Table(f"{KEY}-auctions", "The auctions: passed out, the dealer's privilege, the contracts", frame(arows),
-                    au.attrs.get("note", "")),
-              Table(f"{KEY}-by-count", "Calls by the hand's count", frame(crows), bc.attrs.get("note", "")),
+                    notes["auctions"]),
+              Table(f"{KEY}-by-count", "Calls by the hand's count", frame(crows), notes["by_count"]),
               Table(f"{KEY}-documents", "Beside what the rule documents say players do", frame(drows),
-                    dc.attrs.get("note", ""))]
+                    notes["documents"])]
     return blocks, meaning(tables), ["call_frequencies_opening"]
 
 
@@ -267,7 +269,7 @@ def meaning(tables) -> list[str]:
 
     bp, au = tables["by_position"], tables["auctions"]
     out = []
-    note = bp.attrs.get("run", {}).get("population_note")
+    note = tables.meta("by_position").run.get("population_note")
     if note:
         out.append(f"The bidding model: {note}.")
     for p in dict.fromkeys(bp["policy"]):

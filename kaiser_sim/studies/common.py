@@ -20,6 +20,8 @@ so that runs, models and policies use them too; they are re-exported here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
@@ -278,11 +280,56 @@ def footer(info: dict, extra: str = "") -> str:
     return text + "; double dummy; 95% intervals, clustered by deal"
 
 
-def tag(tables: dict, info: dict, extra: str = "") -> dict:
-    """Attach the run info and a chart footer to every table (``attrs``)."""
-    for df in tables.values():
-        df.attrs["run"] = dict(info)
-        df.attrs["footer"] = footer(info, extra)
+@dataclass
+class TableMeta:
+    """What a study says of one of its tables beyond its cells: ``note`` (the
+    sentence printed above it: what its rows and columns are), ``footer``
+    (n, seed, rules and the measure: printed under it and on its charts),
+    ``run`` (:func:`run_info`'s n, seed and rules, with what the study adds:
+    the deals a part used) and ``extra``, the study's own keys (the measure
+    and bidding model of a call chart, the NT scoring, ...), which the
+    study's ``plot``, ``section`` and ``cheat_sheet`` (and
+    :mod:`~kaiser_sim.studies.advice`) read back."""
+
+    note: str = ""
+    footer: str = ""
+    run: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+
+class StudyTables(dict):
+    """What a study's ``run`` returns: its tables (a ``dict``, table name ->
+    DataFrame, so ``tables["make"]`` reads a table) and each table's
+    :class:`TableMeta` (``tables.meta("make").note``).  The metadata lives
+    here, not on the frames: a DataFrame's ``attrs`` are copied or dropped by
+    pandas operations and are not part of the data."""
+
+    def __init__(self, tables=(), meta: dict | None = None):
+        super().__init__(tables)
+        self._meta: dict[str, TableMeta] = dict(getattr(tables, "_meta", {}))
+        self._meta.update(meta or {})
+
+    def meta(self, name: str) -> TableMeta:
+        """Table ``name``'s metadata (an empty record, kept, for a table that
+        has none yet); :class:`KeyError` for a table it does not hold."""
+        if name not in self:
+            raise KeyError(name)
+        return self._meta.setdefault(name, TableMeta())
+
+    def add(self, name: str, table: pd.DataFrame, meta: TableMeta | None = None) -> None:
+        """Hold ``table`` as ``name``, with its metadata ``meta`` (default: none yet)."""
+        self[name] = table
+        self._meta[name] = meta if meta is not None else TableMeta()
+
+
+def tag(tables: dict, info: dict, extra: str = "") -> StudyTables:
+    """``tables`` as :class:`StudyTables`, every table's metadata given the
+    run info (``run``) and its footer (:func:`footer` with ``extra``)."""
+    tables = tables if isinstance(tables, StudyTables) else StudyTables(tables)
+    for name in tables:
+        meta = tables.meta(name)
+        meta.run = dict(info)
+        meta.footer = footer(info, extra)
     return tables
 
 
@@ -360,7 +407,7 @@ def new_figure(title: str, xlabel: str, ylabel: str, foot: str, figsize=(8, 5), 
                intervals: bool = True):
     """``fig, ax`` titled and labelled, with the footer; legible at half A4.
 
-    The footer (``foot``, a table's ``attrs["footer"]``: n, seed, rules, the
+    The footer (``foot``, a table's :attr:`TableMeta.footer`: n, seed, rules, the
     measure) goes through :func:`chart_footer` with ``measure`` and
     ``intervals``."""
     import matplotlib

@@ -78,7 +78,7 @@ from ..rules import Rules
 from .blocks import Table, ci, count, frame, num, pct
 from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
                      bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
-                     proportion_row, run_info, strength, trump_by_rule)
+                     proportion_row, run_info, strength, StudyTables, TableMeta, trump_by_rule)
 from .params import Param
 
 KEY = "dd-bias"
@@ -202,8 +202,6 @@ def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_
             raise AssertionError("double-dummy players did not realise the double-dummy value")
         for card, name in ((FIVE_HEARTS, "5h"), (THREE_SPADES, "3s")):
             df[f"{name}_captured_dd"] = _captured_by_holder(ddp, card, holders[card])
-    df.attrs["samples"] = int(samples)
-    df.attrs["seed"] = seed
     return df
 
 
@@ -254,7 +252,7 @@ def _difference_rows(df, group_col, label):
 
 def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
         nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, min_cell: int = 30,
-        seed: int | None = None, mixed: bool = False) -> dict[str, pd.DataFrame]:
+        seed: int | None = None, mixed: bool = False) -> StudyTables:
     """Tables ``difference``, ``distribution``, ``make``, ``corrected_bid_odds``,
     ``specials`` and ``deals`` (one row per deal; module doc); with ``mixed``
     also ``decomposition`` (who loses what: module doc)."""
@@ -344,12 +342,12 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
 
     deals = df.drop(columns=["bid_level"]).copy()
     deals["strain"] = deals["strain"].astype(str)
-    tables = {"difference": diff, "distribution": dist, "make": make, "corrected_bid_odds": corrected,
-              "specials": specials, "deals": deals}
+    tables = StudyTables({"difference": diff, "distribution": dist, "make": make, "corrected_bid_odds": corrected,
+                          "specials": specials, "deals": deals})
     if decomposition is not None:
         tables["decomposition"] = decomposition
     info = run_info(results.iloc[:n], rules)
-    k = df.attrs.get("samples", samples)
+    k = int(samples)
     # n = the deals played (the estimates' n), not the run's size (max_deals plays the first ones only)
     of_run = f", the first of the run's {len(results):,}" if n < len(results) else ""
     foot = (f"n={n:,} deals played (one contract each{of_run}), seed={info['seed']}, rules={info['rules']}; "
@@ -374,17 +372,16 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
         "decomposition": "Declaring side's points minus the DD value when only one side plays PIMC: the "
                          "declaring side's own loss (<= 0 against DD defenders) and the defenders' gifts (>= 0).",
     }
-    for key, t in tables.items():
-        t.attrs["run"] = dict(info, n=n, deals_in_run=int(len(results)))
-        t.attrs["footer"] = foot
-        t.attrs["note"] = notes[key]
+    for key in tables:
+        tables.add(key, tables[key], TableMeta(note=notes[key], footer=foot,
+                                               run=dict(info, n=n, deals_in_run=int(len(results)))))
     return tables
 
 
 def plot(tables) -> dict:
     figs = {}
     dist = tables["distribution"]
-    foot = dist.attrs.get("footer", "")
+    foot = tables.meta("distribution").footer
     fig, ax = new_figure("PIMC play minus double dummy (declaring side)", "PIMC points - DD points",
                          "% of deals", foot.replace("bars/bands: 95% intervals", "no intervals drawn"))
     ax.bar(dist["pimc_minus_dd"], 100 * dist["share"], color="tab:blue", alpha=0.8)

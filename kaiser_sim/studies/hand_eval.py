@@ -36,7 +36,7 @@ fit), else on ``holdout_deals`` deals of the study's own, dealt with
 0..holdout_deals-1) and solved double dummy (about 140 deals a second a
 core: the default 2,000 take about 7 seconds on 2 cores); the fits still
 use the run's training deals.  Column ``scored_on`` of ``comparison``
-says, per measure, which deals it was scored on (``attrs["scored_deals"]``:
+says, per measure, which deals it was scored on (its metadata's ``extra["scored_deals"]``:
 the seed and the first / last / number of deal indices).  With
 ``holdout_deals = 0`` the run's held-out deals are used and the printable
 count's ``scored_on`` says "in sample".
@@ -60,7 +60,7 @@ from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
 from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
-                     bottom_margin, legend, new_figure, rows_frame, run_info, tag)
+                     bottom_margin, legend, new_figure, rows_frame, run_info, StudyTables, tag)
 from .common import CHART_TYPE, MAX_SEED, TRUMP_RULE
 from .params import Param
 
@@ -237,7 +237,7 @@ def _measures(d) -> dict:
 
 def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int = 5, n_boot: int = 200,
         seed: int = 0, holdout_deals: int = 2000, holdout_seed: int = KAISER_COUNT_FIT["seed"] + 1
-        ) -> dict[str, pd.DataFrame]:
+        ) -> StudyTables:
     """Tables ``comparison``, ``kaiser_count`` and ``count_calibration``
     (module doc).  ``seed`` seeds the bootstrap; ``holdout_deals`` /
     ``holdout_seed``: the deals every measure is scored on when the run's
@@ -312,23 +312,26 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
             counts.append({"target": target, "feature": f, "points": c, "lo": c - q * s, "hi": c + q * s,
                            "printable": round(c * 2) / 2})
     comparison = pd.DataFrame(rows)
-    comparison.attrs["scored_deals"] = scored
     count = pd.DataFrame(counts)
     calibration = _calibration(*cal)
-    comparison.attrs["note"] = (f"prediction of the declaring side's DD points from the declarer's own hand; "
-                                f"fitted on the run's deals with index % {holdout_every} != 0, scored on the deals "
-                                f"of scored_on: the run's other deals, or, when those are deals the printable count "
-                                f"was fitted on ({fit_text}, {fit['rules']} rules, trump {fit['trump_rule']}), "
-                                f"independent deals; 95% intervals: bootstrap over the scored deals "
-                                f"({n_boot} resamples)")
-    count.attrs["note"] = ("the fitted Kaiser point count: expected DD points of the declaring side = sum of these "
-                           "values over the hand; 'printable' rounds to 0.5; intervals: cluster-robust standard "
-                           "errors, the four hands of a deal clustered")
-    calibration.attrs["note"] = ("what the printable Kaiser count means: by count band, the declaring side's mean "
-                                 "DD points in the trump by rule, and points - count (> 0: the count understates "
-                                 "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
-                                 "count's fitting deals when avoidable)")
-    tables = {"comparison": comparison, "kaiser_count": count, "count_calibration": calibration}
+    tables = StudyTables({"comparison": comparison, "kaiser_count": count, "count_calibration": calibration})
+    tables.meta("comparison").extra["scored_deals"] = scored
+    tables.meta("comparison").note = (
+        f"prediction of the declaring side's DD points from the declarer's own hand; "
+        f"fitted on the run's deals with index % {holdout_every} != 0, scored on the deals "
+        f"of scored_on: the run's other deals, or, when those are deals the printable count "
+        f"was fitted on ({fit_text}, {fit['rules']} rules, trump {fit['trump_rule']}), "
+        f"independent deals; 95% intervals: bootstrap over the scored deals "
+        f"({n_boot} resamples)")
+    tables.meta("kaiser_count").note = (
+        "the fitted Kaiser point count: expected DD points of the declaring side = sum of these "
+        "values over the hand; 'printable' rounds to 0.5; intervals: cluster-robust standard "
+        "errors, the four hands of a deal clustered")
+    tables.meta("count_calibration").note = (
+        "what the printable Kaiser count means: by count band, the declaring side's mean "
+        "DD points in the trump by rule, and points - count (> 0: the count understates "
+        "them); 95% intervals clustered by deal; scored_on: the deals used (never the "
+        "count's fitting deals when avoidable)")
     extra = f"trump rule {trump_rule}" + beyond_text
     if independent:
         extra += f"; scored on seed {ev_seed}, deals 0-{holdout_deals - 1:,} (not the count's fitting deals)"
@@ -337,7 +340,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
 
 def plot(tables) -> dict:
     c = tables["comparison"]
-    foot = c.attrs.get("footer", "")
+    foot = tables.meta("comparison").footer
     fig, ax = new_figure("Which hand count predicts the points? (held-out deals)",
                          "R² on held-out deals (declaring side's DD points)", "", foot, figsize=(8, 5))
     labels = []

@@ -30,6 +30,7 @@ import pandas as pd
 
 from .. import config
 from .blocks import Table, Text, ci, count, frame
+from .common import TableMeta
 
 TITLE = "What to call after the level you heard"
 
@@ -54,13 +55,17 @@ def _call_names(rules) -> np.ndarray:
     return np.array(["pass"] + [call_text(b) for b in lad.bids], dtype=object)
 
 
-def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell: int = 30) -> pd.DataFrame:
+def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell: int = 30
+                ) -> tuple[pd.DataFrame, TableMeta]:
     """One row per (auction heard, card-count band) with at least ``min_cell``
     hands on each half of the deals: the best call (chosen on the even deals)
     and its net value on the odd ones with its 95% interval, the runner-up
     and the paired difference (module doc).  An empty frame (its note saying
     why) when the rules have no call chart or no hand heard any of
-    :data:`HEARD`."""
+    :data:`HEARD`.  With the chart, its metadata: its note and (``extra``)
+    ``n_deals`` (the deals bid), ``heard_n`` (the deals on which each
+    auction was heard, rows or not), the ``bidders`` model and the
+    ``measure``."""
     from ..hands import STRENGTH_BUCKETS, strength
     from ..strategy.call_worth import playout_net
     from ..strategy.capabilities import refusal
@@ -69,11 +74,9 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     from .common import card_band
     from .common import bucket, hands_array, points_array, table_play_model
 
-    out = pd.DataFrame(columns=COLUMNS)
     why = refusal("call-chart", rules)
     if why:
-        out.attrs["note"] = why
-        return out
+        return pd.DataFrame(columns=COLUMNS), TableMeta(note=why)
     policy = get_policy(bidders)
     model, _ = table_play_model(rules)
     measure = "table play" if model is not None else "double dummy"
@@ -126,14 +129,12 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
                            diff_hi=d["hi"], settled=bool(d["lo"] > 0))
             rows.append(row)
     out = pd.DataFrame(rows, columns=COLUMNS)
-    out.attrs["note"] = (f"every deal bid once by the {policy.name} model; the hands that heard exactly these calls; "
-                         f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
-                         "auction played out by the model; best chosen on the even deals, reported on the odd ones "
-                         "(n); settled: best minus next best above 0 (95%)")
-    out.attrs["n_deals"] = int(n)
-    out.attrs["heard_n"] = heard_n  # deals on which each auction was heard (rows or not)
-    out.attrs["bidders"], out.attrs["measure"] = policy.name, measure
-    return out
+    note = (f"every deal bid once by the {policy.name} model; the hands that heard exactly these calls; "
+            f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
+            "auction played out by the model; best chosen on the even deals, reported on the odd ones "
+            "(n); settled: best minus next best above 0 (95%)")
+    return out, TableMeta(note=note, extra={"n_deals": int(n), "heard_n": heard_n, "bidders": policy.name,
+                                            "measure": measure})
 
 
 def _action_words(action: str, names, rank) -> str:
@@ -145,18 +146,20 @@ def _action_words(action: str, names, rank) -> str:
     return f"take it at {call}" if action == "match" else call
 
 
-def heard_blocks(chart: pd.DataFrame) -> list:
+def heard_blocks(chart: pd.DataFrame | None, meta: TableMeta | None = None) -> list:
     """The report's blocks: a grid (count band x auction heard, the best
-    call, '?' when not settled) and the table of the figures behind it."""
+    call, '?' when not settled) and the table of the figures behind it
+    (``chart, meta``: :func:`heard_chart`'s)."""
     from .common import proportion_row
     from .blocks import pct
 
-    heard_n = chart.attrs.get("heard_n", {}) if chart is not None else {}
+    meta = meta or TableMeta()
+    heard_n = meta.extra.get("heard_n", {})
     if chart is None or not (len(chart) or any(heard_n.values())):
         return []
-    measure = str(chart.attrs.get("measure", "table play"))
-    bidders = str(chart.attrs.get("bidders", config.AUCTION_BIDDERS))
-    deals = int(chart.attrs.get("n_deals", 0))
+    measure = str(meta.extra.get("measure", "table play"))
+    bidders = str(meta.extra.get("bidders", config.AUCTION_BIDDERS))
+    deals = int(meta.extra.get("n_deals", 0))
     heard_order = [h for h, *_ in HEARD]
     grid = {}
     for _, r in chart.iterrows():
@@ -193,7 +196,7 @@ def heard_blocks(chart: pd.DataFrame) -> list:
     ]
     if rows:
         blocks.append(Table("heard-figures", "The figures behind it: net value of the best call and of the next best "
-                            f"({measure})", frame(rows), chart.attrs.get("note", "")))
+                            f"({measure})", frame(rows), meta.note))
     return blocks
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 from ..rules import Rules
 from .blocks import Table, Text, ci, count, frame, num
 from .common import (definition, DEFAULT_TRUMP_RULE, TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
-                     new_figure, points_array, run_info, tag)
+                     new_figure, points_array, run_info, StudyTables, tag)
 
 KEY = "lead"
 TITLE = "The value of the lead"
@@ -49,7 +49,7 @@ def lead_values(results, rules: Rules, trump_rule: str = DEFAULT_TRUMP_RULE):
     return on, lho
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.DataFrame]:
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
     d = declarer_frame(results, trump_rule)
     on, lho = lead_values(results, rules)
     idx = np.arange(len(d))
@@ -73,16 +73,17 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.Da
                 make.append({"strain": view, "bid": lv, "p_on_lead": (a >= lv).mean(), "p_lho_leads": (b >= lv).mean(),
                         "change": m["mean"], "lo": m["lo"], "hi": m["hi"], "n": m["n"]})
     summary = pd.DataFrame(rows)
-    summary.attrs["note"] = ("lead value = declaring side's DD points with the declarer on lead minus with its "
-                        "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
-                        "intervals clustered by deal")
-    tables = {"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)}
+    tables = StudyTables({"summary": summary, "distribution": pd.DataFrame(dist), "make_change": pd.DataFrame(make)})
+    tables.meta("summary").note = (
+        "lead value = declaring side's DD points with the declarer on lead minus with its "
+        "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
+        "intervals clustered by deal")
     return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
 
 
 def plot(tables) -> dict:
     dist = tables["distribution"]
-    foot = tables["summary"].attrs.get("footer", "")
+    foot = tables.meta("summary").footer
     fig, ax = new_figure("Value of the lead: declarer on lead minus LHO on lead",
                          "lead value (points of the declaring side)", "share of declarer hands, %", foot,
                          intervals=False)

@@ -52,7 +52,7 @@ from .. import config
 from ..runs.output_dir import source_date_epoch
 from ..strategy.policies import POLICIES
 from ..strategy.table_play import seeds_text
-from .common import bucket, definition, footer, legend, mean_row, new_figure, share_row
+from .common import StudyTables, TableMeta, bucket, definition, footer, legend, mean_row, new_figure, share_row
 from .match import ENGINE, MATCH_SEED, PLAY
 from .params import Param
 
@@ -121,7 +121,7 @@ def _hand_rows(r) -> pd.DataFrame:
 
 def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, policy: str = "listening",
         opponents=DEFAULT_OPPONENTS,
-        play: str = "table", engine: str = "auto") -> dict[str, pd.DataFrame]:
+        play: str = "table", engine: str = "auto") -> StudyTables:
     """Play the matches and build the tables (module doc).  ``results`` is
     not used (this study plays matches)."""
     from ..strategy.match import play_matches
@@ -172,44 +172,52 @@ def run(results, rules, matches: int = 4000, seed: int = config.STUDY_SEED, poli
     win_rates = pd.DataFrame(wr)
     by_seat = pd.DataFrame(seat_rows)
     by_score = pd.DataFrame(score_rows)
-    rounds = _rounds(me, rules)
+    rounds, rounds_meta = _rounds(me, rules)
+    tables = StudyTables({"win_rates": win_rates, "by_seat": by_seat, "by_score": by_score})
+    tables.add("rounds", rounds, rounds_meta)
     info = {"n": int(matches) * len(opponents), "seed": seed, "rules": getattr(rules, "label", str(rules)),
             "play": play, "play_used": play_used(rules, play), "engine": engine_used, "engine_note": engine_note,
             "listening_note": note, "matches": int(matches), "policy": policy}
     scored = {"table": "scored in table play (points drawn from the table-play model)",
               "dd": "played double dummy"}[engine_used]
     warn = f"; warning: {note}" if note else ""
-    win_rates.attrs["note"] = (f"{matches:,} matches against each opponent (pairs on the same cards, sides swapped; "
-                               f"the same card sets for every opponent); contracts {scored}; win rate with its Wilson "
-                               "95% interval clustered by pair of matches; margin = the final score difference" + warn)
-    by_seat.attrs["note"] = ("every hand of the matches: net = the listening side's hand score minus the opponents'; "
-                             "declares = share of hands its side declared; made = share of its contracts made; 95% "
-                             "intervals clustered by card set")
-    by_score.attrs["note"] = ("every hand by the listening side's score at its start: net per hand and the share of "
-                              "those hands whose match it won; 95% intervals clustered by card set")
-    rounds.attrs["note"] = ("the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
-                            "like round r-1's policy; shares of the calls in each position, self-play on the table's "
-                            "deals; change = the largest move of a call's share from the round before"
-                            + _table_model_words(rounds.attrs.get("table_model")))
-    tables = {"win_rates": win_rates, "by_seat": by_seat, "by_score": by_score, "rounds": rounds}
+    tables.meta("win_rates").note = (
+        f"{matches:,} matches against each opponent (pairs on the same cards, sides swapped; "
+        f"the same card sets for every opponent); contracts {scored}; win rate with its Wilson "
+        "95% interval clustered by pair of matches; margin = the final score difference" + warn)
+    tables.meta("by_seat").note = (
+        "every hand of the matches: net = the listening side's hand score minus the opponents'; "
+        "declares = share of hands its side declared; made = share of its contracts made; 95% "
+        "intervals clustered by card set")
+    tables.meta("by_score").note = (
+        "every hand by the listening side's score at its start: net per hand and the share of "
+        "those hands whose match it won; 95% intervals clustered by card set")
+    rounds_meta.note = (
+        "the rounds of the listening table's iteration (kaiser_sim.strategy.listening): round r's others bid "
+        "like round r-1's policy; shares of the calls in each position, self-play on the table's "
+        "deals; change = the largest move of a call's share from the round before"
+        + _table_model_words(rounds_meta.extra.get("table_model")))
     measure = {"table": "contracts in table play (PIMC model)", "dd": "double dummy"}[engine_used]
-    for df in tables.values():
-        df.attrs["run"] = dict(info)
-        df.attrs["footer"] = (footer(info, f"{matches:,} matches an opponent")
-                              .replace(" deals,", " matches,").replace("; double dummy;", f"; {measure};")
-                              .replace("clustered by deal", "clustered by card set"))
+    for name in tables:
+        meta = tables.meta(name)
+        meta.run = dict(info)
+        meta.footer = (footer(info, f"{matches:,} matches an opponent")
+                       .replace(" deals,", " matches,").replace("; double dummy;", f"; {measure};")
+                       .replace("clustered by deal", "clustered by card set"))
     return tables
 
 
-def _rounds(policy, rules) -> pd.DataFrame:
+def _rounds(policy, rules) -> tuple[pd.DataFrame, TableMeta]:
     """The rounds of the table ``policy`` reads (empty for another policy,
-    or where no table applies)."""
+    or where no table applies), and the table's metadata: (``extra``)
+    whether it ``converged``, its ``deals``, ``tolerance`` and
+    ``table_model``."""
     from ..strategy.policies import ListeningPolicy
 
     cols = ["round", "others", "change"] + [f"pos {k + 1} {c}" for k in range(4) for c in ("pass", "bid", "NT")]
     table = policy.table_for(rules) if isinstance(policy, ListeningPolicy) else None
     if table is None:
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame(columns=cols), TableMeta()
     calls = table.info.get("calls", [])
     nt = np.array(["NT" in c for c in calls[1:]], dtype=bool)
     out = []
@@ -221,12 +229,9 @@ def _rounds(policy, rules) -> pd.DataFrame:
             row[f"pos {k + 1} bid"] = sh[k, 1:][~nt].sum()
             row[f"pos {k + 1} NT"] = sh[k, 1:][nt].sum()
         out.append(row)
-    df = pd.DataFrame(out, columns=cols)
-    df.attrs["converged"] = bool(table.info.get("converged"))
-    df.attrs["deals"] = int(table.info.get("deals", 0))
-    df.attrs["tolerance"] = table.info.get("tolerance")
-    df.attrs["table_model"] = table.info.get("table_model")
-    return df
+    return pd.DataFrame(out, columns=cols), TableMeta(extra={
+        "converged": bool(table.info.get("converged")), "deals": int(table.info.get("deals", 0)),
+        "tolerance": table.info.get("tolerance"), "table_model": table.info.get("table_model")})
 
 
 def _table_model_words(table_model) -> str:
@@ -242,7 +247,7 @@ def plot(tables) -> dict:
     figs = {}
     w = tables["win_rates"]
     fig, ax = new_figure("The listening policy's share of matches won, by opponent", "opponent", "matches won",
-                         w.attrs.get("footer", ""))
+                         tables.meta("win_rates").footer)
     x = np.arange(len(w))
     if len(w):
         ax.bar(x, w["p"], yerr=[w["p"] - w["lo"], w["hi"] - w["p"]], capsize=4)
@@ -252,7 +257,7 @@ def plot(tables) -> dict:
     figs["listening_win_rates"] = fig
     s = tables["by_score"]
     fig, ax = new_figure("Net per hand by the listening side's score at the start of the hand", "its score",
-                         "net per hand (its score - theirs)", s.attrs.get("footer", ""))
+                         "net per hand (its score - theirs)", tables.meta("by_score").footer)
     labels = [b[0] for b in SCORE_BANDS]
     for i, (opp, g) in enumerate(s.groupby("opponent", sort=False)):
         xs = np.array([labels.index(v) for v in g["score"]]) + (i - len(set(s["opponent"])) / 2) * 0.06
@@ -282,17 +287,18 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "net a hand": signed_ci(r["net"], r["net_lo"], r["net_hi"], 2),
               "match won %": ci(r["won"], r["won_lo"], r["won_hi"], 1, 100)} for _, r in sc.iterrows()]
     blocks = [Table(f"{KEY}-win-rates", "The listening policy's win rate against each policy", frame(wrows),
-                    w.attrs.get("note", "")),
-              Table(f"{KEY}-by-seat", "Where it wins and loses: by seat", frame(srows), st.attrs.get("note", "")),
+                    tables.meta("win_rates").note),
+              Table(f"{KEY}-by-seat", "Where it wins and loses: by seat", frame(srows),
+                    tables.meta("by_seat").note),
               Table(f"{KEY}-by-score", "Where it wins and loses: by its score", frame(crows),
-                    sc.attrs.get("note", ""))]
+                    tables.meta("by_score").note)]
     if len(rd):
         rrows = [{"round": int(r["round"]), "others bid as": r["others"],
                   **{f"{k + 1}: pass/bid/NT %": f"{100 * r[f'pos {k + 1} pass']:.0f}/{100 * r[f'pos {k + 1} bid']:.0f}/"
                      f"{100 * r[f'pos {k + 1} NT']:.0f}" for k in range(4)},
                   "change": "-" if pd.isna(r["change"]) else f"{r['change']:.3f}"} for _, r in rd.iterrows()]
         blocks.append(Table(f"{KEY}-rounds", "How the table was built: the calls of each round, by position",
-                            frame(rrows), rd.attrs.get("note", "")))
+                            frame(rrows), tables.meta("rounds").note))
     return blocks, meaning(tables), ["listening_win_rates", "listening_by_score"]
 
 
@@ -303,7 +309,7 @@ def meaning(tables) -> list[str]:
     w, sc, rd = tables["win_rates"], tables["by_score"], tables["rounds"]
     out = []
     if len(w):
-        info = w.attrs.get("run", {})
+        info = tables.meta("win_rates").run
         ahead = w[w["lo"] > 0.5]["opponent"].tolist()
         behind = w[w["hi"] < 0.5]["opponent"].tolist()
         open_ = w[(w["lo"] <= 0.5) & (w["hi"] >= 0.5)]["opponent"].tolist()
@@ -327,9 +333,10 @@ def meaning(tables) -> list[str]:
                        "scores (the 45 rule), it bids as score-aware, and a hand's net there is not what decides the "
                        "match.")
     if len(rd):
-        conv = "converged" if rd.attrs.get("converged") else "had not converged"
-        out.append(f"The table ({rd.attrs.get('deals', 0):,} deals) {conv} after {len(rd) - 1} rounds (the calls' "
-                   f"shares moving less than {rd.attrs.get('tolerance')} from round to round).")
+        table = tables.meta("rounds").extra
+        conv = "converged" if table.get("converged") else "had not converged"
+        out.append(f"The table ({table.get('deals', 0):,} deals) {conv} after {len(rd) - 1} rounds (the calls' "
+                   f"shares moving less than {table.get('tolerance')} from round to round).")
     return out
 
 

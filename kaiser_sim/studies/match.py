@@ -82,7 +82,7 @@ from ..runs.output_dir import source_date_epoch
 from ..strategy.match import ENGINES
 from ..strategy.measure import MEASURES
 from ..strategy.policies import POLICIES
-from .common import MAX_SEED, bottom_margin, definition, footer, mean_row, new_figure, share_row
+from .common import MAX_SEED, StudyTables, bottom_margin, definition, footer, mean_row, new_figure, share_row
 from .params import Param
 
 KEY = "match"
@@ -230,7 +230,7 @@ def check_play_and_engine(play, engine, rules) -> tuple[str, str, str]:
 
 def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, policies=DEFAULT_POLICIES, hands: int = 2000,
         grid_step: int = 5, rules_matches: int | None = None, play: str = "table",
-        engine: str = "auto", duplicate: bool = True) -> dict[str, pd.DataFrame]:
+        engine: str = "auto", duplicate: bool = True) -> StudyTables:
     """Play the round robin and build the tables (module doc).  ``results``
     is not used (this study plays matches); ``play``: what the policies'
     make-probabilities expect, ``"table"`` or ``"dd"``; ``engine``: how the
@@ -290,40 +290,46 @@ def run(results, rules, matches: int = 400, seed: int = config.STUDY_SEED, polic
     info = {"n": int(len(allm)), "seed": seed, "rules": getattr(rules, "label", str(rules)), "play": play,
             "play_used": play_used(rules, play), "play_note": play_note(rules, play), "engine": engine_used,
             "engine_note": engine_note, "duplicate": bool(duplicate)}
-    tables = {"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
-              "bid_vs_state": grid, "rules_effect": rules_effect}
+    tables = StudyTables({"round_robin": round_robin, "standings": standings, "win_by_state": win_by_state,
+                          "bid_vs_state": grid, "rules_effect": rules_effect})
     expect = {"table": "table play", "dd": "double dummy"}[info["play_used"]]
     scored = {"table": "scored in table play (points drawn from the table-play model)",
               "dd": "played double dummy"}[engine_used]
     dup = ("duplicate: pairs of matches on the same cards, sides swapped, the pair the independent unit"
            if duplicate else "not duplicate: every match its own cards")
-    round_robin.attrs["note"] = (f"{matches} matches per pair of policies ({dup}); "
-                                 f"the policies bid expecting {expect}, the contracts are {scored}; "
-                                 "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
-                                 "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
-                                 "duplicate; 95%); "
-                                 "margin = A's score - B's at the end; intervals clustered by "
-                                 + ("pair of matches (the same cards)" if duplicate else "match")
-                                 + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
-    standings.attrs["note"] = ("each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
-                               "set: its matches against every opponent are played on the same cards)")
-    win_by_state.attrs["note"] = ("P(the side wins the match) from the score at the start of a hand, every hand of "
-                                  "the round robin from both sides; model = the score-aware policy's estimate "
-                                  "(kaiser_sim.strategy.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
-                                  "a match, the two matches of a pair and other policies' matches on the same "
-                                  "cards move together; clusters = independent card sets behind the cell)")
-    grid.attrs["note"] = (f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
-                          "policy would make - level of the highest bid with a positive expected hand score (ev); "
-                          "0 = no bid; more / less = share of hands bidding higher / lower")
-    rules_effect.attrs["note"] = (f"score-aware vs ev under each rules variant ({'duplicate' if duplicate else 'not duplicate'}; "
-                                  "Wilson 95%); bid_diff: the "
-                                  "bid_vs_state difference averaged / max / min over a coarser grid")
-    for df in tables.values():
-        df.attrs["run"] = dict(info)
-        df.attrs["footer"] = (footer(info, f"{matches} matches a pair{', duplicate' if duplicate else ', not duplicate'}"
-                                     f", bids expecting {expect}")
-                              .replace(" deals,", " matches,").replace("; double dummy;", f"; contracts {scored};")
-                              .replace("clustered by deal", "clustered by card set"))
+    tables.meta("round_robin").note = (
+        f"{matches} matches per pair of policies ({dup}); "
+        f"the policies bid expecting {expect}, the contracts are {scored}; "
+        "a_win_rate with its Wilson 95% interval, edge = mean pair score - 1/2 (95%), "
+        "board_net = A's hand score - B's a board (both seatings / 2; a hand when not "
+        "duplicate; 95%); "
+        "margin = A's score - B's at the end; intervals clustered by "
+        + ("pair of matches (the same cards)" if duplicate else "match")
+        + (f"; warning: {info['play_note']}" if info["play_note"] else ""))
+    tables.meta("standings").note = (
+        "each policy's wins over all its round-robin matches (Wilson 95%, clustered by card "
+        "set: its matches against every opponent are played on the same cards)")
+    tables.meta("win_by_state").note = (
+        "P(the side wins the match) from the score at the start of a hand, every hand of "
+        "the round robin from both sides; model = the score-aware policy's estimate "
+        "(kaiser_sim.strategy.policies.win_table); Wilson 95% intervals clustered by card set (the hands of "
+        "a match, the two matches of a pair and other policies' matches on the same "
+        "cards move together; clusters = independent card sets behind the cell)")
+    tables.meta("bid_vs_state").note = (
+        f"{hands} random first-speaker hands; diff = level of the highest bid the score-aware "
+        "policy would make - level of the highest bid with a positive expected hand score (ev); "
+        "0 = no bid; more / less = share of hands bidding higher / lower")
+    tables.meta("rules_effect").note = (
+        f"score-aware vs ev under each rules variant ({'duplicate' if duplicate else 'not duplicate'}; "
+        "Wilson 95%); bid_diff: the "
+        "bid_vs_state difference averaged / max / min over a coarser grid")
+    for name in tables:
+        meta = tables.meta(name)
+        meta.run = dict(info)
+        meta.footer = (footer(info, f"{matches} matches a pair{', duplicate' if duplicate else ', not duplicate'}"
+                              f", bids expecting {expect}")
+                       .replace(" deals,", " matches,").replace("; double dummy;", f"; contracts {scored};")
+                       .replace("clustered by deal", "clustered by card set"))
     return tables
 
 
@@ -341,7 +347,7 @@ def _cells(ax, z, cmap, vmin, vmax):
 def plot(tables) -> dict:
     figs = {}
     grid = tables["bid_vs_state"]
-    foot = grid.attrs.get("footer", "")
+    foot = tables.meta("bid_vs_state").footer
     xs = sorted(grid["theirs"].unique())
     ys = sorted(grid["ours"].unique())
     z = grid.pivot(index="ours", columns="theirs", values="diff").reindex(index=ys, columns=xs).to_numpy()
@@ -360,7 +366,7 @@ def plot(tables) -> dict:
     figs["bid_vs_state"] = fig
 
     st = tables["standings"]
-    fig, ax = new_figure("Round robin: share of matches won", "policy", "matches won", st.attrs.get("footer", ""))
+    fig, ax = new_figure("Round robin: share of matches won", "policy", "matches won", tables.meta("standings").footer)
     x = np.arange(len(st))
     ax.bar(x, st["p"], yerr=[st["p"] - st["lo"], st["hi"] - st["p"]], capsize=4)
     ax.axhline(0.5, color="0.5", linewidth=0.8)
@@ -374,7 +380,7 @@ def plot(tables) -> dict:
     for _, r in w.iterrows():
         z[labels.index(str(r["ours"])), labels.index(str(r["theirs"]))] = r["p"]
     fig, ax = new_figure("P(win the match) from the score at the start of a hand", "their score", "our score",
-                         w.attrs.get("footer", ""), figsize=(8, 7))
+                         tables.meta("win_by_state").footer, figsize=(8, 7))
     ax.grid(False)
     im = _cells(ax, z, "viridis", 0, 1)
     ax.set_xticks(range(len(labels)), labels)

@@ -46,7 +46,7 @@ from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import check_output_dir, check_points, check_results_path, obtain_results, results_rules
 from . import CATEGORIES, REGISTRY, STUDIES, StudyError, get_study, study as declared
-from .common import save_figure
+from .common import StudyTables, save_figure
 from .params import check_params as check_declared, describe, short, toml_value
 
 #: the checkout's ``analyses/`` (the published definitions as files); absent in
@@ -308,12 +308,13 @@ def write_outputs(tables: dict, figures: dict, out, inputs: dict) -> list[str]:
 
 def _write_outputs(tables: dict, figures: dict, out: Path, inputs: dict) -> list[str]:
     written = []
+    tables = StudyTables(tables)  # a plain dict of frames: no notes, no footers
     for name, df in tables.items():
         df.to_csv(out / f"{name}.csv", index=False)
-        note = df.attrs.get("note")
-        text = f"# {name}\n\n" + (f"{note}\n\n" if note else "") + to_markdown(df)
-        if df.attrs.get("footer"):
-            text += f"\n_{df.attrs['footer']}_\n"
+        meta = tables.meta(name)
+        text = f"# {name}\n\n" + (f"{meta.note}\n\n" if meta.note else "") + to_markdown(df)
+        if meta.footer:
+            text += f"\n_{meta.footer}_\n"
         (out / f"{name}.md").write_text(text, encoding="utf-8")
         written += [f"{name}.csv", f"{name}.md"]
     for name, fig in figures.items():
@@ -328,7 +329,7 @@ def _write_outputs(tables: dict, figures: dict, out: Path, inputs: dict) -> list
 
 @dataclass
 class StudyOutput:
-    tables: dict
+    tables: StudyTables  # the study's tables, each with its note, footer and run info (tables.meta(name))
     figures: dict
     files: list[str]
     inputs: dict
@@ -414,7 +415,7 @@ def _finish_study(module, definition, out, results, meta, source, rules, t0, wri
         "description": definition.description,
         "params": definition.params,
         "seed": meta.get("seed", definition.seed),
-        "n": int(next(iter(tables.values())).attrs.get("run", {}).get("n", len(results))) if tables else int(len(results)),
+        "n": int(tables.meta(next(iter(tables))).run.get("n", len(results))) if tables else int(len(results)),
         "results": source,
         "rules": rules.to_dict(),
         "version": __version__,
@@ -436,7 +437,7 @@ def _run_match_study(study, definition: StudyDefinition, out, rules: Rules, writ
     params.setdefault("seed", definition.seed)
     tables = module.run(None, rules, **params)
     figures = module.plot(tables)
-    info = next(iter(tables.values())).attrs.get("run", {})
+    info = tables.meta(next(iter(tables))).run
     inputs = {
         "study": definition.study,
         "definition": definition.source,

@@ -67,8 +67,8 @@ from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
-                     mean_row, new_figure, points_array, run_info, share_row, suit_bits, suit_lengths, table_play_model,
-                     trump_by_rule, with_model_error)
+                     mean_row, new_figure, points_array, run_info, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
+                     TableMeta, trump_by_rule, with_model_error)
 from .params import Param
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
@@ -495,16 +495,17 @@ def worth_table(rec: pd.DataFrame, card: int, by) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _tag(tables: dict, info: dict, n: int, what: str) -> None:
-    """Run info and a footer naming the n the tables' estimates used."""
+def _tag(tables: StudyTables, names, info: dict, n: int, what: str) -> None:
+    """Run info and a footer naming the n the estimates of tables ``names`` used."""
     part = {**info, "n": n}
-    for df in tables.values():
-        df.attrs["run"] = dict(part)
-        df.attrs["footer"] = footer(part, what)
+    for name in names:
+        meta = tables.meta(name)
+        meta.run = dict(part)
+        meta.footer = footer(part, what)
 
 
 def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
-             trump_rule: str = DEFAULT_TRUMP_RULE) -> dict[str, pd.DataFrame]:
+             trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
     name, suit, value, key = CARDS[card]
     receivers = tuple(receivers)
     summary, make, swings, _ = counterfactual(results, rules, card, receivers, max_resolve, trump_rule)
@@ -513,40 +514,41 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
     by_role = worth_table(rec, card, ["role", "strain_kind"])
     by_len = worth_table(rec, card, ["strain_kind", "holder_len"])
     overall = worth_table(rec.assign(all="all"), card, ["all"]).drop(columns="all")
-    naming = naming_table(rec, card)
+    naming, naming_meta = naming_table(rec, card)
     dist = (rec.groupby(["role", "worth"]).size().rename("count").reset_index())
     dist["share"] = dist["count"] / dist.groupby("role")["count"].transform("sum")
     suit_name = "heart" if suit == 1 else "spade"
-    summary.attrs["note"] = (
+    tables = StudyTables({"counterfactual": summary, "observed": obs, "counterfactual_make": make,
+                          "counterfactual_swing": swings, "worth_overall": overall, "worth_by_role": by_role,
+                          "worth_by_length": by_len, "worth_distribution": dist})
+    tables.add("declaring_share", naming, naming_meta)
+    tables.meta("counterfactual").note = (
         f"(a) worth of being dealt the {name} = your side's DD points as dealt - after swapping the {name} with the "
         f"receiver's lowest {suit_name} (like for like: the next card up, the lowest ordinary {suit_name} in play; "
         "for a higher spot card: a 9 or 10; for an honour: J or higher; the last two are reported apart); "
         "trump named again by rule from the declarer's hand after the swap; n = (deal, leader) rows, deals = "
         f"re-solved deals; no_suit = deals where the receiver has no {suit_name} (no swap); 95% intervals "
         "clustered by deal")
-    obs.attrs["note"] = (f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
-                         "minus when the receiver holds it; 95% intervals clustered by deal"
-                         + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
-                            "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
-                            "counts for the defenders here"))
-    overall.attrs["note"] = (f"(c) kept = the holder's side's points - points with the {name} counting 0 "
-                             f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
-                             f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
-    by_role.attrs["note"] = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
-    by_len.attrs["note"] = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
+    tables.meta("observed").note = (
+        f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
+        "minus when the receiver holds it; 95% intervals clustered by deal"
+        + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
+           "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
+           "counts for the defenders here"))
+    tables.meta("worth_overall").note = (
+        f"(c) kept = the holder's side's points - points with the {name} counting 0 "
+        f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
+        f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
+    tables.meta("worth_by_role").note = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
+    tables.meta("worth_by_length").note = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
     info = run_info(results, rules)
     m = len(sample_of(results, card, max_resolve))
-    resolved = {"counterfactual": summary, "counterfactual_make": make, "counterfactual_swing": swings,
-                "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
-                "worth_distribution": dist, "declaring_share": naming}
-    _tag(resolved, info, m, "re-solved sample")
-    _tag({"observed": obs}, info, len(results), "every deal, no re-solve")
-    return {"counterfactual": summary, "observed": obs, "counterfactual_make": make, "counterfactual_swing": swings,
-            "worth_overall": overall, "worth_by_role": by_role, "worth_by_length": by_len,
-            "worth_distribution": dist, "declaring_share": naming}
+    _tag(tables, [name for name in tables if name != "observed"], info, m, "re-solved sample")
+    _tag(tables, ["observed"], info, len(results), "every deal, no re-solve")
+    return tables
 
 
-def naming_table(rec: pd.DataFrame, card: int) -> pd.DataFrame:
+def naming_table(rec: pd.DataFrame, card: int) -> tuple[pd.DataFrame, TableMeta]:
     """View (c) when the declaring side was not dealt the card (a defender
     holds it): the points of the card's own value that end with the
     declaring side, by the strain played (the card's suit as trump, another
@@ -554,7 +556,7 @@ def naming_table(rec: pd.DataFrame, card: int) -> pd.DataFrame:
     deal).  For the 3S: what naming spades costs a side without it.  The
     card's own points of one trick end with one side or the other, so the
     declaring side's share is the value minus the defenders' (a card a
-    declarer discards to a kitty aside)."""
+    declarer discards to a kitty aside).  With the table, its metadata (its note)."""
     value = CARDS[card][2]
     d = rec[rec["role"].str.startswith("defender")]
     share = value - d["worth"].to_numpy(dtype=np.float64)
@@ -570,17 +572,16 @@ def naming_table(rec: pd.DataFrame, card: int) -> pd.DataFrame:
                       cl)
         rows.append({"strain": f"{own} minus other suit trump", "n": dr["n_a"] + dr["n_b"], "mean": dr["diff"],
                      "lo": dr["lo"], "hi": dr["hi"], "deals": int(np.unique(cl).size)})
-    out = pd.DataFrame(rows)
-    out.attrs["note"] = (f"a defender holds the {CARDS[card][0]}: the points of its {value:+d} that end with the "
-                         "declaring side, double dummy, every leader and strain of the re-solved deals")
-    return out
+    note = (f"a defender holds the {CARDS[card][0]}: the points of its {value:+d} that end with the declaring side, "
+            "double dummy, every leader and strain of the re-solved deals")
+    return pd.DataFrame(rows), TableMeta(note=note)
 
 
 def plot_card(tables, name: str) -> dict:
     name = name.replace("5H", "5♥").replace("3S", "3♠")
     figs = {}
     summ = tables["counterfactual"]
-    foot = summ.attrs.get("footer", "")
+    foot = tables.meta("counterfactual").footer
     # each chart's n is the deals it plots: the like-for-like swaps (a receiver without an 8 of the suit has none)
     head = summ[(summ["swap"] == LIKE) & (summ["strain"] == "trump by rule") & (summ["role"] == "you declare")]
     per = [f"{int(r['deals']):,} ({r['receiver']})" for _, r in head.iterrows() if r["receiver"] != ANY_OTHER]
@@ -620,7 +621,7 @@ def plot_card(tables, name: str) -> dict:
     value = 5 if name == "5♥" else -3
     fig, ax = new_figure(f"How many of the {name}'s own {value} points the side dealt it keeps",
                          f"points - points with the {name} counting 0", "share of (deal, leader, strain), %",
-                         tables["worth_overall"].attrs.get("footer", foot), intervals=False)
+                         tables.meta("worth_overall").footer, intervals=False)
     roles = list(dict.fromkeys(dist["role"]))
     width = 0.8 / max(len(roles), 1)
     for i, r in enumerate(roles):
@@ -732,7 +733,7 @@ def section_card(tables, key: str, name: str, value: int) -> tuple[list, list[st
                  for _, r in ds.iterrows()]
         what = "naming spades costs a side without the 3♠" if value < 0 else "the declaring side takes of a 5♥ it lacks"
         blocks.append(Table(f"{key}-declaring-share", f"(c) When a defender holds the {name}: what {what} "
-                            "(double dummy)", frame(drows), ds.attrs.get("note", "")))
+                            "(double dummy)", frame(drows), t.meta("declaring_share").note))
     text = []
     head = like[(like["role"] == "you declare") & (like["strain"] == "trump by rule")]
     if len(head):
@@ -828,8 +829,8 @@ def kept_words(r, name: str, value: int, digits: int = 1) -> str:
 def sample_note(tables) -> str:
     """The report's note on the sample: (a) and (c) re-solve only the first
     deals of the run, (b) uses all of them."""
-    m = tables["counterfactual"].attrs.get("run", {}).get("n")
-    n = tables["observed"].attrs.get("run", {}).get("n")
+    m = tables.meta("counterfactual").run.get("n")
+    n = tables.meta("observed").run.get("n")
     if m is None:
         return ""
     return f" (a) and (c) re-solve the first {m:,} of them" + (f", (b) uses all {n:,};" if n is not None else ";")

@@ -24,7 +24,7 @@ import pandas as pd
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, pct, ranges, scoring
 from .common import (DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, TRUMP_RULES, definition, declarer_frame, hand_score, integer_axis, legend, mean_row,
-                     new_figure, ordered_colors, rows_frame, share_row, run_info, table_play_model, tag, trump_by_rule,
+                     new_figure, ordered_colors, rows_frame, share_row, run_info, StudyTables, TableMeta, table_play_model, tag, trump_by_rule,
                      with_model_error)
 
 KEY = "trump-and-nt"
@@ -105,7 +105,7 @@ def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> p
                              "nt_better", "trump_better", "se_model"])
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> dict[str, pd.DataFrame]:
+def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
     d = declarer_frame(results, trump_rule)
     hands = d["hand"].to_numpy(dtype=np.uint64)
     pts4 = d[["pts_S", "pts_H", "pts_D", "pts_C"]].to_numpy()
@@ -141,28 +141,32 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     comp = _nt_vs_trump(d, rules, levels, groups, min_cell, deal)
     model, why = table_play_model(rules)
     comp_tp = _nt_vs_trump(d, rules, levels, groups, min_cell, deal, model) if model is not None else None
-    rules_t.attrs["note"] = ("picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
-                             "loss: mean points given up against that best suit; 95% intervals clustered by deal")
-    nt_beats.attrs["note"] = ("share of declarer hands where NT scores strictly more DD points than the best trump suit; "
-                              "95% intervals clustered by deal")
-    comp.attrs["note"] = (f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
-                          f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
-    tables = {"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp}
+    tables = StudyTables({"trump_rules": rules_t, "nt_beats_trump": nt_beats, "nt_vs_trump": comp})
+    tables.meta("trump_rules").note = (
+        "picks_best: the rule's suit scores as many DD points as the best suit in hindsight; "
+        "loss: mean points given up against that best suit; 95% intervals clustered by deal")
+    tables.meta("nt_beats_trump").note = (
+        "share of declarer hands where NT scores strictly more DD points than the best trump suit; "
+        "95% intervals clustered by deal")
+    tables.meta("nt_vs_trump").note = (
+        f"expected hand score of the declaring side, NT bid vs plain bid at the same level in the "
+        f"trump named by {trump_rule}; NT scoring '{rules.nt_scoring}'; paired difference per hand, 95% interval clustered by deal")
     if comp_tp is not None:
-        comp_tp.attrs["note"] = "TABLE PLAY (the table-play model applied to each hand's DD points): " + comp.attrs["note"]
-        tables["nt_vs_trump_table_play"] = comp_tp
+        tables.add("nt_vs_trump_table_play", comp_tp, TableMeta(
+            note="TABLE PLAY (the table-play model applied to each hand's DD points): " + tables.meta("nt_vs_trump").note))
     tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
     if comp_tp is not None:
-        comp_tp.attrs["footer"] = comp_tp.attrs["footer"].replace("double dummy", "table play (PIMC model)")
-    for df in tables.values():
-        df.attrs["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
+        meta = tables.meta("nt_vs_trump_table_play")
+        meta.footer = meta.footer.replace("double dummy", "table play (PIMC model)")
+    for name in tables:
+        tables.meta(name).extra["scoring"] = scoring(rules)  # the report states the NT scoring beside its NT advice
     return tables
 
 
 def plot(tables) -> dict:
     figs = {}
     r = tables["trump_rules"]
-    foot = r.attrs.get("footer", "")
+    foot = tables.meta("trump_rules").footer
     fig, ax = new_figure("How often a trump rule names the double-dummy best suit", "rule for naming trump",
                          "picks the best suit, % of declarer hands", foot)
     x = np.arange(len(r))
@@ -222,7 +226,7 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                        "verdict": "NT" if r["nt_better"] else ("trump" if r["trump_better"] else "no clear difference")}
                       for _, r in c.iterrows()])
     verdict = ("verdict: the 95% interval of the difference excludes 0; "
-               + (nt_scoring_words(c.attrs.get("scoring")) or "NT scored by the rules' NT scoring."))
+               + (nt_scoring_words(t.meta("nt_vs_trump").extra.get("scoring")) or "NT scored by the rules' NT scoring."))
     tp = t.get("nt_vs_trump_table_play")
     blocks = [Table(f"{key}-trump-rules", "Rules for naming trump against the double-dummy best suit", frame(rows)),
               Table(f"{key}-nt-beats", "When no trump takes more points than the best trump suit (double dummy)",
@@ -235,7 +239,8 @@ def section(tables) -> tuple[list, list[str], list[str]]:
     blocks.append(Table(f"{key}-nt-vs-trump", "NT bid minus plain bid at the same level (expected hand score)"
                         + (", double dummy (the upper reference)" if tp is not None else ", double dummy"),
                         crows(c), verdict))
-    text = [nt_scoring_words(c.attrs.get("scoring"))] if c.attrs.get("scoring") else []
+    scored = t.meta("nt_vs_trump").extra.get("scoring")
+    text = [nt_scoring_words(scored)] if scored else []
     if len(tr):
         b = tr.loc[tr["picks_best"].idxmax()]
         text.append(f"The rule '{b['rule']}' names the best suit most often "
@@ -250,7 +255,8 @@ def cheat_sheet(tables) -> list:
     the grid's NT limits."""
     tt = tables
     tp = "nt_vs_trump_table_play" in tt
-    c = tt["nt_vs_trump_table_play" if tp else "nt_vs_trump"]
+    name = "nt_vs_trump_table_play" if tp else "nt_vs_trump"
+    c = tt[name]
     lines, halves = [], []
     for label, g in (c.groupby("aces", sort=False) if len(c) else []):
         nt = [int(lv) for lv, b in zip(g["level"], g["nt_better"]) if b]
@@ -264,7 +270,7 @@ def cheat_sheet(tables) -> list:
         halves.append(((r8["hi"] - r8["lo"]) / 2, r8.get("se_model", np.nan)))
     measure = "table play" if tp else "double dummy"
     blocks = [Text(f"When to bid no trump rather than a plain bid ({measure})", "heading")]
-    words = nt_scoring_words(c.attrs.get("scoring"))
+    words = nt_scoring_words(tt.meta(name).extra.get("scoring"))
     if words:
         blocks.append(Text(words, "note"))
     blocks.append(Text("When the auction is at a level where you would bid anyway, which scores more on average: "
