@@ -255,6 +255,16 @@ def test_the_readmes_findings_are_the_editions():
     assert not [q for q in quoted if q not in edition]
 
 
+def test_the_editions_columns_keep_one_precision():
+    """Issue 43, item 6, on the committed edition itself: no table column of
+    reports/sample/report.md prints its estimates at two precisions (its 5H
+    table printed 63.8 [63.3, 64.3] above 72.23 [72.14, 72.32])."""
+    from report_columns import mixed_precision_columns
+
+    edition = (ROOT / "reports" / "sample" / "report.md").read_text(encoding="utf-8")
+    assert not (mixed := mixed_precision_columns(edition)), mixed
+
+
 #: a wall time as the records write them: 52 s, 11m45s, 35 min 13 s, 1m34s
 DURATION = re.compile(r"\b\d+(?:m\d+s| min \d+ s| s)\b|\b\d+ min\b")
 #: a record of benchmarks/results named in a table row, as a link or as code
