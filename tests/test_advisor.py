@@ -875,6 +875,34 @@ def test_sure_winners_read_the_same_in_table_play_as_double_dummy():
     assert six["make"]["table"]["p"] == 1.0 and six["expected"]["table"]["mean"] == 20.0
 
 
+def test_also_play_adds_a_strain_as_if_it_had_been_played_with_the_others():
+    """A strain played later (``also_play``) is played on the same deals,
+    with the same weights and seed, as ``with_play`` would have played it."""
+    from kaiser_sim.strategy.table_play import HandTablePlay
+
+    deals = advisor_deals(parse_hand("KJ8.AQ9.T.J"), 0, 40, 4, STANDARD)
+    base = HandTablePlay(load_model(), solve_strains(deals, 0))
+    at_once = base.with_play(deals, 0, [0, 4, 2], n_play=8, samples=5, seed=9)
+    first = base.with_play(deals, 0, [0, 4], n_play=8, samples=5, seed=9)
+    later = first.also_play(deals, 0, [2, 4], samples=5, seed=9)
+    assert first.played_columns() == {0, 4} and later.played_columns() == {0, 2, 4}
+    assert np.array_equal(later.played, at_once.played) and np.array_equal(later.weight, at_once.weight)
+    assert later.check == at_once.check and first.check["strains"] == ["S", "NT"]
+    assert later.also_play(deals, 0, [0, 2]) is later  # nothing new to play
+
+
+def test_the_trump_is_never_a_strain_the_play_left_uncorrected():
+    """Issue 47: the trump is chosen after the hand's own play corrects the
+    model; a suit the play did not correct could top the corrected ones on the
+    model's error alone (the panel's advisor missed direct play in 22 of its
+    64 strains so).  AK93.5.AK.8: spades and NT are played first and
+    diamonds then comes out on top: diamonds is played too."""
+    a = advise("AK93.5.AK.8", n=500, seed=0, specials=False)
+    d = a.to_dict()
+    played = d["play"]["check"]["strains"]
+    assert played[:2] == ["S", "NT"] and a.trump.strain in played and len(played) > 2
+
+
 def test_hand_play_corrects_the_model_by_direct_play():
     """The control variate: the mean of the per-deal values over all deals,
     the even or the odd rows is the model's mean there plus the mean

@@ -54,8 +54,8 @@ from .types import BID, HAND, POLICY, SEAT, joined
               "comparison.  Every preset and option has a table-play model (a kitty, low no trump, cover 3 their own).")
 @click.option("--play-check", type=click.IntRange(0, 10_000), default=config.TABLE_PLAY_CHECK_DEALS,
               show_default=True, help="Table play: deals of this hand that PIMC players play out (K = "
-              f"{config.TABLE_PLAY_CHECK_SAMPLES}) in the chosen trump and in no trump, to correct the model for this "
-              "hand (its error is in the intervals); 0: the model alone.  About 25 deals a second on two cores.")
+              f"{config.TABLE_PLAY_CHECK_SAMPLES}) in the chosen trump and in no trump (and in a suit that then comes "
+              "out on top), to correct the model for this hand (its error is in the intervals); 0: the model alone.  About 25 deals a second on two cores.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="table: the report; json: one object, schema kaiser-sim/hand-advice/3 (docs/player.md).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",

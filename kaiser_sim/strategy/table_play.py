@@ -876,6 +876,39 @@ class HandTablePlay:
         return out
 
 
+    def played_columns(self) -> set:
+        """The strain columns some deal of which was played (:meth:`with_play`)."""
+        return {int(c) for c in np.flatnonzero((self.played != NOT_PLAYED).any(axis=0))}
+
+    def also_play(self, deals, seat: int, strains, samples: int = config.TABLE_PLAY_CHECK_SAMPLES,
+                  seed: int = 0) -> HandTablePlay:
+        """This table play with the deals :meth:`with_play` played also
+        played in the strain columns ``strains`` not yet played (the same
+        deals, weights, PIMC players and ``seed``): a strain the advisor
+        comes to compare with the played ones gets the same correction.
+        Itself when every column asked for is played or nothing was."""
+        sub = np.flatnonzero(self.weight > 0)
+        todo = [int(x) for x in dict.fromkeys(int(x) for x in strains) if int(x) not in self.played_columns()]
+        if not len(sub) or not todo or not self.check:
+            return self
+        from ..game import play_deals
+        from ..rules import STANDARD
+
+        deals = np.asarray(deals, dtype=np.uint64)
+        out = HandTablePlay(self.model, self.values, self.lo, self.hi, self.rules, self.kitties, self.bands)
+        out.played, out.weight = self.played.copy(), self.weight.copy()
+        names = list(self.check["strains"])
+        for s in todo:
+            res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
+                             seed=int(seed), rules=self.rules or STANDARD,
+                             kitties=None if self.kitties is None else np.asarray(self.kitties)[sub],
+                             lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
+            out.played[sub, s] = res.declarer_points
+            names.append(_STRAIN_NAMES[s])
+        out.check = {**self.check, "strains": names}
+        return out
+
+
 _NT_COLUMN = 4
 _STRAIN_NAMES = ("S", "H", "D", "C", "NT", "low NT")
 
