@@ -844,9 +844,6 @@ class HandTablePlay:
         (the same hand in every deal) is decided once for each
         :data:`~kaiser_sim.config.TABLE_PLAY_CHECK_LEAD_GROUP` played deals
         (``lead_group`` of :func:`kaiser_sim.game.play_deals`)."""
-        from ..game import play_deals
-        from ..rules import STANDARD
-
         n = self.values.shape[0]
         deals = np.asarray(deals, dtype=np.uint64)
         if deals.shape[0] != n:
@@ -864,16 +861,25 @@ class HandTablePlay:
                 out.weight[take] = len(rows) / len(take)
             chosen.append(take)
         sub = np.sort(np.concatenate(chosen))
+        names = out._play(deals, sub, seat, dict.fromkeys(int(x) for x in strains), samples, seed)
+        out.check = {"deals": int(len(sub)), "samples": int(samples), "seed": int(seed), "strains": names}
+        return out
+
+    def _play(self, deals, sub, seat: int, strains, samples: int, seed: int) -> list:
+        """Play the deals ``sub`` out by PIMC players in each strain column of
+        ``strains`` (``seat`` declaring), into :attr:`played`; the strains' names."""
+        from ..game import play_deals
+        from ..rules import STANDARD
+
         names = []
-        for s in dict.fromkeys(int(x) for x in strains):
+        for s in strains:
             res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
                              seed=int(seed), rules=self.rules or STANDARD,
                              kitties=None if self.kitties is None else np.asarray(self.kitties)[sub],
                              lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
-            out.played[sub, s] = res.declarer_points
+            self.played[sub, s] = res.declarer_points
             names.append(_STRAIN_NAMES[s])
-        out.check = {"deals": int(len(sub)), "samples": int(samples), "seed": int(seed), "strains": names}
-        return out
+        return names
 
 
     def played_columns(self) -> set:
@@ -891,21 +897,10 @@ class HandTablePlay:
         todo = [int(x) for x in dict.fromkeys(int(x) for x in strains) if int(x) not in self.played_columns()]
         if not len(sub) or not todo or not self.check:
             return self
-        from ..game import play_deals
-        from ..rules import STANDARD
-
-        deals = np.asarray(deals, dtype=np.uint64)
         out = HandTablePlay(self.model, self.values, self.lo, self.hi, self.rules, self.kitties, self.bands)
         out.played, out.weight = self.played.copy(), self.weight.copy()
-        names = list(self.check["strains"])
-        for s in todo:
-            res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
-                             seed=int(seed), rules=self.rules or STANDARD,
-                             kitties=None if self.kitties is None else np.asarray(self.kitties)[sub],
-                             lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
-            out.played[sub, s] = res.declarer_points
-            names.append(_STRAIN_NAMES[s])
-        out.check = {**self.check, "strains": names}
+        names = out._play(np.asarray(deals, dtype=np.uint64), sub, seat, todo, samples, seed)
+        out.check = {**self.check, "strains": list(self.check["strains"]) + names}
         return out
 
 

@@ -1187,7 +1187,10 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
     # strain: the loop ends)
     while is_table(tp) and getattr(tp, "check", None) and not {_key(trump.strain), nt} <= tp.played_columns():
         with steps.step("playing the same deals out in the strain now on top"):
-            tp = tp.also_play(deals, ctx.seat, (_key(trump.strain), nt), config.TABLE_PLAY_CHECK_SAMPLES, seed)
+            more = tp.also_play(deals, ctx.seat, (_key(trump.strain), nt), config.TABLE_PLAY_CHECK_SAMPLES, seed)
+        if more is tp:  # nothing left that could be played
+            break
+        tp = more
         info = replace(info, model=tp.describe(), check=tp.check)
         trump = replace(choose_trump(values, rules, None, table_model=tp, weights=weights), chosen_on="all")
         nt = choose_nt(values, rules, None, table_model=tp, weights=weights)
