@@ -354,3 +354,22 @@ def test_seeds_have_one_home():
             continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"^\s*(DEFAULT_SEED|STUDY_SEED)\s*=", text, re.M), path
+
+
+def _frame_attrs_uses() -> list[str]:
+    """``module:line`` of every ``.attrs`` read or written in ``kaiser_sim``."""
+    found = []
+    for mod, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "attrs":
+                found.append(f"{mod}:{node.lineno}")
+    return found
+
+
+def test_no_module_puts_metadata_on_a_frame():
+    """Issue 44: run metadata travels in an explicit object
+    (:class:`kaiser_sim.runs.results.RunResults` beside the frame, a study's
+    :class:`~kaiser_sim.studies.common.StudyTables`), never on a DataFrame's
+    ``attrs``, which pandas copies or drops as a frame is worked on: no
+    module of the package reads or writes ``.attrs``."""
+    assert _frame_attrs_uses() == []

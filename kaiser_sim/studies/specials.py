@@ -66,6 +66,7 @@ from ..game import side_tables  # the rules-aware solve: every re-solve of these
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
 from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
+from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
                      TableMeta, trump_by_rule, with_model_error)
@@ -504,8 +505,9 @@ def _tag(tables: StudyTables, names, info: dict, n: int, what: str) -> None:
         meta.footer = footer(part, what)
 
 
-def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
+def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
              trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
+    results = run_results.frame
     name, suit, value, key = CARDS[card]
     receivers = tuple(receivers)
     summary, make, swings, _ = counterfactual(results, rules, card, receivers, max_resolve, trump_rule)
@@ -541,7 +543,7 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
         f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
     tables.meta("worth_by_role").note = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
     tables.meta("worth_by_length").note = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
-    info = run_info(results, rules)
+    info = run_info(run_results, rules)
     m = len(sample_of(results, card, max_resolve))
     _tag(tables, [name for name in tables if name != "observed"], info, m, "re-solved sample")
     _tag(tables, ["observed"], info, len(results), "every deal, no re-solve")
