@@ -341,8 +341,9 @@ def run_study(definition: StudyDefinition, out, results: RunResults | None = Non
               write: bool = True, force: bool = False) -> StudyOutput:
     """Run one study end to end: obtain results, ``run``, ``plot``, write.
 
-    ``rules`` (for scoring) defaults to the rules recorded with the results,
-    else the definition's; with ``results`` (a
+    ``rules`` (for scoring): ``None`` is "not given" (the command's
+    ``--rules`` left out), and then the rules recorded with the results, else
+    the definition's, are used -- not the standard game; with ``results`` (a
     :class:`~kaiser_sim.runs.results.RunResults`: a frame and its run
     metadata) or ``from_path`` the deals come from there (their seed and n
     are recorded), else ``definition.deals``
