@@ -4,6 +4,7 @@ not dispute, the forced dealer, the endgame, and a reproducible build."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -276,6 +277,24 @@ def test_a_build_is_reproducible_from_its_seed(tiny_build):
     # the tiny population is a policy like the shipped one: every legal call > 0
     p = PopulationPolicy(model=ma).probs(view_of(["KQ.QJ.KQ.K8", "T9.-.987.987"], ["pass", "pass", "pass"]))
     assert p[:, 0].max() == 0 and (p[:, 1:] > 0).all()
+
+
+def test_the_built_population_calls_cooler_than_its_rounds(tiny_build):
+    """The rounds call at TEMPERATURE (0.5), the file's population at PLAY_TEMPERATURE (0.3): the same values,
+    the best action more likely; both recorded in its provenance and named where it is used."""
+    from kaiser_sim.strategy.policies import PLAY_TEMPERATURE, TEMPERATURE, population_note
+
+    (a, _), _ = tiny_build
+    m = read_population(a)["table"]
+    assert PLAY_TEMPERATURE < TEMPERATURE
+    assert m.temperature == PLAY_TEMPERATURE and m.info["fit_temperature"] == TEMPERATURE
+    warm = dataclasses.replace(m, temperature=TEMPERATURE)
+    view = view_of(["AKQJ.A.AK.A", "AK93.5.AK.8", "KQ.QJ.KQ.K8"], ["pass", "pass", "pass"])
+    cool_p, warm_p = PopulationPolicy(model=m).probs(view), PopulationPolicy(model=warm).probs(view)
+    top = warm_p.argmax(axis=1)
+    assert (cool_p.argmax(axis=1) == top).all()
+    assert (cool_p[np.arange(3), top] > warm_p[np.arange(3), top]).all()
+    assert "temperature 0.3" in population_note(Rules()) and "at 0.5" in population_note(Rules())
 
 
 def test_the_build_command_refuses_bad_input(tmp_path):

@@ -249,7 +249,11 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
 @click.option("--seed", type=click.IntRange(min=0, max=config.MAX_SEED), default=20261203, show_default=True,
               help="Seed of the deals and of the self-play's draws.")
 @click.option("--temperature", type=click.FloatRange(min=0.01, max=100), default=0.5, show_default=True,
-              help="The quantal response's temperature, in points of net value.")
+              help="The self-play's temperature, in points of net value: the rounds' population calls a "
+                   "softmax of its values at this temperature.")
+@click.option("--play-temperature", type=click.FloatRange(min=0.01, max=100), default=0.3, show_default=True,
+              help="The built population's own temperature: it calls a softmax of the fitted values at this "
+                   "one (lower than --temperature: it explores in the rounds, wastes less at the table).")
 @click.option("--tolerance", type=click.FloatRange(min=0, max=1, min_open=True), default=0.01, show_default=True,
               help="Stop when no call's share in any position moves by this much from one round to the next.")
 @click.option("--max-rounds", type=click.IntRange(min=1, max=100), default=30, show_default=True,
@@ -258,7 +262,7 @@ def listening_table(deals, seed, tolerance, max_rounds, out, quiet, rules):
               help="Model file to write (.npz); the shipped one is kaiser_sim/data/population.npz.")
 @click.option("--quiet", "-q", is_flag=True, help="Only the rounds, no progress lines.")
 @rules_options
-def population_model(deals, seed, temperature, tolerance, max_rounds, out, quiet, rules):
+def population_model(deals, seed, temperature, play_temperature, tolerance, max_rounds, out, quiet, rules):
     """Build the bidding population: a stochastic bidder fitted by self-play.
 
     Solves --deals random deals double dummy, then iterates: round r bids
@@ -269,7 +273,8 @@ def population_model(deals, seed, temperature, tolerance, max_rounds, out, quiet
     side's hand score minus the opponents', at 0-0, in table play and in
     double dummy) on the caller's hand features, per position and what was
     heard; the new population, a softmax of those values at --temperature,
-    is a damped average with the one before.  Stops when the calls'
+    is a damped average with the one before.  The file's population calls
+    at --play-temperature.  Stops when the calls'
     frequencies stop moving (--tolerance) or after --max-rounds, and prints
     the rounds.  Standard deck without a kitty, low no trump or cover 3.
     `make population-model` rebuilds the shipped file.
@@ -285,7 +290,7 @@ def population_model(deals, seed, temperature, tolerance, max_rounds, out, quiet
     output_file(out, f"--out {out}")
     log = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     models = build_models(rules, deals, seed, temperature=temperature, tolerance=tolerance, max_rounds=max_rounds,
-                          log=log)
+                          log=log, play_temperature=play_temperature)
     size = save_models(models, out)
     for m in models.values():
         click.echo(rounds_text(m))

@@ -877,9 +877,16 @@ def _rows(view: BidView, sel) -> BidView:
 #: the shipped population file (``kaiser-sim population-model``; :mod:`kaiser_sim.strategy.population`
 #: builds it)
 POPULATION_FILE = "population.npz"
-#: the quantal response's temperature (points of net value): an action worth 1 point more is e
-#: times as likely (0.5: e^2)
+#: the self-play's temperature (points of net value): the population the values are fitted against
+#: calls a softmax of them at this temperature (an action worth 1 point more is e^2 times as likely)
 TEMPERATURE = 0.5
+#: the shipped population's own calls: a softmax of the same values at this lower temperature (an action
+#: worth 1 point more is e^(1/0.3), about 28 times, as likely).  Fitting against the warmer population
+#: explores more auctions (every cell sees more deals) and calling cooler wastes less on the calls
+#: next to the best: measured (``benchmarks/results/exploitability.md``), the values of the 0.5
+#: self-play called at 0.3 are the least exploitable of those tried (0.5 itself, and 0.3 in both the
+#: self-play and the calls, are more)
+PLAY_TEMPERATURE = 0.3
 #: the floor: the most probability spread over the legal calls that are not actions (a jump of two
 #: steps, an opening 9), ``FLOOR / m`` to each of the ``m`` such calls -- and only to a call whose
 #: expected hand score (``ev``'s, the one value every call has) is as good as the hand's best legal call
@@ -1280,7 +1287,8 @@ def population_note(rules: Rules, play: str = DEFAULT_PLAY) -> str:
     i = m.info
     return (f"population: every seat bids by a self-play population ({i['deals']:,} solved deals, seed {i['seed']}, "
             f"{len(i['rounds']) - 1} rounds, {'converged' if i['converged'] else 'not converged'}; {used} play): "
-            f"each call's probability a softmax of its net value at temperature {m.temperature:g}, every legal "
+            f"each call's probability a softmax of its net value at temperature {m.temperature:g} (the values "
+            f"fitted against calls at {i.get('fit_temperature', m.temperature):g}), every legal "
             f"call > 0; score-aware's P(win) from {rules.target - ENDGAME} on")
 
 
@@ -1549,7 +1557,7 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "listening_note", "HOLDERS", "LISTEN_BINS", "TREMBLE", "legal_columns", "legal_calls", "draw_calls", "call_uniforms",
            "PopulationPolicy", "PopulationModel", "read_population", "population_note", "population_path",
            "hand_features", "quantal", "softmax_calls", "action_scores", "action_extras", "cell_of", "FEATURES",
-           "EXTRAS", "TEMPERATURE", "FLOOR", "FLOOR_SCALE", "FLOOR_MIN", "floor_shares", "ACTION_FLOOR", "ENDGAME",
+           "EXTRAS", "TEMPERATURE", "PLAY_TEMPERATURE", "FLOOR", "FLOOR_SCALE", "FLOOR_MIN", "floor_shares", "ACTION_FLOOR", "ENDGAME",
            "ENDGAME_TEMPERATURE", "ENDGAME_SCORE_WEIGHT",
            "population_actions", "bucket_groups", "TOP_BUCKETS",
            "N_CELLS", "POPULATION_FILE"]

@@ -87,7 +87,15 @@ Building it (:func:`build_models`), reusing the listening table's machinery
    hands, since every other seat bids by the population being improved;
 4. the call shares by position of self-play (the same deals and uniforms
    every round) are compared with the round before; the rounds stop when
-   none moves by ``tolerance`` (converged) or after ``max_rounds``.
+   none moves by ``tolerance`` (converged) or after ``max_rounds``;
+5. the population shipped calls a softmax of the last round's values at
+   :data:`kaiser_sim.strategy.policies.PLAY_TEMPERATURE` (0.3), cooler than
+   the rounds' :data:`kaiser_sim.strategy.policies.TEMPERATURE` (0.5): the
+   rounds explore (each cell sees more auctions), the table wastes less on
+   the calls next to the best.  Measured
+   (``benchmarks/results/exploitability.md``), this is the least
+   exploitable of the forms tried: the same values called at 0.5 gain a
+   best response more, and so does a self-play at 0.3 throughout.
 
 The rounds and the provenance (deals, seed, measure and table-play model,
 temperature, rounds, convergence, times) ship with the coefficients in
@@ -121,7 +129,7 @@ from ..errors import KaiserSimError
 from ..rules import Rules
 from .measure import MEASURES, measure_for
 from .policies import (ACTION_FLOOR, ACTIONS, ENDGAME, ENDGAME_SCORE_WEIGHT, ENDGAME_TEMPERATURE, EXTRAS, FEATURES,
-                       FLOOR, FLOOR_MIN, FLOOR_SCALE, N_CELLS, PASS, POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel,
+                       FLOOR, FLOOR_MIN, FLOOR_SCALE, N_CELLS, PASS, PLAY_TEMPERATURE, POPULATION_FILE, TEMPERATURE, TOP_BUCKETS, PopulationModel,
                        PopulationPolicy, action_extras, auction_context, bucket_groups, cell_of, draw_calls,
                        hand_features, ladder_arrays, population_actions, population_note, population_path,
                        position_calls, quantal, read_population, softmax_calls)
@@ -303,11 +311,12 @@ def iterate(sim: _Sim, rules: Rules, play: str, seed: int, table_model=None, tem
 def build_models(rules: Rules = Rules.preset("standard"), deals: int = POPULATION_DEALS, seed: int = POPULATION_SEED,
                  plays=MEASURES, temperature: float = TEMPERATURE, floor: float = FLOOR,
                  tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS, points=None, threads=None,
-                 log=None) -> dict:
+                 log=None, play_temperature: float = PLAY_TEMPERATURE) -> dict:
     """``{play: PopulationModel}`` built as the module doc says, each with
     its provenance and rounds in ``info``.  ``points``: the deals' DD points
     if already solved (``(deals, 4, 5)``, :func:`kaiser_sim.strategy.listening.solve`
-    with these deals and seed)."""
+    with these deals and seed).  The rounds call at ``temperature``; the
+    models returned call at ``play_temperature`` (module doc)."""
     from .. import __version__
     from ..deal import deal_batch
     from .listening import solve
@@ -339,7 +348,8 @@ def build_models(rules: Rules = Rules.preset("standard"), deals: int = POPULATIO
         model, rounds, converged = iterate(sim, rules, used, seed, table_model, temperature, floor, tolerance,
                                            max_rounds, log)
         info = {"play": used, "rules": rules.to_dict(), "rules_label": rules.label, "deals": int(deals),
-                "seed": int(seed), "temperature": float(temperature), "floor": float(floor),
+                "seed": int(seed), "temperature": float(play_temperature),
+                "fit_temperature": float(temperature), "floor": float(floor),
                 "floor_scale": FLOOR_SCALE, "floor_min": FLOOR_MIN,
                 "action_floor": ACTION_FLOOR, "ridge": RIDGE, "damping": DAMPING, "tolerance": float(tolerance),
                 "max_rounds": int(max_rounds), "rounds": rounds, "converged": bool(converged),
@@ -354,7 +364,7 @@ def build_models(rules: Rules = Rules.preset("standard"), deals: int = POPULATIO
         if table_model is not None:
             prov = table_model.provenance
             info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
-        out[used] = PopulationModel(model.coef, model.center, model.scale, float(temperature), float(floor), used,
+        out[used] = PopulationModel(model.coef, model.center, model.scale, float(play_temperature), float(floor), used,
                                     rules.to_dict(), info)
         log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} rounds "
             f"({info['seconds']:.1f}s)")
@@ -383,7 +393,8 @@ def rounds_text(model: PopulationModel) -> str:
     calls = info.get("calls", [])
     nt = np.array(["NT" in c for c in calls])
     lines = [f"{info.get('play')} play, {info.get('deals', 0):,} deals (seed {info.get('seed')}), rules "
-             f"{info.get('rules_label')}, temperature {info.get('temperature')}: "
+             f"{info.get('rules_label')}, temperature {info.get('temperature')} (fitted against calls at "
+             f"{info.get('fit_temperature', info.get('temperature'))}): "
              f"{'converged' if info.get('converged') else 'NOT converged'} after {len(info.get('rounds', [])) - 1} "
              f"rounds (tolerance {info.get('tolerance')}: the largest change of a call's share in a position)",
              f"{'round':>5}  {'others bid as':>13}  " + "  ".join(f"{'pos ' + str(k + 1) + ' pass/bid/NT %':>20}"
@@ -402,4 +413,4 @@ def rounds_text(model: PopulationModel) -> str:
 __all__ = ["PopulationPolicy", "PopulationModel", "PopulationError", "build_models", "save_models", "read_population",
            "population_note", "population_path", "rounds_text", "hand_features", "quantal", "softmax_calls",
            "cell_of", "check_rules", "iterate", "FEATURES", "POPULATION_DEALS", "POPULATION_SEED", "TEMPERATURE",
-           "FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "POPULATION_FILE"]
+           "PLAY_TEMPERATURE", "FLOOR", "ENDGAME", "ENDGAME_TEMPERATURE", "POPULATION_FILE"]
