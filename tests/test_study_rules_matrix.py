@@ -173,10 +173,9 @@ def test_every_study_keeps_its_notes_and_footers_in_its_result_not_on_the_frames
 
 
 def _direct(deal, kitty, leader: int, strain: int, holder: int, rules) -> int:
-    """The holder's side's points in one contract, solved directly through the rules-aware door.  Cover 3 is
-    left out: a run's results (and so these studies) hold the points of the standard count under it
-    (kaiser_sim.runs.spec: cover 3 leaves the play alone); scoring them under cover 3 is not done here."""
-    rules = rules.replace(cover3=False)
+    """The holder's side's points in one contract, solved directly through the rules-aware door, cover 3
+    included: a run's results hold the standard count under it, the studies' re-solves the points the sides
+    score (before, the 5H/3S studies under cover 3 reported the standard count)."""
     decl, dfd = contract_values(deal[None, :], None if kitty is None else np.array([kitty]), [leader], [strain], rules)
     return int(decl[0] if (holder - leader) % 2 == 0 else dfd[0])
 
