@@ -343,9 +343,10 @@ def test_public_names_load_on_first_use(name):
 
 def test_seeds_have_one_home():
     """The default seeds are config.DEFAULT_SEED (deals, runs, hands, matches)
-    and config.STUDY_SEED (studies and the report), each defined there only:
-    no other module defines a seed constant of its own (one name, one
-    meaning: a DEFAULT_SEED of 1 beside config's 0 was issue 44's)."""
+    and config.STUDY_SEED (studies and the report), and the largest seed
+    config.MAX_SEED, each defined there only: no other module defines one of
+    its own (one name, one meaning: a DEFAULT_SEED of 1 beside config's 0 was
+    issue 44's; a second MAX_SEED in the studies was left after it)."""
     import re
 
     root = Path(__file__).resolve().parents[1] / "kaiser_sim"
@@ -353,7 +354,7 @@ def test_seeds_have_one_home():
         if path.name == "config.py" and path.parent == root:
             continue
         text = path.read_text(encoding="utf-8")
-        assert not re.search(r"^\s*(DEFAULT_SEED|STUDY_SEED)\s*=", text, re.M), path
+        assert not re.search(r"^\s*(DEFAULT_SEED|STUDY_SEED|MAX_SEED)\s*=", text, re.M), path
 
 
 def _frame_attrs_uses() -> list[str]:

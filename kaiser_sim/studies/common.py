@@ -66,8 +66,6 @@ TRUMP_RULE = Param("trump_rule", str, DEFAULT_TRUMP_RULE, "how the declarer name
                    "(kaiser_sim.hands.trump_by_rule).", choices=tuple(TRUMP_RULES))
 MIN_CELL = Param("min_cell", int, 30, "cells of the breakdowns with fewer hands than this are left out.",
                  low=1, high=config.STUDY_MAX_DEALS)
-#: the largest seed a parameter takes (numpy's seeds are 64-bit)
-MAX_SEED = 2**64 - 1
 
 
 def bucket(values, buckets) -> pd.Categorical:

@@ -77,7 +77,8 @@ from ..game import contract_values, play_deals
 from ..rules import Rules
 from .blocks import Table, ci, count, frame, num, pct
 from ..runs.results import RunResults
-from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
+from ..config import MAX_SEED
+from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
                      bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
                      proportion_row, run_info, strength, StudyTables, TableMeta, trump_by_rule)
 from .params import Param

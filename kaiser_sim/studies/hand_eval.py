@@ -62,7 +62,8 @@ from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (
 from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
                      bottom_margin, legend, new_figure, rows_frame, run_info, StudyTables, tag)
-from .common import CHART_TYPE, MAX_SEED, TRUMP_RULE
+from ..config import MAX_SEED
+from .common import CHART_TYPE, TRUMP_RULE
 from .params import Param
 
 KEY = "hand-eval"
