@@ -134,7 +134,7 @@ def main(argv=None) -> int:
             "samples": args.samples, "threads": threads, "cpu": cpu_model(), "load_start": loadavg(),
             "study_deals": args.study_deals, "command": common.command("pimc", argv)}
     deals = deal_batch(args.deals, args.seed)
-    dec, strains = contracts(results_frame(deals, points=np.zeros((args.deals, 4, 5)), seed=args.seed))
+    dec, strains = contracts(results_frame(deals, points=np.zeros((args.deals, 4, 5))))
     log("validating (and compiling) ...")
     validate(deals, dec, strains, args.samples)
     lines = {}

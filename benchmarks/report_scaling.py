@@ -35,7 +35,7 @@ from machine import cpu_model, loadavg
 CHILD = r"""
 import json, resource, sys, time, tempfile
 from pathlib import Path
-from kaiser_sim.runs.results import load_results
+from kaiser_sim.runs.results import load_run
 from kaiser_sim.studies.runner import definition_for, run_study
 from kaiser_sim.runs.services import results_rules, check_results_path
 from kaiser_sim.rules import Rules
@@ -43,7 +43,7 @@ key, path, max_resolve = sys.argv[1], sys.argv[2], int(sys.argv[3])
 meta = check_results_path(path)
 rules = results_rules(meta, path) or Rules()
 t0 = time.perf_counter()
-results = load_results(path)
+results = load_run(path)
 t1 = time.perf_counter()
 d = definition_for(key)
 if "max_resolve" in d.params:
@@ -51,7 +51,7 @@ if "max_resolve" in d.params:
 with tempfile.TemporaryDirectory() as out:
     run_study(d, Path(out) / key, results=results, rules=rules)
 t2 = time.perf_counter()
-print(json.dumps({"load": t1 - t0, "study": t2 - t1, "rows": len(results),
+print(json.dumps({"load": t1 - t0, "study": t2 - t1, "rows": len(results.frame),
                   "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 

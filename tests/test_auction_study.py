@@ -13,7 +13,7 @@ from kaiser_sim.hands import strength
 from kaiser_sim.strategy.policies import get_policy
 from kaiser_sim.rules import Rules
 from kaiser_sim.studies import StudyError, get_study
-from kaiser_sim.studies.common import results_frame
+from kaiser_sim.studies.common import results_run
 from kaiser_sim.studies.runner import check_params
 
 STANDARD = Rules.preset("standard")
@@ -22,8 +22,8 @@ STANDARD = Rules.preset("standard")
 @pytest.fixture(scope="module")
 def small():
     deals = deal_batch(160, 4)
-    frame = results_frame(deals, points=np.zeros((160, 4, 5)), seed=4)  # the study reads only the hands
-    return deals, get_study("auction").run(frame, STANDARD, min_cell=5)
+    run_results = results_run(deals, points=np.zeros((160, 4, 5)), seed=4)  # the study reads only the hands
+    return deals, get_study("auction").run(run_results, STANDARD, min_cell=5)
 
 
 def test_sequences_and_calls_are_those_of_a_plain_loop(small):
@@ -68,7 +68,7 @@ def test_parameters_are_checked():
         check_params(module, {"bidders": "nobody"})
     check_params(module, {"bidders": "cautious", "top_share": 0.5})
     with pytest.raises(ValueError, match="top_share"):
-        module.run(results_frame(deal_batch(8, 1), points=np.zeros((8, 4, 5)), seed=1), STANDARD, top_share=1.5)
+        module.run(results_run(deal_batch(8, 1), points=np.zeros((8, 4, 5)), seed=1), STANDARD, top_share=1.5)
 
 
 def test_a_dealers_pass_worked_by_hand():

@@ -14,7 +14,8 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import cluster_mean_ci, cluster_proportion_ci, t_quantile, wilson_interval
 from kaiser_sim.studies import hand_eval
-from kaiser_sim.studies.common import KAISER_COUNT_FIT, results_frame, share_row
+from kaiser_sim.runs.results import RunResults
+from kaiser_sim.studies.common import KAISER_COUNT_FIT, results_frame, results_run, share_row
 
 RULES = get_preset("standard")
 HCP = {8: 4, 7: 3, 6: 2, 5: 1}
@@ -32,6 +33,12 @@ def _naive_count(mask, trump):
     for suit, rank in ((card_suit(c), card_rank(c)) for c in cards_of(mask)):
         count += (1 + {8: 2, 7: 1, 6: 0.5}.get(rank, 0)) if suit == trump else {8: 1, 7: 0.5}.get(rank, 0)
     return count + (0.5 if mask >> FIVE_HEARTS & 1 else 0) + (1.5 if mask >> THREE_SPADES & 1 else 0)
+
+
+def _shifted(run_results, by: int) -> RunResults:
+    """The same run with its deal indices moved up by ``by`` (the same metadata)."""
+    frame = run_results.frame
+    return RunResults(frame.assign(deal=frame["deal"] + by), run_results.metadata)
 
 
 def _hands(results):
@@ -62,12 +69,12 @@ def _clustered_mean(x, groups):
 @pytest.fixture(scope="module")
 def seed1():
     """A run of the count's own fitting deals (seed 1, deals 0..29)."""
-    return results_frame(deal_batch(30, 1), seed=1)
+    return results_run(deal_batch(30, 1), seed=1)
 
 
 @pytest.fixture(scope="module")
 def seed11():
-    return results_frame(deal_batch(40, 11), seed=11)
+    return results_run(deal_batch(40, 11), seed=11)
 
 
 # --- the printable count is scored on deals disjoint from its fit --------------------------------------
@@ -76,13 +83,11 @@ def seed11():
 def test_fit_overlap_knows_the_fitting_deals(seed1, seed11):
     assert KAISER_COUNT_FIT["seed"] == 1 and KAISER_COUNT_FIT["deals"] == 100_000
     assert hand_eval.fit_overlap(seed1).all() and not hand_eval.fit_overlap(seed11).any()
-    far = seed1.assign(deal=seed1["deal"] + 99_990)  # deals 99,990 .. 100,019 of seed 1
-    assert list(hand_eval.fit_overlap(far)) == [d < 100_000 for d in far["deal"]]
-    unknown = seed11.copy()
-    unknown.attrs = {}
+    far = _shifted(seed1, 99_990)  # deals 99,990 .. 100,019 of seed 1
+    assert list(hand_eval.fit_overlap(far)) == [d < 100_000 for d in far.frame["deal"]]
+    unknown = RunResults(seed11.frame)
     assert hand_eval.fit_overlap(unknown).all()  # no recorded seed: could be the fit's deals
-    deck34 = seed1.copy()
-    deck34.attrs = {"kaiser_sim": {"seed": 1, "rules": get_preset("kitty-34").to_dict()}}
+    deck34 = RunResults(seed1.frame, {"seed": 1, "rules": get_preset("kitty-34").to_dict()})
     assert not hand_eval.fit_overlap(deck34).any()  # another deck: other deals
 
 
@@ -95,9 +100,9 @@ def test_printable_count_of_a_seed1_run_is_scored_on_independent_deals(seed1):
     p = c[(c["measure"] == "printable Kaiser count") & (c["target"] == "trump by rule")].iloc[0]
     assert p["n_test"] == 80 and "seed 2, deals 0-19" in p["scored_on"] and "independent" in p["scored_on"]
     # the R^2 recomputed: straight line fitted on the run's training deals, scored on deals 0..19 of seed 2
-    train = [h for h in _hands(seed1) if h[0] % 5 != 0]
+    train = [h for h in _hands(seed1.frame) if h[0] % 5 != 0]
     slope, icept = np.polyfit([h[2] for h in train], [h[3] for h in train], 1)
-    ind = _hands(results_frame(deal_batch(20, 2), seed=2))
+    ind = _hands(results_frame(deal_batch(20, 2)))
     y = np.array([h[3] for h in ind], dtype=float)
     pred = slope * np.array([h[2] for h in ind]) + icept
     assert p["r2"] == pytest.approx(1 - ((y - pred) ** 2).sum() / ((y - y.mean()) ** 2).sum())
@@ -113,10 +118,10 @@ def test_a_run_beyond_the_fit_is_scored_on_its_own_deals_past_it(seed1):
     """A seed-1 run that reaches past the count's 100,000 fitting deals is
     scored on its own held-out deals beyond them (when there are at least
     ``holdout_deals``), and calibrated on all its deals beyond them."""
-    far = seed1.assign(deal=seed1["deal"] + 99_985)  # deals 99,985 .. 100,014: 15 of them past the fit
+    far = _shifted(seed1, 99_985)  # deals 99,985 .. 100,014: 15 of them past the fit
     t = hand_eval.run(far, RULES, n_boot=0, holdout_deals=3)
     c = t["comparison"]
-    past = sorted(d for d in far["deal"] if d >= 100_000 and d % 5 == 0)  # 100,000 100,005 100,010
+    past = sorted(d for d in far.frame["deal"] if d >= 100_000 and d % 5 == 0)  # 100,000 100,005 100,010
     for name in hand_eval.DEFINITIONS:
         assert t.meta("comparison").extra["scored_deals"][name] == {"seed": 1, "first": past[0], "last": past[-1], "n": len(past)}
     assert c["scored_on"].str.contains("beyond the count's fitting deals").all()
@@ -133,7 +138,7 @@ def test_a_run_disjoint_from_the_fit_is_scored_on_its_own_held_out_deals(seed11)
     t = hand_eval.run(seed11, RULES, n_boot=0)
     c = t["comparison"]
     assert (c["scored_on"] == hand_eval.RUN_HELD_OUT).all()
-    held = sorted(d for d in seed11["deal"] if d % 5 == 0)
+    held = sorted(d for d in seed11.frame["deal"] if d % 5 == 0)
     assert t.meta("comparison").extra["scored_deals"]["printable Kaiser count"] == {
         "seed": 11, "first": held[0], "last": held[-1], "n": len(held)}
 
@@ -143,7 +148,7 @@ def test_a_run_disjoint_from_the_fit_is_scored_on_its_own_held_out_deals(seed11)
 
 def test_calibration_overall_and_by_band_recomputed(seed11):
     cal = hand_eval.run(seed11, RULES, n_boot=0)["count_calibration"].set_index("count_band")
-    hands = _hands(seed11)
+    hands = _hands(seed11.frame)
     deals = [h[0] for h in hands]
     diff = [h[3] - h[2] for h in hands]
     m, lo, hi = _clustered_mean(diff, deals)
@@ -168,7 +173,7 @@ def test_fitted_count_intervals_are_cluster_robust_by_deal(seed11):
     k = k[k["target"] == "trump by rule"].set_index("feature")
     from kaiser_sim.studies.common import declarer_frame
 
-    d = declarer_frame(seed11)
+    d = declarer_frame(seed11.frame)
     train = (d["deal"] % 5 != 0).to_numpy()
     X = hand_eval.features(d["hand"].to_numpy(dtype=np.uint64), d["trump"].to_numpy())[train]
     y = d["trump_pts"].to_numpy(dtype=float)[train]
@@ -195,7 +200,7 @@ def test_fitted_count_intervals_are_cluster_robust_by_deal(seed11):
 def test_dd_bias_footer_gives_the_played_n():
     from kaiser_sim.studies import get_study
 
-    res = results_frame(deal_batch(10, 75), seed=75)
+    res = results_run(deal_batch(10, 75), seed=75)
     tables = get_study("dd-bias").run(res, RULES, samples=2, max_deals=4, min_cell=1)
     for name in tables:
         meta = tables.meta(name)

@@ -65,12 +65,12 @@ def test_auction_study_does_not_depend_on_its_blocks(tmp_path, monkeypatch):
     bounded at a million deals); the tables are the same whatever the block."""
     import pandas as pd
 
-    from kaiser_sim.runs.results import load_results
+    from kaiser_sim.runs.results import load_run
     from kaiser_sim.rules import Rules
     from kaiser_sim.studies import auction
 
     simulate(tmp_path / "r", 160, 7, mode="points", workers=1)
-    results = load_results(tmp_path / "r")
+    results = load_run(tmp_path / "r")
     whole = auction.run(results, Rules(), min_cell=5)
     monkeypatch.setattr(auction, "BLOCK_ROWS", 37)
     assert len(auction.blocks(160)) == 5

@@ -343,9 +343,10 @@ def test_public_names_load_on_first_use(name):
 
 def test_seeds_have_one_home():
     """The default seeds are config.DEFAULT_SEED (deals, runs, hands, matches)
-    and config.STUDY_SEED (studies and the report), each defined there only:
-    no other module defines a seed constant of its own (one name, one
-    meaning: a DEFAULT_SEED of 1 beside config's 0 was issue 44's)."""
+    and config.STUDY_SEED (studies and the report), and the largest seed
+    config.MAX_SEED, each defined there only: no other module defines one of
+    its own (one name, one meaning: a DEFAULT_SEED of 1 beside config's 0 was
+    issue 44's; a second MAX_SEED in the studies was left after it)."""
     import re
 
     root = Path(__file__).resolve().parents[1] / "kaiser_sim"
@@ -353,4 +354,76 @@ def test_seeds_have_one_home():
         if path.name == "config.py" and path.parent == root:
             continue
         text = path.read_text(encoding="utf-8")
-        assert not re.search(r"^\s*(DEFAULT_SEED|STUDY_SEED)\s*=", text, re.M), path
+        assert not re.search(r"^\s*(DEFAULT_SEED|STUDY_SEED|MAX_SEED)\s*=", text, re.M), path
+
+
+def _frame_attrs_uses() -> list[str]:
+    """``module:line`` of every ``.attrs`` read or written in ``kaiser_sim``."""
+    found = []
+    for mod, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "attrs":
+                found.append(f"{mod}:{node.lineno}")
+    return found
+
+
+def test_no_module_puts_metadata_on_a_frame():
+    """Issue 44: run metadata travels in an explicit object
+    (:class:`kaiser_sim.runs.results.RunResults` beside the frame, a study's
+    :class:`~kaiser_sim.studies.common.StudyTables`), never on a DataFrame's
+    ``attrs``, which pandas copies or drops as a frame is worked on: no
+    module of the package reads or writes ``.attrs``."""
+    assert _frame_attrs_uses() == []
+
+
+#: public functions whose ``rules=None`` means "not given" (the command's ``--rules`` left out: the rules
+#: recorded with a run are used), not the standard game; each docstring says so
+RULES_NOT_GIVEN = {
+    "kaiser_sim.runs.simulate.simulate": "a resumed run uses its own rules",
+    "kaiser_sim.studies.runner.run_study": "the rules recorded with the results, else the definition's",
+    "kaiser_sim.report.make.make_report": "the rules recorded with --from's results, else the preset",
+}
+
+
+def _public_functions():
+    """``(qualified name, ast function)`` of every public function of the package's modules: those at
+    module level and the methods (and ``__init__``) of its public classes, read from the source."""
+    for mod, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+                yield f"{mod}.{node.name}", node
+            elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                for item in node.body:
+                    if (isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and (not item.name.startswith("_") or item.name == "__init__")):
+                        yield f"{mod}.{node.name}.{item.name}", item
+
+
+def _rules_defaulting_to_none() -> list[str]:
+    found = []
+    for name, fn in _public_functions():
+        a = fn.args
+        positional = a.posonlyargs + a.args
+        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+        pairs += [(arg, d) for arg, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        for arg, default in pairs:
+            if arg.arg == "rules" and isinstance(default, ast.Constant) and default.value is None:
+                found.append(name)
+    return found
+
+
+def test_rules_default_to_a_rules_value_not_none():
+    """Issue 44: ``rules=None`` no longer stands for the standard game; a
+    public function whose rules may be left out defaults to a ``Rules``
+    value (the standard preset), or takes them without a default.  The
+    exceptions (:data:`RULES_NOT_GIVEN`) mean "not given: the run's own
+    rules", and their docstrings say so."""
+    assert sorted(_rules_defaulting_to_none()) == sorted(RULES_NOT_GIVEN)
+
+
+def test_the_rules_not_given_exceptions_say_so():
+    functions = dict(_public_functions())
+    for name in RULES_NOT_GIVEN:
+        doc = ast.get_docstring(functions[name]) or ""
+        assert "not given" in doc, name

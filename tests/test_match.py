@@ -278,11 +278,11 @@ def test_make_model_is_calibrated_on_its_data():
 
 
 def test_make_model_builds_from_a_results_frame():
-    from kaiser_sim.studies.common import results_frame
+    from kaiser_sim.studies.common import results_run
 
     deals = deal_batch(120, 5)
     pts = np.random.default_rng(0).integers(-2, 13, size=(120, 4, 5))
-    model = build_make_model(results_frame(deals, pts, seed=5), bins={"trump": 4, "nt": 3})
+    model = build_make_model(results_run(deals, pts, seed=5), bins={"trump": 4, "nt": 3})
     assert model.probs["trump"].shape == (4, RAW_VALUES.size)
     assert model.meta["seed"] == 5
 

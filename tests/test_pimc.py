@@ -260,11 +260,12 @@ def test_shared_lead_is_the_groups_first_deals_lead_and_changes_nothing_else():
 def test_dd_bias_study_tables():
     from kaiser_sim.rules import get_preset
     from kaiser_sim.studies import get_study
-    from kaiser_sim.studies.common import results_frame
+    from kaiser_sim.studies.common import results_run
 
-    res = results_frame(deal_batch(24, 75), seed=75)
+    run_results = results_run(deal_batch(24, 75), seed=75)
+    res = run_results.frame
     study = get_study("dd-bias")
-    tables = study.run(res, get_preset("standard"), samples=4, min_cell=3, mixed=True)
+    tables = study.run(run_results, get_preset("standard"), samples=4, min_cell=3, mixed=True)
     deals = tables["deals"]
     assert (deals["pimc_vs_dd_defence"] <= deals["dd"]).all() and (deals["dd_vs_pimc_defence"] >= deals["dd"]).all()
     assert list(tables["decomposition"]["n"]) == [24, 24, 24]

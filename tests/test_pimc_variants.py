@@ -195,15 +195,16 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
     """``simulate --play`` and the dd-bias study play the variant: the played
     columns match :func:`play_deals` under the rules, the DD column the
     rules' double-dummy value of the contract."""
-    import kaiser_sim
     from kaiser_sim.runs.simulate import simulate
+    from kaiser_sim.runs.results import load_run
     from kaiser_sim.runs.spec import play_contracts
     from kaiser_sim.studies import get_study
 
     rules = VARIANTS[name]
     n = 6
     simulate(tmp_path / "run", n, 31, rules=rules, samples=2, workers=1)
-    df = kaiser_sim.load_results(tmp_path / "run")
+    run_results = load_run(tmp_path / "run")
+    df = run_results.frame
     hands = df[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
     kitties = deal_for_rules(n, 31, rules, redeal_weak=True)[1]
     dec, strains = play_contracts(hands, df["deal"].to_numpy(), rules)
@@ -213,7 +214,7 @@ def test_simulate_play_and_dd_bias_under_a_variant(tmp_path, name):
     r = play_deals(hands, dec, strains, samples=2, seed=31, rules=rules, kitties=kitties)
     assert np.array_equal(df["play_pts"], r.declarer_points)
     assert np.array_equal(df["play_dd"], contract_values(hands, kitties, dec, strains, rules)[0])
-    tables = get_study("dd-bias").run(df, rules, samples=2, min_cell=2)
+    tables = get_study("dd-bias").run(run_results, rules, samples=2, min_cell=2)
     deals = tables["deals"]
     assert tables["difference"].iloc[0]["n"] == n and np.array_equal(deals["diff"], deals["pimc"] - deals["dd"])
 

@@ -245,18 +245,19 @@ def test_report_refuses_a_tricks_dataset_up_front(datasets, tmp_path, monkeypatc
         raise AssertionError("the dataset was loaded before it was checked")
 
     monkeypatch.setattr(kaiser_sim.runs.results, "load_results", no_loading)
+    monkeypatch.setattr(kaiser_sim.runs.results, "load_run", no_loading)
     out = tmp_path / "out"
     refused(run("report", "--from", datasets["tricks"], "--out", out), TRICKS_ONLY)
     assert not out.exists()
 
 
 def test_run_study_refuses_a_tricks_frame(datasets, tmp_path):
-    from kaiser_sim.runs.results import load_results
+    from kaiser_sim.runs.results import load_run
     from kaiser_sim.runs.services import RunServiceError
     from kaiser_sim.studies.runner import definition_for, run_study
 
     with pytest.raises(RunServiceError, match="tricks values only"):  # the run services' refusal, as it is
-        run_study(definition_for("lead"), tmp_path / "o", results=load_results(datasets["tricks"]))
+        run_study(definition_for("lead"), tmp_path / "o", results=load_run(datasets["tricks"]))
     assert not (tmp_path / "o").exists()
 
 

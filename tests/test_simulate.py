@@ -116,11 +116,14 @@ def test_mode_both_and_tricks(tmp_path, reference):
 
 def test_fixed_cards(tmp_path):
     simulate(tmp_path / "fix", 8, 3, fixed=["N=AK.5.-.-", "s=QS AC"], workers=1)
-    df = kaiser_sim.load_results(tmp_path / "fix")
+    run_results = res.load_run(tmp_path / "fix")
+    df = run_results.frame
     n_cards, s_cards = int(parse_hand("AK.5.-.-")), int(parse_hand("Q.-.-.A"))
     assert all(int(h) & n_cards == n_cards for h in df["hand_N"])
     assert all(int(h) & s_cards == s_cards for h in df["hand_S"])
-    assert df.attrs["kaiser_sim"]["fixed"] == {"N": "AK.5.-.-", "S": "Q.-.-.A"}
+    assert run_results.metadata["fixed"] == {"N": "AK.5.-.-", "S": "Q.-.-.A"}
+    assert run_results.metadata == res.read_metadata(tmp_path / "fix")  # the run metadata, beside the frame
+    assert kaiser_sim.load_results(tmp_path / "fix").equals(df)
     assert np.array_equal(res.hands_array(df), deal_batch(8, 3, fixed={"N": n_cards, "S": s_cards}))
 
 
@@ -133,8 +136,8 @@ def test_rules_that_change_the_deal_and_the_play(tmp_path):
     for preset, n, strains in (("kitty-4", 1, 5), ("low-nt", 3, 6)):
         rules = Rules.preset(preset)
         simulate(tmp_path / preset, n, 3, rules=rules, workers=1)
-        df = kaiser_sim.load_results(tmp_path / preset)
-        meta = df.attrs["kaiser_sim"]
+        run_results = res.load_run(tmp_path / preset)
+        df, meta = run_results.frame, run_results.metadata
         deals, kitties = deal_for_rules(n, 3, rules)
         assert np.array_equal(res.hands_array(df), deals)
         assert np.array_equal(res.dd_array(df), dd_table(deals, rules, "points", kitties=kitties))
@@ -149,7 +152,7 @@ def test_rules_that_change_the_deal_and_the_play(tmp_path):
 def test_kitty_34_deck(tmp_path):
     simulate(tmp_path / "k34", 2, 3, rules=Rules.preset("kitty-34"), workers=1)
     df = kaiser_sim.load_results(tmp_path / "k34")
-    assert df.attrs["kaiser_sim"]["deck"] == 34
+    assert res.read_metadata(tmp_path / "k34")["deck"] == 34
     assert np.array_equal(res.hands_array(df), deal_batch(2, 3, deck34=True))
     assert all(int(h) & ~int(DECK_34) == 0 for h in res.hands_array(df).ravel())
 

@@ -23,6 +23,7 @@ from kaiser_sim.deal import deal_batch
 from kaiser_sim.rules import get_preset
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies import bid_odds, bidding_chart, hand_eval, lead, specials, trump_and_nt
+from kaiser_sim.runs.results import RunResults
 from kaiser_sim.studies.common import results_frame, trump_by_rule
 from kaiser_sim.studies.runner import ANALYSES_DIR, definition_for, load_definition, to_markdown
 
@@ -34,7 +35,13 @@ HCP = {8: 4, 7: 3, 6: 2, 5: 1}
 
 @pytest.fixture(scope="module")
 def results():
-    return results_frame(deal_batch(N_DEALS, SEED), seed=SEED)
+    return results_frame(deal_batch(N_DEALS, SEED))
+
+
+@pytest.fixture(scope="module")
+def run_results(results):
+    """The fixture's deals as a run's results (what a study reads): the frame and its seed."""
+    return RunResults(results, {"seed": SEED, "deals": N_DEALS, "mode": "points"})
 
 
 def _hand_cards(mask):
@@ -116,8 +123,8 @@ def _check_make_table(df, group_cols):
         assert np.all(np.diff(g.sort_values("bid")["p"].to_numpy()) <= 1e-12)  # falls as b rises
 
 
-def test_bid_odds(results):
-    t = bid_odds.run(results, RULES)
+def test_bid_odds(results, run_results):
+    t = bid_odds.run(run_results, RULES)
     make = t["make"]
     assert set(make["bid"]) == set(range(6, 13)) and (make["n"] == 4 * N_DEALS).all()
     _check_make_table(make, ["method"])
@@ -139,14 +146,14 @@ def test_bid_odds(results):
     assert all("n=" in f.texts[0].get_text() and "seed=11" in f.texts[0].get_text() for f in figs.values())
 
 
-def test_bid_odds_five_hearts_table_keeps_one_precision_a_column(results):
+def test_bid_odds_five_hearts_table_keeps_one_precision_a_column(run_results):
     """Issue 43, item 6: the 5H table stacks table-play rows (wide intervals)
     over double-dummy rows (narrow ones); each bid's column prints one number
     of decimals over both (the edition printed 63.8 [63.3, 64.3] above
     72.23 [72.14, 72.32])."""
     from kaiser_sim.studies.blocks import Table
 
-    t = bid_odds.run(results, RULES)
+    t = bid_odds.run(run_results, RULES)
     five = t["by_five_hearts"].copy()
     assert {"trump by rule", "trump by rule, table play"} <= set(five["method"])
     wide = five["method"] == "trump by rule, table play"
@@ -161,9 +168,9 @@ def test_bid_odds_five_hearts_table_keeps_one_precision_a_column(results):
         assert len(decimals) == 1, (col, list(df[col]))
 
 
-def test_intervals_narrow_as_n_grows(results):
-    small = bid_odds.run(results.iloc[:20], RULES)["make"]
-    big = bid_odds.run(results, RULES)["make"]
+def test_intervals_narrow_as_n_grows(run_results):
+    small = bid_odds.run(run_results.first(20), RULES)["make"]
+    big = bid_odds.run(run_results, RULES)["make"]
     w_small = (small["hi"] - small["lo"]).to_numpy()
     w_big = (big["hi"] - big["lo"]).to_numpy()
     assert w_big.mean() < w_small.mean()
@@ -179,8 +186,8 @@ def test_trump_rules_match_naive(results):
 # --- 3 bidding chart --------------------------------------------------------------------------
 
 
-def test_bidding_chart(results):
-    t = bidding_chart.run(results, RULES, min_cell=2)
+def test_bidding_chart(results, run_results):
+    t = bidding_chart.run(run_results, RULES, min_cell=2)
     ex = t["expected"]
     assert (ex["lo"] <= ex["expected"] + 1e-9).all() and (ex["expected"] <= ex["hi"] + 1e-9).all()
     # expected score of plain bids cannot rise with the level (per hand it never does)
@@ -273,7 +280,7 @@ def test_swap_on_a_hand_made_endgame():
     # under the ace: NS take 6.  Holding the 5H is worth 1 - 6 = -5 to N's
     # side here, with N declaring.
     deal = _parse_deal("N:-.A5.-.- -.98.-.- AK.-.-.- QJ.-.-.-")
-    frame = results_frame(deal[None, :], seed=0)
+    frame = results_frame(deal[None, :])
     summary, _, _, rec = specials.counterfactual(frame, RULES, FIVE_HEARTS, receivers=("LHO",), max_resolve=1)
     row = rec[(rec["role"] == "you declare") & (rec["strain"] == "NT")].iloc[0]
     assert (row["with_card"], row["without_card"], row["worth"]) == (1, 6, -5)
@@ -329,8 +336,8 @@ def test_observed_worth_recomputed(results, card, col):
 
 
 @pytest.mark.parametrize("study,card,lo,hi", [("five-hearts", FIVE_HEARTS, 0, 5), ("three-spades", THREE_SPADES, -3, 0)])
-def test_specials_study(results, study, card, lo, hi):
-    t = get_study(study).run(results, RULES, max_resolve=4)
+def test_specials_study(results, study, card, lo, hi, run_results):
+    t = get_study(study).run(run_results, RULES, max_resolve=4)
     cf = t["counterfactual"]
     assert cf["deals"].max() <= 4
     assert set(cf["receiver"]) == {"partner", "LHO", "RHO", specials.ANY_OTHER}
@@ -357,8 +364,8 @@ def test_specials_study(results, study, card, lo, hi):
 # --- 6 trump and NT ---------------------------------------------------------------------------
 
 
-def test_trump_and_nt(results):
-    t = trump_and_nt.run(results, RULES, min_cell=1)
+def test_trump_and_nt(results, run_results):
+    t = trump_and_nt.run(run_results, RULES, min_cell=1)
     tr = t["trump_rules"].set_index("rule")
     assert ((tr["picks_lo"] <= tr["picks_best"]) & (tr["picks_best"] <= tr["picks_hi"])).all()
     assert (tr["loss"] >= 0).all()
@@ -381,8 +388,8 @@ def test_trump_and_nt(results):
 # --- 7 the lead -------------------------------------------------------------------------------
 
 
-def test_lead(results):
-    t = lead.run(results, RULES)
+def test_lead(results, run_results):
+    t = lead.run(run_results, RULES)
     s = t["summary"].set_index("strain")
     vals = [_pts(results, i, L, 4) - (10 - _pts(results, i, (L + 1) % 4, 4)) for i in range(N_DEALS) for L in range(4)]
     assert s.loc["NT", "mean"] == pytest.approx(np.mean(vals))
@@ -401,8 +408,8 @@ def test_heuristics_golden():
     assert hand_eval.rank_squared(h)[0] == pytest.approx((14**2 + 13**2 + 9**2 + 3**2 + 5**2 + 14**2 + 13**2 + 8**2) / 100)
 
 
-def test_hand_eval(results):
-    t = hand_eval.run(results, RULES, n_boot=20)
+def test_hand_eval(results, run_results):
+    t = hand_eval.run(run_results, RULES, n_boot=20)
     c = t["comparison"]
     assert len(c) == 10 and (c["r2"] <= 1).all() and (c["mae"] >= 0).all()
     assert set(c["measure"]) == {"high-card count", "rank squared", "trump heuristic", "printable Kaiser count",
@@ -465,12 +472,12 @@ def _close_figures():
 
 
 @pytest.mark.parametrize("name", ["bid-odds", "bidding-chart", "trump-and-nt", "hand-eval", "lead"])
-def test_tiny_runs_keep_their_tables_and_charts(results, name):
+def test_tiny_runs_keep_their_tables_and_charts(name, run_results):
     """A run too small for any breakdown cell (every cell under min_cell)
     still gives every table, with its columns, and every chart."""
     study = get_study(name)
-    full = study.run(results, RULES)
-    tiny = study.run(results.iloc[:3], RULES)
+    full = study.run(run_results, RULES)
+    tiny = study.run(run_results.first(3), RULES)
     assert set(tiny) == set(full)
     for key, df in tiny.items():
         assert set(df.columns) == set(full[key].columns), key

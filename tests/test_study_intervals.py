@@ -19,8 +19,9 @@ from kaiser_sim.rules import get_preset
 from kaiser_sim.stats import cluster_mean_ci, t_quantile, wilson_interval
 from kaiser_sim.strategy.table_play import band_index, load_model
 from kaiser_sim.studies import bid_odds, bidding_chart, lead, trump_and_nt
-from kaiser_sim.studies.common import (declarer_frame, hand_score, points_array, results_frame, share_row,
-                                       trump_by_rule)
+from kaiser_sim.runs.results import RunResults
+from kaiser_sim.studies.common import (declarer_frame, hand_score, points_array, results_frame, results_run,
+                                       share_row, trump_by_rule)
 
 N_DEALS = 80
 SEED = 11
@@ -29,7 +30,13 @@ RULES = get_preset("standard")
 
 @pytest.fixture(scope="module")
 def results():
-    return results_frame(deal_batch(N_DEALS, SEED), seed=SEED)
+    return results_frame(deal_batch(N_DEALS, SEED))
+
+
+@pytest.fixture(scope="module")
+def run_results(results):
+    """The fixture's deals as a run's results (what a study reads): the frame and its seed."""
+    return RunResults(results, {"seed": SEED, "deals": N_DEALS, "mode": "points"})
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +75,8 @@ def _cr1_share(flags, deal):
 # --- bid odds ---------------------------------------------------------------------------------
 
 
-def test_bid_odds_intervals_are_clustered_by_deal(results, frame):
-    t = bid_odds.run(results, RULES, min_cell=10)
+def test_bid_odds_intervals_are_clustered_by_deal(frame, run_results):
+    t = bid_odds.run(run_results, RULES, min_cell=10)
     deal = frame["deal"].to_numpy()
     for _, r in t["make"].iterrows():
         if r["method"] in bid_odds.TABLE_PLAY:  # table play: a clustered mean of model probabilities
@@ -100,12 +107,12 @@ def test_bid_odds_intervals_are_clustered_by_deal(results, frame):
     assert (r["lo"], r["hi"]) == pytest.approx(_cr1_share(cell["nt_pts"] >= 8, cell["deal"])[1:])
 
 
-def test_bid_odds_intervals_differ_from_iid_wilson(results):
+def test_bid_odds_intervals_differ_from_iid_wilson(run_results):
     """The old code took the 4 seats of a deal as independent (plain Wilson).
     In no trump a high bid is made by both seats of one side together, so the
     clustered interval is wider; at 6-7 the two sides' seats pull in opposite
     directions (the points of the sides add to 10), and it is narrower."""
-    make = bid_odds.run(results, RULES)["make"]
+    make = bid_odds.run(run_results, RULES)["make"]
     nt = make[make["method"] == "NT"].set_index("bid")
     width = nt["hi"] - nt["lo"]
     lo, hi = wilson_interval(nt["k"].to_numpy(), nt["n"].to_numpy())
@@ -122,8 +129,8 @@ def test_duplicated_seats_count_as_one_deal(results):
     interval is the Wilson interval at n_eff = G - 1 (t quantile)."""
     pts = points_array(results).copy()
     pts[:, :, 4] = pts[:, :1, 4]  # every seat gets N's NT points
-    dup = results_frame(results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64),
-                        points=pts, seed=SEED)
+    dup = results_run(results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64),
+                      points=pts, seed=SEED)
     make = bid_odds.run(dup, RULES)["make"]
     r = make[(make["method"] == "NT") & (make["bid"] == 8)].iloc[0]
     g = N_DEALS
@@ -143,8 +150,8 @@ def test_duplicated_seats_count_as_one_deal(results):
 # --- lead -------------------------------------------------------------------------------------
 
 
-def test_lead_intervals_are_clustered(results, frame):
-    t = lead.run(results, RULES)
+def test_lead_intervals_are_clustered(results, frame, run_results):
+    t = lead.run(run_results, RULES)
     on, lho = lead.lead_values(results, RULES)
     deal = frame["deal"].to_numpy()
     s = t["summary"].set_index("strain")
@@ -162,8 +169,8 @@ def test_lead_intervals_are_clustered(results, frame):
 # --- trump and NT -----------------------------------------------------------------------------
 
 
-def test_trump_and_nt_intervals_are_clustered(results, frame):
-    t = trump_and_nt.run(results, RULES, min_cell=10)
+def test_trump_and_nt_intervals_are_clustered(frame, run_results):
+    t = trump_and_nt.run(run_results, RULES, min_cell=10)
     deal = frame["deal"].to_numpy()
     pts4 = frame[["pts_S", "pts_H", "pts_D", "pts_C"]].to_numpy()
     best = pts4.max(axis=1)
@@ -191,7 +198,7 @@ def test_trump_and_nt_intervals_are_clustered(results, frame):
         assert (r["nt_minus_trump"], r["lo"], r["hi"]) == pytest.approx(_cr1_mean(diff, deal[sel]))
 
 
-def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(results, frame):
+def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(frame, run_results):
     """The table-play NT-vs-plain table (the cheat sheet's NT lines) has the
     means of the bidding chart's table-play hand scores (computed there hand
     by hand), and intervals at least as wide as the deals' alone (the
@@ -199,7 +206,7 @@ def test_trump_and_nt_table_play_agrees_with_the_bidding_charts_scores(results, 
     from kaiser_sim.studies.common import table_play_model
 
     model, _ = table_play_model(RULES)
-    t = trump_and_nt.run(results, RULES, min_cell=10)
+    t = trump_and_nt.run(run_results, RULES, min_cell=10)
     c = t["nt_vs_trump_table_play"]
     deal = frame["deal"].to_numpy()
     scores, _ = bidding_chart.table_play_scores(frame, RULES, model)
@@ -249,9 +256,9 @@ def test_split_halves_are_disjoint(frame):
     assert (pd.Series(select).groupby(deal).nunique() == 1).all()
 
 
-def test_bidding_chart_chooses_and_reports_on_different_deals(results, frame):
+def test_bidding_chart_chooses_and_reports_on_different_deals(frame, run_results):
     min_cell = 8
-    t = bidding_chart.run(results, RULES, min_cell=min_cell)
+    t = bidding_chart.run(run_results, RULES, min_cell=min_cell)
     chart = t["chart"]
     assert len(chart) >= 4
     names, sc = bidding_chart.scores_matrix(frame, RULES)
@@ -300,24 +307,24 @@ def test_bidding_chart_chooses_and_reports_on_different_deals(results, frame):
     assert "even-numbered deals" in note and "clustered by deal" in note
 
 
-def test_bidding_chart_choice_ignores_the_reporting_half(results):
+def test_bidding_chart_choice_ignores_the_reporting_half(results, run_results):
     """Scramble the points of the odd (reporting) deals: every best-bid
     choice stays, every reported estimate of a real cell moves."""
     min_cell = 8
-    before = bidding_chart.run(results, RULES, min_cell=min_cell)["chart"]
+    before = bidding_chart.run(run_results, RULES, min_cell=min_cell)["chart"]
     pts = points_array(results).copy()
     odd = results["deal"].to_numpy() % 2 == 1
     rng = np.random.default_rng(0)
     pts[odd] = rng.integers(-2, 13, size=pts[odd].shape)
     hands = results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64)
-    after = bidding_chart.run(results_frame(hands, points=pts, seed=SEED), RULES, min_cell=min_cell)["chart"]
+    after = bidding_chart.run(results_run(hands, points=pts, seed=SEED), RULES, min_cell=min_cell)["chart"]
     keys = ["strength", "trump_len", "n_select", "n_report", "best_bid", "runner_up"]
     assert before[keys].astype(str).equals(after[keys].astype(str))
     assert not np.allclose(before["expected"], after["expected"])
 
 
-def test_bidding_chart_other_tables_use_every_hand(results, frame):
-    t = bidding_chart.run(results, RULES, min_cell=8)
+def test_bidding_chart_other_tables_use_every_hand(frame, run_results):
+    t = bidding_chart.run(run_results, RULES, min_cell=8)
     names, sc = bidding_chart.scores_matrix(frame, RULES)
     deal = frame["deal"].to_numpy()
     ex = t["expected"]

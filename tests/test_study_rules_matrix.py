@@ -36,7 +36,7 @@ from kaiser_sim.cli import main
 from kaiser_sim.game import contract_values, dd_table
 from kaiser_sim.hands import trump_by_rule
 from kaiser_sim.rules import get_preset, preset_names
-from kaiser_sim.runs.results import load_results
+from kaiser_sim.runs.results import load_run
 from kaiser_sim.strategy.capabilities import CAPABILITIES, refusal
 from kaiser_sim.studies import REGISTRY, study as declared
 from kaiser_sim.studies import specials
@@ -88,7 +88,7 @@ def size(name: str, table) -> int:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """``runs(name) -> results``: one small run per rules set, simulated on first use."""
+    """``runs(name) -> (path, RunResults)``: one small run per rules set, simulated on first use."""
     from kaiser_sim.runs.simulate import simulate
 
     made = {}
@@ -97,7 +97,7 @@ def runs(tmp_path_factory):
         if name not in made:
             path = tmp_path_factory.mktemp("matrix") / name
             simulate(path, size(name, DEALS), SEED, mode="points", rules=rules_of(name), workers=1)
-            made[name] = (path, load_results(path))
+            made[name] = (path, load_run(path))
         return made[name]
 
     return get
@@ -173,10 +173,9 @@ def test_every_study_keeps_its_notes_and_footers_in_its_result_not_on_the_frames
 
 
 def _direct(deal, kitty, leader: int, strain: int, holder: int, rules) -> int:
-    """The holder's side's points in one contract, solved directly through the rules-aware door.  Cover 3 is
-    left out: a run's results (and so these studies) hold the points of the standard count under it
-    (kaiser_sim.runs.spec: cover 3 leaves the play alone); scoring them under cover 3 is not done here."""
-    rules = rules.replace(cover3=False)
+    """The holder's side's points in one contract, solved directly through the rules-aware door, cover 3
+    included: a run's results hold the standard count under it, the studies' re-solves the points the sides
+    score (before, the 5H/3S studies under cover 3 reported the standard count)."""
     decl, dfd = contract_values(deal[None, :], None if kitty is None else np.array([kitty]), [leader], [strain], rules)
     return int(decl[0] if (holder - leader) % 2 == 0 else dfd[0])
 
@@ -187,7 +186,7 @@ def test_specials_invariants_under_the_rules(runs, name, card):
     rules = rules_of(name)
     if rules.pass_cards:
         pytest.skip("the 5H/3S studies read dealt hands; passing cards changes nothing they solve")
-    results = runs(name)[1]
+    results = runs(name)[1].frame
     m = size(name, RESOLVE)
     _, _, _, rec = specials.counterfactual(results, rules, card, receivers=("self", "partner"), max_resolve=m)
 

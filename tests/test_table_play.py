@@ -160,9 +160,9 @@ RULES = get_preset("standard")
 @pytest.fixture(scope="module")
 def solved():
     from kaiser_sim.deal import deal_batch
-    from kaiser_sim.studies.common import results_frame
+    from kaiser_sim.studies.common import results_run
 
-    return results_frame(deal_batch(160, 4), seed=4)
+    return results_run(deal_batch(160, 4), seed=4)  # a run's results: the frame and its seed
 
 
 def test_bid_odds_and_bidding_chart_in_table_play_recomputed(solved):
@@ -171,7 +171,7 @@ def test_bid_odds_and_bidding_chart_in_table_play_recomputed(solved):
     from kaiser_sim.studies.common import declarer_frame, hand_score
 
     m = load_model()
-    d = declarer_frame(solved)
+    d = declarer_frame(solved.frame)
     make = bid_odds.run(solved, RULES)["make"]
     r = make[(make["method"] == "NT, table play") & (make["bid"] == 8)].iloc[0]
     band = table_play.band_index(d["strength"].to_numpy())  # the declaring hand's count band
@@ -199,7 +199,7 @@ def test_specials_in_table_play_recomputed(solved):
     from kaiser_sim.studies import specials
 
     m = load_model()
-    summary, _, _, rec = specials.counterfactual(solved, RULES, THREE_SPADES, max_resolve=8)
+    summary, _, _, rec = specials.counterfactual(solved.frame, RULES, THREE_SPADES, max_resolve=8)
     for role in ("you declare", "you defend"):
         g = rec[(rec["role"] == role) & (rec["strain"] == "NT")]
         w, wo = g["with_card"].to_numpy(), g["without_card"].to_numpy()

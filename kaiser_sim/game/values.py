@@ -403,8 +403,11 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
     The leader's side's points are :func:`dd_table`'s; the other
     side's are what is left: every trick and the special cards that count,
     minus a special card discarded with the kitty to nobody (K1), which is
-    why a caller may not take ``rules.raw_total`` minus the first.  Cover 3 is
-    not applied (as in a run's results).  ``count_five`` / ``count_three``
+    why a caller may not take ``rules.raw_total`` minus the first.  Cover 3
+    (``rules.cover3``) is scored as in :func:`contract_values`: a second
+    solve in tricks gives each side's tricks and :func:`cover3_points`
+    scores both sides (a run's results hold the standard count; these are
+    the points the sides score).  ``count_five`` / ``count_three``
     False: that card counts 0 (the solver's ``five=0`` / ``three=0``), for
     both sides.  ``kitties``: the kitty of each deal (needed with a kitty rule;
     :func:`kaiser_sim.deal.kitty_of` of the deals when None).
@@ -417,7 +420,11 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
         t = THREE_SPADES_BIT if count_three else np.uint64(0)
         lead = (np.asarray(api.dd_table(deals, mode="points", threads=threads, five=f, three=t), dtype=np.int64)
                 if n else np.zeros((0, 4, 5), dtype=np.int64))
-        return lead, rules.tricks + five_pts + three_pts - lead
+        other = rules.tricks + five_pts + three_pts - lead
+        if rules.cover3 and n:
+            trk = np.asarray(api.dd_table(deals, mode="tricks", threads=threads), dtype=np.int64)
+            lead, other = cover3_points(lead, trk), cover3_points(other, rules.tricks - trk)
+        return lead, other
     kit = (kitty_of(deals, deck34=rules.deck34) if kitties is None
            else np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,)))
     to_declarer = rules.kitty_discard_points == "declarer"
@@ -433,6 +440,10 @@ def side_tables(deals, rules: Rules, kitties=None, *, count_five: bool = True, c
                 total = rules.tricks + five_pts + three_pts - (0 if to_declarer else gone)
                 lead[i, seat, s] = v
                 other[i, seat, s] = total - v
+                if rules.cover3:
+                    trk = kitty_dd_value(deals[i], kit[i], seat, s, rules, "tricks")
+                    lead[i, seat, s] = cover3_points(v, trk)
+                    other[i, seat, s] = cover3_points(total - v, rules.tricks - trk)
     return lead, other
 
 

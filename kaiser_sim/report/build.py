@@ -69,7 +69,7 @@ def build_report(data: StudyData, out, studies=None, max_resolve: int = DEFAULT_
         if study.report_params:  # the report's shorter run, sized by its deals
             d.params.update(study.load().report_params(len(results)))
         if study.uses_results:
-            outputs[key] = run_study(d, out / key, results=results, rules=data.rules)
+            outputs[key] = run_study(d, out / key, results=data.run, rules=data.rules)
         else:  # a study that plays games of its own: no results
             outputs[key] = run_study(d, out / key, rules=data.rules)
         seconds[key] = round(time.time() - t0, 1)

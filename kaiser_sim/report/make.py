@@ -65,7 +65,10 @@ def make_report(out=None, deals: int = DEFAULT_DEALS, seed: int = STUDY_SEED, ru
     page calls the report the edition (``report --edition``); without it, a
     preview that names where the edition is (:data:`EDITION_PATH`).
 
-    ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.
+    ``out`` defaults to ``reports/<rules>-<deals>-<seed>``.  ``rules``:
+    ``None`` is "not given" (``--rules`` left out), not the standard game:
+    the rules recorded with ``from_path``'s results, else the preset
+    ``rules_preset``.
 
     Everything is checked before any work: the studies, the deal count, that
     ``from_path`` is a results dataset with points values, that ``out`` can be

@@ -68,6 +68,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -76,6 +77,9 @@ import pyarrow.parquet as pq
 from ..errors import KaiserSimError
 from .. import config
 from ..cards import STRAINS, Seat, Strain, format_deal
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: seat letters (leaders, hand columns) and strain suffixes, in array order
 SEAT_KEYS = tuple(s.name for s in Seat)  # N E S W
@@ -634,8 +638,32 @@ def info_text(d: dict) -> str:
 # --- loading ------------------------------------------------------------------------------
 
 
-def load_results(path, columns=None, *, allow_incomplete: bool = False):
-    """Read a results dataset into a pandas DataFrame, one row per deal, in deal order.
+@dataclass(frozen=True)
+class RunResults:
+    """A results dataset as read: ``frame``, a pandas DataFrame (one row per
+    deal, in deal order; the columns of the module doc), and ``metadata``,
+    the run metadata recorded with it (the dict :func:`read_metadata`
+    returns: ``seed``, ``deals``, ``rules``, ``fixed``, ``mode``, ...; empty
+    for a frame made in memory that records none).  The metadata travels
+    here, beside the frame, not on it: a DataFrame's ``attrs`` are copied or
+    dropped by pandas operations and are not part of the data."""
+
+    frame: pd.DataFrame
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def seed(self):
+        """The seed the deals were dealt with (None when the run records none)."""
+        return self.metadata.get("seed")
+
+    def first(self, n: int) -> RunResults:
+        """The first ``n`` rows, with the same run metadata."""
+        return RunResults(self.frame.iloc[: int(n)], self.metadata)
+
+
+def load_run(path, columns=None, *, allow_incomplete: bool = False) -> RunResults:
+    """Read a results dataset: its rows as a pandas DataFrame (one row per
+    deal, in deal order) and its run metadata, a :class:`RunResults`.
 
     Parameters
     ----------
@@ -644,10 +672,6 @@ def load_results(path, columns=None, *, allow_incomplete: bool = False):
         doc, e.g. ``["deal", "pts_N_S", "pts_N_NT"]``.
     allow_incomplete : read an unfinished run (some parts missing) instead of
         raising :class:`ResultsError`.
-
-    Returns
-    -------
-    DataFrame; its ``attrs["kaiser_sim"]`` is the run metadata.
     """
     state = scan(path)
     meta = state.metadata
@@ -669,9 +693,15 @@ def load_results(path, columns=None, *, allow_incomplete: bool = False):
         table = pa.concat_tables(pq.read_table(f, columns=columns).replace_schema_metadata(None) for f in files)
     else:
         table = schema.empty_table() if columns is None else schema.empty_table().select(columns)
-    df = table.to_pandas()
-    df.attrs["kaiser_sim"] = meta
-    return df
+    return RunResults(table.to_pandas(), meta)
+
+
+def load_results(path, columns=None, *, allow_incomplete: bool = False) -> pd.DataFrame:
+    """Read a results dataset into a pandas DataFrame, one row per deal, in
+    deal order (the parameters are :func:`load_run`'s).  The run metadata
+    (seed, rules, ...) is :func:`read_metadata`'s, or read with the rows by
+    :func:`load_run`; the frame carries none."""
+    return load_run(path, columns, allow_incomplete=allow_incomplete).frame
 
 
 def dd_array(df, mode: str = "points") -> np.ndarray:
@@ -704,6 +734,8 @@ __all__ = [
     "read_metadata",
     "validate_metadata",
     "scan",
+    "RunResults",
+    "load_run",
     "load_results",
     "dd_array",
     "hands_array",

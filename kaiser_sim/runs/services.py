@@ -31,6 +31,8 @@ from ..rules import STANDARD, Rules, RulesError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .results import RunResults
+
 #: what a results dataset without points values lacks
 POINTS_NEEDED = "the studies need points (simulate --mode points or both)"
 
@@ -44,20 +46,25 @@ class RunServiceError(KaiserSimError):
 
 @dataclass(frozen=True)
 class StudyData:
-    """What the studies of one report read: a results frame with points
-    values, the rules every study scores it under (those it was dealt
-    under, or others of the same hand size and deck) and where it comes
-    from, in words for the report (a path, or why the deals were not
-    kept)."""
+    """What the studies of one report read: the run (a results frame with
+    points values and its run metadata), the rules every study scores it
+    under (those it was dealt under, or others of the same hand size and
+    deck) and where it comes from, in words for the report (a path, or why
+    the deals were not kept)."""
 
-    results: pd.DataFrame
+    run: RunResults
     rules: Rules
     source: str
 
     @property
+    def results(self) -> pd.DataFrame:
+        """The results frame (one row a deal)."""
+        return self.run.frame
+
+    @property
     def seed(self):
         """The seed the results were dealt with (None when they record none)."""
-        return (self.results.attrs.get("kaiser_sim", {}) or {}).get("seed")
+        return self.run.seed
 
 
 def check_results_path(from_path) -> dict:
@@ -92,8 +99,8 @@ def results_rules(meta: dict, source) -> Rules | None:
 
 
 def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules = STANDARD,
-                   out=None, progress=None, workers: int | None = None, force: bool = False) -> pd.DataFrame:
-    """A results frame: ``load_results(from_path)``, or a new points-mode run
+                   out=None, progress=None, workers: int | None = None, force: bool = False) -> RunResults:
+    """The results and their run metadata: ``load_run(from_path)``, or a new points-mode run
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
     if a run with the same inputs is already there; started over if
     ``force``, the command's ``--force``).  A dataset without points values
@@ -102,21 +109,21 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     :class:`~kaiser_sim.runs.results.ResultsError` /
     :class:`~kaiser_sim.runs.spec.SimulateError` as it is (with ``--force``
     named when a run already there is the one refused)."""
-    from .results import ResultsError, load_results
+    from .results import ResultsError, load_run
     from .simulate import simulate
     from .spec import ResumeMismatch, SimulateError
 
     if from_path is not None:
         check_results_path(from_path)
-        results = load_results(from_path)
-        check_points(results, from_path)
+        results = load_run(from_path)
+        check_points(results.frame, from_path)
         return results
     path = Path(out) / "results"
     existing = (path / "_common_metadata").is_file()
     try:
         simulate(path, deals, seed, mode="points", rules=rules, resume=existing and not force,
                  force=existing and force, progress=progress, workers=workers)
-        return load_results(path)
+        return load_run(path)
     except ResumeMismatch as e:
         raise RunServiceError(f"{path} holds a run with other options: " + "; ".join(e.clashes)
                               + ". Give --force to simulate it again with these, or another --out") from None

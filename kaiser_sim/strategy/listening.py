@@ -370,7 +370,7 @@ def start_policy(start: str | None, rules: Rules, play: str):
         "sha256": hashlib.sha256(population_path().read_bytes()).hexdigest()}
 
 
-def build_tables(rules: Rules | None = None, deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
+def build_tables(rules: Rules = Rules.preset("standard"), deals: int = LISTEN_DEALS, seed: int = LISTEN_SEED,
                  plays=MEASURES, tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS,
                  min_cell: int = MIN_CELL, margin: float = MARGIN, points=None, threads=None, log=None,
                  start: str | None = START) -> dict:

@@ -48,12 +48,16 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from ..errors import KaiserSimError
 from .. import __version__
+
+if TYPE_CHECKING:
+    from ..runs.results import RunResults
 
 #: the values a side's raw points can take, in the columns of a distribution
 RAW_VALUES = np.arange(-2, 13)
@@ -130,13 +134,15 @@ def heuristic_value(name: str, hands, trump) -> np.ndarray:
     return _heuristic_values(np.asarray(hands, dtype=np.uint64).reshape(-1), trump)[name]
 
 
-def build_make_model(results, bins: dict | None = None, source: str = "") -> MakeModel:
-    """Fit the model on a results frame (``kaiser_sim.load_results``,
+def build_make_model(run_results: RunResults, bins: dict | None = None, source: str = "") -> MakeModel:
+    """Fit the model on a run's results (:func:`kaiser_sim.runs.results.load_run`,
     points mode, standard deck): every seat of every deal as declarer, in
-    each of the four suits (kind ``trump``) and in no trump (kind ``nt``)."""
+    each of the four suits (kind ``trump``) and in no trump (kind ``nt``).
+    The model's provenance records the run's seed and rules (its run metadata)."""
     from ..hands import features, trump_by_rule
     from ..runs.results import dd_array, hands_array
 
+    results = run_results.frame
     bins = dict(DEFAULT_BINS, **(bins or {}))
     if len(results) < 100:
         raise MakeModelError(f"{len(results)} deals are too few to fit a make model (at least 100)")
@@ -166,7 +172,7 @@ def build_make_model(results, bins: dict | None = None, source: str = "") -> Mak
     for name, v in _heuristic_values(hands, trump).items():
         slope, intercept = np.polyfit(v, y, 1)
         lines[name] = (float(slope), float(intercept))
-    meta = dict(results.attrs.get("kaiser_sim", {}) or {})
+    meta = run_results.metadata
     prov = {"source": source, "seed": meta.get("seed"), "deals": int(len(results)),
             "rules": (meta.get("rules") or {}).get("label", "standard") if isinstance(meta.get("rules"), dict)
             else "standard", "version": __version__, "built_by": "kaiser_sim.strategy.make_model.build_make_model",
@@ -273,14 +279,14 @@ def rebuild(results_path, csv_path=None, json_path=None, labels=OUTPUT_LABELS) -
     with ``--replace-shipped``); the line ``kaiser-sim make-model``
     prints.  The outputs are checked first (:func:`check_outputs`, its
     messages naming them by ``labels``)."""
-    from ..runs.results import load_results
+    from ..runs.results import load_run
 
     csv_path = MODEL_CSV if csv_path is None else csv_path
     json_path = MODEL_JSON if json_path is None else json_path
     check_outputs(csv_path, json_path, labels)  # before the fit
-    df = load_results(results_path)
-    meta = df.attrs.get("kaiser_sim", {}) or {}
-    src = f"kaiser-sim simulate --deals {len(df)} --seed {meta.get('seed')} --rules standard"
-    model = build_make_model(df, source=src)
+    run_results = load_run(results_path)
+    n, seed = len(run_results.frame), run_results.seed
+    src = f"kaiser-sim simulate --deals {n} --seed {seed} --rules standard"
+    model = build_make_model(run_results, source=src)
     save_make_model(model, csv_path, json_path)
-    return f"make model from {len(df):,} deals (seed {meta.get('seed')}) -> {csv_path}, {json_path}"
+    return f"make model from {n:,} deals (seed {seed}) -> {csv_path}, {json_path}"

@@ -92,7 +92,7 @@ from ..errors import KaiserSimError
 from .. import __version__
 from .. import config
 from ..config import MATCH_MAX_HANDS as MAX_HANDS
-from ..rules import Rules
+from ..rules import STANDARD, Rules
 from ..stats import cluster_mean_ci, cluster_proportion_ci
 from .measure import MEASURES
 
@@ -358,7 +358,7 @@ class MatchResults:
         return ["summary.csv", "summary.json", "matches.csv", "hands.csv"]
 
 
-def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, rules: Rules | None = None, *, play: str = "table",
+def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, rules: Rules = STANDARD, *, play: str = "table",
                  engine: str = "auto", threads=None, progress=None, max_hands: int = MAX_HANDS,
                  table_model=None, duplicate: bool = True) -> MatchResults:
     """Play ``n`` matches of ``policy_a`` against ``policy_b`` (names or
@@ -386,7 +386,6 @@ def play_matches(policy_a, policy_b, n: int, seed: int = config.DEFAULT_SEED, ru
     from ..game import LOW_NT, contract_values
     from .table_play import declarer_band
 
-    rules = rules or Rules.preset("standard")
     check_rules(rules)
     used_engine, engine_note, table_model = engine_for(engine, rules, table_model)
     if n < 1:

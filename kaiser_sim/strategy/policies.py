@@ -411,7 +411,7 @@ class Policy:
         ``low_nt="choice"``; :func:`nt_low`: the make model's expected points)."""
         return nt_low(view.hands, view.rules, getattr(self, "make_model", None), self.play or DEFAULT_PLAY)
 
-    def call(self, hand, calls=(), seat=0, dealer=3, scores=(0, 0), rules: Rules | None = None,
+    def call(self, hand, calls=(), seat=0, dealer=3, scores=(0, 0), rules: Rules = Rules(),
              target: int | None = None) -> Bid | None:
         """One call for one hand: ``hand`` a bitboard or notation, ``calls``
         the calls so far (strings, Bids or None), ``scores`` (ours, theirs)."""
@@ -578,7 +578,7 @@ class HeuristicPolicy(Policy):
             raise PolicyError(f"unknown heuristic '{name}' ({', '.join(HEURISTICS)})")
         self.name, self.make_model, self.play = name, make_model, check_play(play)
 
-    def expected_points(self, hands, rules: Rules | None = None) -> np.ndarray:
+    def expected_points(self, hands, rules: Rules) -> np.ndarray:
         """The points each hand expects to take in its trump by rule: the
         count's straight line (double-dummy points); under table play (and
         ``rules`` given, table play applying to them) that value read as a

@@ -308,7 +308,7 @@ def iterate(sim: _Sim, rules: Rules, play: str, seed: int, table_model=None, tem
     return model, rounds, converged
 
 
-def build_models(rules: Rules | None = None, deals: int = POPULATION_DEALS, seed: int = POPULATION_SEED,
+def build_models(rules: Rules = Rules.preset("standard"), deals: int = POPULATION_DEALS, seed: int = POPULATION_SEED,
                  plays=MEASURES, temperature: float = TEMPERATURE, floor: float = FLOOR,
                  tolerance: float = TOLERANCE, max_rounds: int = MAX_ROUNDS, points=None, threads=None,
                  log=None, play_temperature: float = PLAY_TEMPERATURE) -> dict:

@@ -184,6 +184,7 @@ from ..cards import Strain
 from ..hands import STRENGTH_BUCKETS
 from ..errors import KaiserSimError
 from .. import config
+from ..rules import STANDARD, Rules
 
 #: the declaring side's raw points (standard game): the values of the model's axes
 POINTS = np.arange(-2, 13)
@@ -652,15 +653,13 @@ def _load_cached(path: str) -> TablePlayModel:
     return TablePlayModel.load(path)
 
 
-def model_file(rules=None) -> tuple[Path, str]:
+def model_file(rules: Rules = STANDARD) -> tuple[Path, str]:
     """``(file, note)``: the shipped model for ``rules`` (default standard).
     The model built for the same game (:func:`play_key`: the kitty, low no
     trump played or not, cover 3) if one is shipped; else the nearest, by
     the kitty first (the deal's shape), then low no trump, then cover 3,
     and ``note`` says what it was built for (a transfer: its held-out
     checks are for that game)."""
-    if rules is None:
-        return MODEL_FILE, ""
     best = _shipped(rules)
     key = play_key(rules)
     if best[1] == key:
@@ -673,8 +672,6 @@ def model_file(rules=None) -> tuple[Path, str]:
 @functools.lru_cache(maxsize=64)
 def _shipped(rules) -> tuple:
     """``(file, play key, label)`` of the shipped model :func:`model_file` picks for ``rules``."""
-    from ..rules import Rules
-
     key = play_key(rules)
     shipped = [(MODEL_FILE, play_key(Rules.preset("standard")), "standard")]
     for name, (preset, overrides) in VARIANT_MODELS.items():
@@ -687,7 +684,7 @@ def _shipped_key(rules) -> tuple:
     return _shipped(rules)[1]
 
 
-def load_model(path=None, rules=None) -> TablePlayModel:
+def load_model(path=None, rules: Rules = STANDARD) -> TablePlayModel:
     """The shipped table-play model for ``rules`` (:func:`model_file`;
     default the standard game's), or the one at ``path``."""
     if path is None:
@@ -753,11 +750,12 @@ class HandTablePlay:
     interval over these per-deal values is clustered by deal.
     """
 
-    def __init__(self, model: TablePlayModel, values, lo=None, hi=None, rules=None, kitties=None, bands=None):
+    def __init__(self, model: TablePlayModel, values, lo=None, hi=None, rules: Rules = STANDARD, kitties=None,
+                 bands=None):
         self.model = model
         #: (k,) the hand's band (:func:`declarer_band`) in each strain column; None: not known (pooled rows)
         self.bands = None if bands is None else np.asarray(bands, dtype=np.int64)
-        #: the rules its deals are played under (:meth:`with_play`; None: standard) and their kitties
+        #: the rules its deals are played under (:meth:`with_play`) and their kitties
         self.rules = rules
         self.kitties = kitties
         self.values = np.asarray(values, dtype=np.int64)
@@ -869,12 +867,11 @@ class HandTablePlay:
         """Play the deals ``sub`` out by PIMC players in each strain column of
         ``strains`` (``seat`` declaring), into :attr:`played`; the strains' names."""
         from ..game import play_deals
-        from ..rules import STANDARD
 
         names = []
         for s in strains:
             res = play_deals(deals[sub], np.full(len(sub), int(seat)), np.full(len(sub), s), samples=int(samples),
-                             seed=int(seed), rules=self.rules or STANDARD,
+                             seed=int(seed), rules=self.rules,
                              kitties=None if self.kitties is None else np.asarray(self.kitties)[sub],
                              lead_group=config.TABLE_PLAY_CHECK_LEAD_GROUP)
             self.played[sub, s] = res.declarer_points

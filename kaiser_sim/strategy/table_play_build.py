@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__, config
+from ..rules import STANDARD, Rules
 from ..runs.spec import CONTRACTS, NT_EVERY, play_contracts  # noqa: F401  (the play runs' contract design)
 from .table_play import (BAND_PSEUDO, BAND_ROWS, BANDS, MIN_ROWS, MODEL_FILE, PLAY_RULES, POINTS, TablePlayError,
                          TablePlayModel, band_index, fit_seeds, forget_loaded, joint_counts, play_key, rules_args)
@@ -286,7 +287,7 @@ def _inside(path: Path, where: Path) -> bool:
 
 
 def check_build_paths(out, runs=None, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
-                      samples: int = config.PIMC_SAMPLES, rules=None) -> None:
+                      samples: int = config.PIMC_SAMPLES, rules: Rules = STANDARD) -> None:
     """What :func:`build_model` checks before it plays a deal
     (:class:`TablePlayError`): the model file ``out`` can be written (its
     directory created; an existing one is a regular file, never a device
@@ -357,7 +358,7 @@ def _check_play_run(path: Path, deals: int, seed: int, samples: int, rules) -> N
 
 def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_HOLDOUT, seed: int = BUILD_SEED,
                 samples: int = config.PIMC_SAMPLES, sensitivity: int = BUILD_SENSITIVITY, runs=None, workers=None,
-                progress=None, rules=None, add=None) -> TablePlayModel:
+                progress=None, rules: Rules = STANDARD, add=None) -> TablePlayModel:
     """Play ``deals`` deals of ``seed`` (``simulate --play samples``) and fit
     the model on them (with ``add``, the path of an earlier model of the
     standard game, on its played contracts too: :func:`check_added_model`,
@@ -377,6 +378,7 @@ def build_model(out=MODEL_FILE, deals: int = BUILD_DEALS, holdout: int = BUILD_H
     from ..rules import Rules
     from ..runs.simulate import simulate
 
+    # (None: the command line's word for the standard game's model, kept as before)
     if rules is not None and play_key(rules) != play_key(Rules.preset("standard")):
         if add is not None:
             raise TablePlayError("--add pools played contracts of the standard game only")

@@ -10,7 +10,9 @@ the report and the command line read the declaration, never the module's
 signature or attributes, to decide how a study is run.  The module provides:
 
 - ``run(results, rules, **params) -> StudyTables``: pure pandas over a
-  results frame (``kaiser_sim.load_results``); some studies re-solve a
+  run's results (a :class:`kaiser_sim.runs.results.RunResults`, from
+  ``load_run``: the results frame and, beside it, the run metadata its
+  footers take the seed from); some studies re-solve a
   sample of its deals (``max_resolve``), and say so with their own n.  Every
   estimate carries its n and a 95% interval (Wilson for proportions, normal
   standard error for means, bootstrap over deals where stated; rows that
@@ -18,7 +20,7 @@ signature or attributes, to decide how a study is run.  The module provides:
   (:class:`kaiser_sim.studies.common.StudyTables`) is a dict of its tables
   (name -> DataFrame) that also holds each table's note, footer and run
   info (``tables.meta(name)``, a :class:`~kaiser_sim.studies.common.TableMeta`);
-  the frames carry no ``attrs``.
+  no metadata rides on a frame.
 - ``plot(tables) -> dict[str, Figure]``: charts drawn from those tables
   only, each titled, labelled and with a footer giving n, seed and rules.
 - ``KEY`` (its name here) and ``DEFINITION``: its default definition (the
@@ -58,8 +60,9 @@ every table as CSV and Markdown, every chart as PNG and SVG, and
 Example
 -------
 >>> from kaiser_sim.studies import get_study
+>>> from kaiser_sim.runs.results import load_run
 >>> study = get_study("lead")                               # doctest: +SKIP
->>> tables = study.run(kaiser_sim.load_results("runs/s1"), rules)  # doctest: +SKIP
+>>> tables = study.run(load_run("runs/s1"), rules)          # doctest: +SKIP
 >>> figures = study.plot(tables)                            # doctest: +SKIP
 """
 

@@ -43,6 +43,7 @@ from .. import config
 from ..auction import call_text
 from .blocks import Table, Text, ci, count, frame, num
 from ..strategy.policies import POLICIES
+from ..runs.results import RunResults
 from .common import CHART_TYPE, MIN_CELL, STRENGTH_BUCKETS, chart_footer, definition, hands_array, legend, mean_row, new_figure, proportion_row, run_info, share_row, StudyTables, TableMeta, tag
 from .params import Param
 
@@ -132,7 +133,7 @@ def _situations(calls: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
     return situation, before
 
 
-def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float = 0.8,
+def run(run_results: RunResults, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float = 0.8,
         min_cell: int = 30) -> StudyTables:
     from ..cards import FIVE_HEARTS, THREE_SPADES
     from ..hands import has_card, strength, suit_lengths
@@ -143,6 +144,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     if not 0 < float(top_share) <= 1:
         raise AuctionStudyError(f"top_share must be above 0 and at most 1, not {top_share}")
     policy = get_policy(bidders)
+    results = run_results.frame
     hands = hands_array(results)
     n = hands.shape[0]
     dealers = (results["dealer"].to_numpy().astype(np.int64) if "dealer" in results
@@ -212,7 +214,7 @@ def run(results, rules, bidders: str = config.AUCTION_BIDDERS, top_share: float 
     tables.add("positions", positions)
     tables.add("calls", calls_df, TableMeta(note=calls_note))
     tables.add("call_chart", *call_chart(results, rules, policy, calls, dealers, count_, min_cell))
-    tag(tables, run_info(results, rules), f"bidding model {policy.name}")
+    tag(tables, run_info(run_results, rules), f"bidding model {policy.name}")
     measure = tables.meta("call_chart").extra.get("measure")
     for name in tables:  # only the call chart reads the solved values
         meta = tables.meta(name)

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Table, ci_column, count, frame, pct
+from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_LEVELS, MAKE_COLUMNS, STRENGTH_LEVELS, STRENGTH_NAME, declarer_frame,
                      integer_axis, levels_of, make_rows, legend, mean_row, new_figure, ordered_colors, rows_frame,
                      run_info, StudyTables, table_play_model, tag, with_model_error)
@@ -85,11 +86,13 @@ def table_play_rows(model, dd, nt: bool, levels, cluster, band=None, **labels) -
     return rows
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
+def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
     """Tables ``make`` (method x bid), ``by_strength``, ``by_trump_length``,
     ``by_five_hearts``; cells with fewer than ``min_cell`` hands are dropped
     from the breakdowns."""
     from ..strategy.table_play import band_index
+
+    results = run_results.frame
 
     d = declarer_frame(results, trump_rule)
     levels = levels_of(rules)
@@ -134,7 +137,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
         "not independent).")
     tables.meta("by_strength").note = f"strength = {STRENGTH_NAME} of the declarer's hand"
     tables.meta("by_trump_length").note = f"trump length = length of the suit named by rule {trump_rule}"
-    tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    tag(tables, run_info(run_results, rules), f"trump rule {trump_rule}")
     for name in tables:
         meta = tables.meta(name)
         meta.footer = meta.footer.replace("double dummy", "table play (PIMC model) and double dummy"

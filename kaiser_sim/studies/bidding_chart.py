@@ -65,6 +65,7 @@ from .. import config
 from ..auction import call_text, ladder
 from ..strategy.policies import POLICIES
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
+from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, StudyTables, TableMeta, table_play_model, tag, with_model_error)
@@ -203,8 +204,9 @@ class ModelReplicates:
         return m
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
+def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
         bidders: str = config.AUCTION_BIDDERS) -> StudyTables:
+    results = run_results.frame
     d = declarer_frame(results, trump_rule)
     names, sc = scores_matrix(d, rules)
     bids = _bids(rules)
@@ -222,7 +224,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
             tables.add(f"{key}_table_play", df, TableMeta(
                 note="TABLE PLAY (the table-play model applied to each hand's DD points): " + played.meta(key).note))
     tables.add("net_chart", *net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d))
-    info = run_info(results, rules)
+    info = run_info(run_results, rules)
     tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
     net = tables.meta("net_chart")
     net.footer = net.footer.replace("score of the declaring side only",

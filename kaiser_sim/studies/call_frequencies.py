@@ -38,7 +38,8 @@ import pandas as pd
 
 from .. import config
 from ..strategy.policies import POLICIES
-from .common import MAX_SEED, StudyTables, definition, proportion_row
+from ..config import MAX_SEED
+from .common import StudyTables, definition, proportion_row
 from .params import Param
 
 KEY = "call-frequencies"

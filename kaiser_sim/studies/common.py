@@ -31,7 +31,7 @@ from ..runs.figures import save_figure  # noqa: F401  (re-exported: the studies 
 from ..hands import (DEFAULT_TRUMP_RULE, HCP_VALUES, KAISER_COUNT, KAISER_COUNT_FIT, RANK_A, RANK_J, RANK_K,  # noqa: F401
                      RANK_Q, RANK_T, STRENGTH_BUCKETS, TRUMP_RULES, aces, has_card, hcp, kaiser_count, rank_held, strength, suit_bits,
                      suit_hcp, suit_lengths, trump_by_rule)
-from ..runs.results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, value_column
+from ..runs.results import HAND_COLUMNS, SEAT_KEYS, STRAIN_SUFFIXES, RunResults, value_column
 from ..stats import cluster_diff_ci, cluster_mean_ci, cluster_proportion_ci, wilson_interval
 from .params import Param
 
@@ -66,8 +66,6 @@ TRUMP_RULE = Param("trump_rule", str, DEFAULT_TRUMP_RULE, "how the declarer name
                    "(kaiser_sim.hands.trump_by_rule).", choices=tuple(TRUMP_RULES))
 MIN_CELL = Param("min_cell", int, 30, "cells of the breakdowns with fewer hands than this are left out.",
                  low=1, high=config.STUDY_MAX_DEALS)
-#: the largest seed a parameter takes (numpy's seeds are 64-bit)
-MAX_SEED = 2**64 - 1
 
 
 def bucket(values, buckets) -> pd.Categorical:
@@ -267,10 +265,10 @@ def replicate_means(values, groups) -> np.ndarray:
 # --- footers, metadata ----------------------------------------------------------------------
 
 
-def run_info(results, rules) -> dict:
-    """n, seed and rules label of a results frame (from its metadata)."""
-    meta = results.attrs.get("kaiser_sim", {}) or {}
-    return {"n": int(len(results)), "seed": meta.get("seed", "?"), "rules": getattr(rules, "label", str(rules))}
+def run_info(run_results: RunResults, rules) -> dict:
+    """n, seed and rules label of a run's results (the seed from its run metadata)."""
+    return {"n": int(len(run_results.frame)), "seed": run_results.metadata.get("seed", "?"),
+            "rules": getattr(rules, "label", str(rules))}
 
 
 def footer(info: dict, extra: str = "") -> str:
@@ -301,8 +299,8 @@ class StudyTables(dict):
     """What a study's ``run`` returns: its tables (a ``dict``, table name ->
     DataFrame, so ``tables["make"]`` reads a table) and each table's
     :class:`TableMeta` (``tables.meta("make").note``).  The metadata lives
-    here, not on the frames: a DataFrame's ``attrs`` are copied or dropped by
-    pandas operations and are not part of the data."""
+    here, not on the frames: pandas copies or drops a frame's own metadata
+    as it is worked on, and it is not part of the data."""
 
     def __init__(self, tables=(), meta: dict | None = None):
         super().__init__(tables)
@@ -459,10 +457,10 @@ def seat_name(seat: int) -> str:
     return SEAT_KEYS[int(seat)]
 
 
-def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame:
+def results_frame(deals, points=None, first: int = 0) -> pd.DataFrame:
     """A results frame (the ``load_results`` schema, points columns) built
-    from a deals array, solving it unless ``points`` ((n, 4, 5)) is given;
-    ``attrs["kaiser_sim"]`` records the seed.  For tests and small runs."""
+    from a deals array, solving it unless ``points`` ((n, 4, 5)) is given.
+    For tests and small runs."""
     from ..game import dd_table
     from ..rules import STANDARD
 
@@ -476,8 +474,14 @@ def results_frame(deals, points=None, seed=None, first: int = 0) -> pd.DataFrame
     for L in range(4):
         for s in range(5):
             df[value_column("points", L, s)] = pts[:, L, s].astype(np.int8)
-    df.attrs["kaiser_sim"] = {"seed": seed, "deals": n, "mode": "points"}
     return df
+
+
+def results_run(deals, points=None, seed=None, first: int = 0) -> RunResults:
+    """:func:`results_frame` as the results of a run (what a study reads),
+    its run metadata recording the seed.  For tests and small runs."""
+    df = results_frame(deals, points, first)
+    return RunResults(df, {"seed": seed, "deals": len(df), "mode": "points"})
 
 
 #: the table card's count: twice the Kaiser count less 1, so that every card adds a whole number

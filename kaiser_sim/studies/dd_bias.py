@@ -76,7 +76,9 @@ from ..cards import FIVE_HEARTS, STRAINS, THREE_SPADES, Strain
 from ..game import contract_values, play_deals
 from ..rules import Rules
 from .blocks import Table, ci, count, frame, num, pct
-from .common import (definition, DEFAULT_TRUMP_RULE, MAX_SEED, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
+from ..runs.results import RunResults
+from ..config import MAX_SEED
+from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, NT, STRENGTH_BUCKETS, STRENGTH_NAME, TRUMP_RULE,
                      bucket, hands_array, levels_of, integer_axis, legend, mean_row, new_figure, points_array,
                      proportion_row, run_info, strength, StudyTables, TableMeta, trump_by_rule)
 from .params import Param
@@ -142,7 +144,7 @@ def check_rules(rules) -> None:
 
 
 def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
-               nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, seed: int | None = None,
+               nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, seed: int = 0,
                dd_line: bool = True, mixed: bool = False) -> pd.DataFrame:
     """One row per deal: contract, DD value, PIMC result (and the DD line's
     captures; with ``mixed`` also the results of a PIMC declaring side
@@ -160,9 +162,6 @@ def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_
 
     if max_deals is not None:
         results = results.iloc[: int(max_deals)]
-    meta = results.attrs.get("kaiser_sim", {}) or {}
-    if seed is None:
-        seed = meta.get("seed") or 0
     deals = hands_array(results)
     n = len(results)
     idx = results["deal"].to_numpy(dtype=np.int64)
@@ -250,13 +249,15 @@ def _difference_rows(df, group_col, label):
     return rows
 
 
-def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
+def run(run_results: RunResults, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DEFAULT_TRUMP_RULE,
         nt_every: int = DEFAULT_NT_EVERY, max_deals: int | None = None, min_cell: int = 30,
         seed: int | None = None, mixed: bool = False) -> StudyTables:
     """Tables ``difference``, ``distribution``, ``make``, ``corrected_bid_odds``,
     ``specials`` and ``deals`` (one row per deal; module doc); with ``mixed``
     also ``decomposition`` (who loses what: module doc)."""
+    results = run_results.frame
     check_rules(rules)
+    seed = (run_results.seed or 0) if seed is None else seed  # the play's seed: the results' unless given
     df = play_frame(results, rules, samples, trump_rule, nt_every, max_deals, seed, mixed=mixed)
     levels = levels_of(rules)
     n = len(df)
@@ -346,7 +347,7 @@ def run(results, rules, samples: int = config.PIMC_SAMPLES, trump_rule: str = DE
                           "specials": specials, "deals": deals})
     if decomposition is not None:
         tables["decomposition"] = decomposition
-    info = run_info(results.iloc[:n], rules)
+    info = run_info(run_results.first(n), rules)
     k = int(samples)
     # n = the deals played (the estimates' n), not the run's size (max_deals plays the first ones only)
     of_run = f", the first of the run's {len(results):,}" if n < len(results) else ""

@@ -7,6 +7,7 @@ caveats: :mod:`kaiser_sim.studies.specials`."""
 from __future__ import annotations
 
 from ..cards import FIVE_HEARTS
+from ..runs.results import RunResults
 from .common import definition, DEFAULT_TRUMP_RULE
 from .specials import (CARD_PARAMETERS, DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
@@ -38,9 +39,9 @@ DEFINITION = definition(KEY, "The 5H: worth of being dealt it (like-for-like swa
                                 "trump_rule": "longest-strength"})
 
 
-def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
+def run(run_results: RunResults, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
         trump_rule: str = DEFAULT_TRUMP_RULE):
-    return run_card(results, rules, FIVE_HEARTS, receivers, max_resolve, trump_rule)
+    return run_card(run_results, rules, FIVE_HEARTS, receivers, max_resolve, trump_rule)
 
 
 def plot(tables):

@@ -59,9 +59,11 @@ from .. import config
 from ..stats import Z95, t_quantile
 from .blocks import Table, ci, count, frame, num
 from ..hands import FEATURES, features, heuristic, rank_squared  # noqa: F401  (hand features, below the studies)
+from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, KAISER_COUNT, KAISER_COUNT_FIT, STRENGTH_BUCKETS, bucket, declarer_frame, mean_row,
                      bottom_margin, legend, new_figure, rows_frame, run_info, StudyTables, tag)
-from .common import CHART_TYPE, MAX_SEED, TRUMP_RULE
+from ..config import MAX_SEED
+from .common import CHART_TYPE, TRUMP_RULE
 from .params import Param
 
 KEY = "hand-eval"
@@ -134,15 +136,15 @@ def _fit(X, y, cluster=None):
     return coef, np.sqrt(np.clip(np.diag(cov), 0, None)), g
 
 
-def fit_overlap(results) -> np.ndarray:
-    """True for each row of ``results`` whose deal is one the printable
+def fit_overlap(run_results: RunResults) -> np.ndarray:
+    """True for each row of ``run_results`` whose deal is one the printable
     count was fitted on (:data:`~kaiser_sim.studies.common.KAISER_COUNT_FIT`):
     the same seed, the same dealing (8 cards a hand from the 32-card deck,
     no fixed cards) and a deal index below the fit's deal count.  A run
     whose seed is not recorded may be any deals: all True (cautious)."""
     fit = KAISER_COUNT_FIT
-    meta = results.attrs.get("kaiser_sim", {}) or {}
-    idx = results["deal"].to_numpy(dtype=np.int64)
+    meta = run_results.metadata
+    idx = run_results.frame["deal"].to_numpy(dtype=np.int64)
     seed = meta.get("seed")
     if seed is None or seed == "?":
         return np.ones(len(idx), dtype=bool)
@@ -159,13 +161,13 @@ def fit_overlap(results) -> np.ndarray:
     return (idx >= fit["first"]) & (idx < fit["first"] + fit["deals"])
 
 
-def independent_deals(n: int, seed: int) -> pd.DataFrame:
-    """A results frame of deals ``0..n-1`` of ``seed``, solved double dummy
+def independent_deals(n: int, seed: int) -> RunResults:
+    """The results of deals ``0..n-1`` of ``seed``, solved double dummy
     (standard dealing: only asked for when the run's deals are the fit's)."""
     from ..deal import deal_batch
-    from .common import results_frame
+    from .common import results_run
 
-    return results_frame(deal_batch(int(n), int(seed)), seed=int(seed))
+    return results_run(deal_batch(int(n), int(seed)), seed=int(seed))
 
 
 def _scores(y, pred, groups, n_boot, rng):
@@ -235,7 +237,7 @@ def _measures(d) -> dict:
             "printable Kaiser count": d["strength"].to_numpy(dtype=float)}
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int = 5, n_boot: int = 200,
+def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int = 5, n_boot: int = 200,
         seed: int = 0, holdout_deals: int = 2000, holdout_seed: int = KAISER_COUNT_FIT["seed"] + 1
         ) -> StudyTables:
     """Tables ``comparison``, ``kaiser_count`` and ``count_calibration``
@@ -251,14 +253,15 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     if holdout_seed == KAISER_COUNT_FIT["seed"]:
         raise StudyError(f"parameter holdout_seed must differ from the seed the count was fitted on "
                          f"({KAISER_COUNT_FIT['seed']})")
+    results = run_results.frame
     d = declarer_frame(results, trump_rule)
     deal = d["deal"].to_numpy()
     test = (deal % holdout_every) == 0
     train = ~test
-    run_seed = (results.attrs.get("kaiser_sim", {}) or {}).get("seed", "?")
+    run_seed = run_results.metadata.get("seed", "?")
 
     # the scored deals: the run's held-out deals, unless the run holds deals the printable count was fitted on
-    in_fit = np.repeat(fit_overlap(results), 4)
+    in_fit = np.repeat(fit_overlap(run_results), 4)
     fit = KAISER_COUNT_FIT
     fit_text = f"seed {fit['seed']}, deals {fit['first']:,}-{fit['first'] + fit['deals'] - 1:,}"
     ev = d[test]
@@ -275,7 +278,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
                            f"{first:,}-{last:,}; the count was fitted on {fit_text})")
         beyond_text = f"; scored on this run's deals {first:,}-{last:,} (not the count's fitting deals)"
     elif holdout_deals > 0:
-        ev = declarer_frame(independent_deals(holdout_deals, holdout_seed), trump_rule)
+        ev = declarer_frame(independent_deals(holdout_deals, holdout_seed).frame, trump_rule)
         ev_seed, independent = holdout_seed, True
         text = f"seed {holdout_seed}, deals 0-{holdout_deals - 1:,} (independent of the count's fit, {fit_text})"
         label = {name: text for name in DEFINITIONS}
@@ -335,7 +338,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, holdout_every: int
     extra = f"trump rule {trump_rule}" + beyond_text
     if independent:
         extra += f"; scored on seed {ev_seed}, deals 0-{holdout_deals - 1:,} (not the count's fitting deals)"
-    return tag(tables, run_info(results, rules), extra)
+    return tag(tables, run_info(run_results, rules), extra)
 
 
 def plot(tables) -> dict:

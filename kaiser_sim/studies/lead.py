@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..rules import Rules
 from .blocks import Table, Text, ci, count, frame, num
+from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
                      new_figure, points_array, run_info, StudyTables, tag)
 
@@ -49,7 +50,8 @@ def lead_values(results, rules: Rules, trump_rule: str = DEFAULT_TRUMP_RULE):
     return on, lho
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
+def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
+    results = run_results.frame
     d = declarer_frame(results, trump_rule)
     on, lho = lead_values(results, rules)
     idx = np.arange(len(d))
@@ -78,7 +80,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
         "lead value = declaring side's DD points with the declarer on lead minus with its "
         "left-hand opponent on lead, same deal and strain; n = declarer hands (4 per deal); 95% "
         "intervals clustered by deal")
-    return tag(tables, run_info(results, rules), "declarer on lead vs its left-hand opponent on lead")
+    return tag(tables, run_info(run_results, rules), "declarer on lead vs its left-hand opponent on lead")
 
 
 def plot(tables) -> dict:

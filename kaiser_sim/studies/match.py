@@ -82,7 +82,8 @@ from ..runs.output_dir import source_date_epoch
 from ..strategy.match import ENGINES
 from ..strategy.measure import MEASURES
 from ..strategy.policies import POLICIES
-from .common import MAX_SEED, StudyTables, bottom_margin, definition, footer, mean_row, new_figure, share_row
+from ..config import MAX_SEED
+from .common import StudyTables, bottom_margin, definition, footer, mean_row, new_figure, share_row
 from .params import Param
 
 KEY = "match"

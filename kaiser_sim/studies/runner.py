@@ -43,6 +43,7 @@ import pandas as pd
 
 from .. import __version__, config
 from ..runs.output_dir import removed_on_failure, source_date_epoch, staged
+from ..runs.results import RunResults
 from ..rules import Rules, RulesError, get_preset
 from ..runs.services import check_output_dir, check_points, check_results_path, obtain_results, results_rules
 from . import CATEGORIES, REGISTRY, STUDIES, StudyError, get_study, study as declared
@@ -335,14 +336,17 @@ class StudyOutput:
     inputs: dict
 
 
-def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = None, from_path=None,
+def run_study(definition: StudyDefinition, out, results: RunResults | None = None, from_path=None,
               rules: Rules | None = None, progress=None, workers: int | None = None,
               write: bool = True, force: bool = False) -> StudyOutput:
     """Run one study end to end: obtain results, ``run``, ``plot``, write.
 
-    ``rules`` (for scoring) defaults to the rules recorded with the results,
-    else the definition's; with ``results`` or ``from_path`` the deals come
-    from there (their seed and n are recorded), else ``definition.deals``
+    ``rules`` (for scoring): ``None`` is "not given" (the command's
+    ``--rules`` left out), and then the rules recorded with the results, else
+    the definition's, are used -- not the standard game; with ``results`` (a
+    :class:`~kaiser_sim.runs.results.RunResults`: a frame and its run
+    metadata) or ``from_path`` the deals come from there (their seed and n
+    are recorded), else ``definition.deals``
     deals are simulated with ``definition.seed`` into ``out/results``.
 
     Everything is checked before any work (the definition, the parameters,
@@ -376,8 +380,8 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     t0 = time.time()
     source = str(from_path) if from_path is not None else ("a DataFrame given" if results is not None else None)
     if results is not None:
-        check_points(results, None)
-        meta = results.attrs.get("kaiser_sim", {}) or {}
+        check_points(results.frame, None)
+        meta = results.metadata
     elif from_path is not None:
         meta = check_results_path(from_path)
     else:
@@ -391,10 +395,10 @@ def run_study(definition: StudyDefinition, out, results: pd.DataFrame | None = N
     with removed_on_failure(out, Path(out) / "results"):
         if results is None and from_path is not None:
             results = obtain_results(from_path)
-            meta = results.attrs.get("kaiser_sim", {}) or {}
+            meta = results.metadata
         if results is None:
             results = obtain_results(None, definition.deals, definition.seed, rules, out, progress, workers, force)
-            meta = results.attrs.get("kaiser_sim", {}) or {}
+            meta = results.metadata
             source = str(Path(out) / "results")
         run_rules = results_rules(meta, source)
         if run_rules is not None and (run_rules.hand_size, run_rules.deck34) != (rules.hand_size, rules.deck34):
@@ -415,7 +419,7 @@ def _finish_study(module, definition, out, results, meta, source, rules, t0, wri
         "description": definition.description,
         "params": definition.params,
         "seed": meta.get("seed", definition.seed),
-        "n": int(tables.meta(next(iter(tables))).run.get("n", len(results))) if tables else int(len(results)),
+        "n": int(tables.meta(next(iter(tables))).run.get("n", len(results.frame))) if tables else int(len(results.frame)),
         "results": source,
         "rules": rules.to_dict(),
         "version": __version__,

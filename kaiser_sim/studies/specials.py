@@ -64,8 +64,9 @@ from .. import config
 from ..deal import kitty_of
 from ..game import side_tables  # the rules-aware solve: every re-solve of these studies goes through it
 from ..cards import FIVE_HEARTS, THREE_SPADES, Strain
-from ..strategy.table_play import POINTS as DD_POINTS, point_shares  # the DD points values the table-play model maps
+from ..strategy.table_play import POINTS as DD_POINTS, point_index, point_shares  # the DD points values the table-play model maps
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
+from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
                      mean_row, new_figure, points_array, run_info, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
                      TableMeta, trump_by_rule, with_model_error)
@@ -209,9 +210,15 @@ def declaring_points(deals, lead, trump_rule: str) -> dict[str, np.ndarray]:
 
 
 def fixed_total(rules) -> bool:
-    """Do the two sides' points always add up to ``rules.raw_total``?  Not
-    when the declarer may discard the 5H or 3S with the kitty to nobody (K1):
-    then the other side's points are not the total minus the leader's."""
+    """Do the two sides' points always add up to ``rules.raw_total``, as the
+    run's results count them?  Not when the declarer may discard the 5H or
+    3S with the kitty to nobody (K1): then the other side's points are not
+    the total minus the leader's.  Nor under cover 3: a side under 3 tricks
+    scores neither its tricks nor the 5H, and the run's results hold the
+    standard count, so both sides are solved again with it
+    (:func:`kaiser_sim.game.side_tables`)."""
+    if rules.cover3:
+        return False
     return rules.kitty == "none" or not rules.may_discard_specials or rules.kitty_discard_points == "declarer"
 
 
@@ -365,11 +372,11 @@ class _RecordReplicates:
                     e = table_play_side(r, DD_POINTS, np.full(V, True), bool(k), total)  # the declaring side's
                     tabs[b, k, decl] = e if decl else total - e
         self.tabs = tabs.reshape(tabs.shape[0], -1)
-        # keyed by the declaring side's DD points (always in DD_POINTS' range; your side's need not be
-        # when a special card is discarded to nobody)
-        base = (np.asarray(nt, dtype=np.int64) * 2 + np.asarray(declaring, dtype=np.int64)) * V - DD_POINTS[0]
-        self.with_key = base + rec["decl_with"].to_numpy(dtype=np.int64)
-        self.without_key = base + rec["decl_without"].to_numpy(dtype=np.int64)
+        # keyed by the declaring side's DD points (your side's need not be in DD_POINTS' range when a special
+        # card is discarded to nobody; under cover 3 the declaring side's -3 reads as -2, as in the model)
+        base = (np.asarray(nt, dtype=np.int64) * 2 + np.asarray(declaring, dtype=np.int64)) * V
+        self.with_key = base + point_index(rec["decl_with"].to_numpy(dtype=np.int64))
+        self.without_key = base + point_index(rec["decl_without"].to_numpy(dtype=np.int64))
 
     def means(self, rows) -> np.ndarray:
         """(B,): each replicate's mean worth over the records ``rows`` (positions; the group's
@@ -504,8 +511,9 @@ def _tag(tables: StudyTables, names, info: dict, n: int, what: str) -> None:
         meta.footer = footer(part, what)
 
 
-def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
+def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
              trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
+    results = run_results.frame
     name, suit, value, key = CARDS[card]
     receivers = tuple(receivers)
     summary, make, swings, _ = counterfactual(results, rules, card, receivers, max_resolve, trump_rule)
@@ -532,7 +540,9 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
     tables.meta("observed").note = (
         f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
         "minus when the receiver holds it; 95% intervals clustered by deal"
-        + ("" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
+        + ("; cover 3 not applied here: the run's DD points are the standard count (views (a) and (c) "
+           "re-solve and score cover 3)" if rules.cover3
+           else "" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
            "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
            "counts for the defenders here"))
     tables.meta("worth_overall").note = (
@@ -541,7 +551,7 @@ def run_card(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve
         f"all_of_it = share with {value}; all leaders and strains of the re-solved deals")
     tables.meta("worth_by_role").note = f"(c) the {name}'s own points kept by the holder's side, by the holder's role and the strain"
     tables.meta("worth_by_length").note = f"(c) the {name}'s own points kept, by the holder's length in its suit and the strain"
-    info = run_info(results, rules)
+    info = run_info(run_results, rules)
     m = len(sample_of(results, card, max_resolve))
     _tag(tables, [name for name in tables if name != "observed"], info, m, "re-solved sample")
     _tag(tables, ["observed"], info, len(results), "every deal, no re-solve")

@@ -10,6 +10,7 @@ falls."""
 from __future__ import annotations
 
 from ..cards import THREE_SPADES
+from ..runs.results import RunResults
 from .common import definition, DEFAULT_TRUMP_RULE
 from .specials import (CARD_PARAMETERS, DEFAULT_MAX_RESOLVE, DEFAULT_RECEIVERS, cheat_sheet_card, plot_card, run_card,
                        sample_note, section_card)
@@ -36,9 +37,9 @@ DEFINITION = definition(KEY, "The 3S: worth of being dealt it (like-for-like swa
                                 "trump_rule": "longest-strength"})
 
 
-def run(results, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
+def run(run_results: RunResults, rules, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
         trump_rule: str = DEFAULT_TRUMP_RULE):
-    return run_card(results, rules, THREE_SPADES, receivers, max_resolve, trump_rule)
+    return run_card(run_results, rules, THREE_SPADES, receivers, max_resolve, trump_rule)
 
 
 def plot(tables):

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..auction import ladder
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, pct, ranges, scoring
+from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, TRUMP_RULES, definition, declarer_frame, hand_score, integer_axis, legend, mean_row,
                      new_figure, ordered_colors, rows_frame, share_row, run_info, StudyTables, TableMeta, table_play_model, tag, trump_by_rule,
                      with_model_error)
@@ -105,7 +106,8 @@ def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> p
                              "nt_better", "trump_better", "se_model"])
 
 
-def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
+def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
+    results = run_results.frame
     d = declarer_frame(results, trump_rule)
     hands = d["hand"].to_numpy(dtype=np.uint64)
     pts4 = d[["pts_S", "pts_H", "pts_D", "pts_C"]].to_numpy()
@@ -154,7 +156,7 @@ def run(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30
     if comp_tp is not None:
         tables.add("nt_vs_trump_table_play", comp_tp, TableMeta(
             note="TABLE PLAY (the table-play model applied to each hand's DD points): " + tables.meta("nt_vs_trump").note))
-    tag(tables, run_info(results, rules), f"trump rule {trump_rule}")
+    tag(tables, run_info(run_results, rules), f"trump rule {trump_rule}")
     if comp_tp is not None:
         meta = tables.meta("nt_vs_trump_table_play")
         meta.footer = meta.footer.replace("double dummy", "table play (PIMC model)")

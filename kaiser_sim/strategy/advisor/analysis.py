@@ -14,7 +14,7 @@ from ... import config
 from ...auction import Bid, bid_rank, ladder, strain_choices
 from ...cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT, Seat, Strain
 from ...game import dd_contracts
-from ...rules import MAX_BID, STANDARD, Rules, get_preset
+from ...rules import MAX_BID, STANDARD, Rules
 from ...scoring import score_hands
 from ...stats import effective_size, MeanCI, mean_ci, weighted_share_ci
 from .inputs import (
@@ -824,8 +824,8 @@ def verdict_text(rec: Recommendation, ctx: AuctionContext, heard: AuctionInfo | 
     return f"Verdict: {action}{after}."
 
 
-def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rows=None,
-                   rules: Rules | None = None, weights=None) -> Specials:
+def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int, rules: Rules, rows=None,
+                   weights=None) -> Specials:
     """Where the 5H and 3S are dealt (all deals), and their DD worth in
     ``strain`` on ``rows`` (default all; two extra single-strain solves of
     each of those deals; see the module doc).  ``strain`` :data:`LOW` (low
@@ -855,10 +855,10 @@ def specials_table(deals: np.ndarray, values: np.ndarray, seat: int, strain: int
     if int(strain) == LOW:
         from ...game import play_view
 
-        sub, five, three = play_view(sub, rules or get_preset("low-nt"), True)
+        sub, five, three = play_view(sub, rules, True)
     strains = np.full(len(rows), min(int(strain), int(Strain.N)), dtype=np.int64)
-    no5 = dd_contracts(sub, leaders, strains, rules or STANDARD, "points", five=np.uint64(0), three=three).astype(np.int64)
-    no3 = dd_contracts(sub, leaders, strains, rules or STANDARD, "points", five=five, three=np.uint64(0)).astype(np.int64)
+    no5 = dd_contracts(sub, leaders, strains, rules, "points", five=np.uint64(0), three=three).astype(np.int64)
+    no3 = dd_contracts(sub, leaders, strains, rules, "points", five=five, three=np.uint64(0)).astype(np.int64)
     w = _w(weights, rows)
     return Specials(_strain_key(strain), dealt, estimate(v - no5, w), estimate(no3 - v, w))
 
@@ -986,7 +986,7 @@ def _notes(rules: Rules, ctx: AuctionContext, specials: bool, trump: TrumpChoice
     return tuple(notes)
 
 
-def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules | None = None,
+def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rules: Rules = STANDARD,
            current_bid=None, specials: bool = True, play: str = "table", table_model=None, check: int | None = None,
            *, auction=None, bidders=None, scores=None, max_candidates: int | None = None,
            conditioning: str | None = None, progress=None) -> HandAdvice:
@@ -1058,7 +1058,6 @@ def advise(hand, seat="N", dealer=None, n: int | None = None, seed: int = 0, rul
     from ..conditioned import conditioned_deals, what_the_calls_told
     from ..policies import POLICIES, PolicyError, get_policy
 
-    rules = get_preset("standard") if rules is None else rules
     check_rules(rules)
     if n is None:
         n = KITTY_DEALS if rules.kitty != "none" else DEFAULT_DEALS
@@ -1225,7 +1224,7 @@ def _analyse(mask: int, ctx: AuctionContext, deals: np.ndarray, values: np.ndarr
         # their worth on every other deal: two more solves each, so half the deals keep the cost to a
         # fifth of the hand's solving (it is no figure of the calls, and needs no more precision)
         with steps.step("the 5H and the 3S: two more solves of half the deals"):
-            spec = specials_table(deals, values, ctx.seat, strain, np.arange(1, n, 2) if n >= 4 else every, rules,
+            spec = specials_table(deals, values, ctx.seat, strain, rules, np.arange(1, n, 2) if n >= 4 else every,
                                   weights)
     extra = rules_notes(rules, mask, n)
     weak = [t for t in extra if t.startswith("This hand may demand a redeal")]
