@@ -116,7 +116,8 @@ def main(argv=None) -> int:
                           for p, s in models.items())
         out.append(f"The shipped population (`kaiser_sim/data/population.npz`, {path.stat().st_size / 1024:,.0f} KiB): "
                    f"{i['deals']:,} deals (seed {i['seed']}) solved double dummy in {i['solve_seconds']:.0f} s, then "
-                   f"{plays}; temperature {i['temperature']} points, floor {i['floor']}; built by `make "
+                   f"{plays}; temperature {i['temperature']} points (its values fitted against calls at "
+                   f"{i.get('fit_temperature', i['temperature'])}), floor {i['floor']}; built by `make "
                    "population-model` (`kaiser-sim population-model`) on the machine below while other work ran "
                    "(nice 10).")
         out.append("")
@@ -201,29 +202,36 @@ RULES_NOTE = [
     "The rule sheets (the Spanish one: \"apuesta con cuidado: hay 10 puntos en juego; 7 u 8 ya es mucho\", "
     "\"errores típicos: apostar demasiado alto\", \"sin triunfo solo con ases\"; all of them: the dealer may take "
     "the highest bid at its level, and must bid if the first three pass) describe players who pass a poor hand, "
-    "rarely go past 7 or 8, and keep no trump for hands with aces.  Set beside the tables above:",
+    "rarely go past 7 or 8, and keep no trump for hands with aces.  Set beside the tables above (the population "
+    "calling at its temperature of 0.3 points, its values fitted against calls at 0.5):",
     "",
     "- **A poor hand passes.**  `ev` opens 96% of first-seat hands and 97% of hands with a count of 4.5-5; the "
-    "population opens 39% of first-seat hands, 6% of those counting 4 or less, 13-14% of those counting 4.5-5, about "
-    "half of those counting 7.5-8, and nearly all of the strongest.  What is left of a poor hand's bids is "
-    "the quantal form: where passing and the cheapest bid are worth nearly the same (a point apart at a "
-    "temperature of half a point), it still bids sometimes; no call is ever impossible.",
-    "- **7 or 8 is already a lot.**  The population's contracts average level 6.6 (ev 6.9); one in fourteen is 8 or "
-    "more (ev's one in sixteen, listening's one in thirty): it jumps more than the others (42% of its first-seat "
-    "bids are jumps, a first-seat 7 the commonest), because an opening 7 shuts out the 6-level overcalls, the dealer's match included.  Whether a "
-    "human would jump as often is the one place where it disagrees with the sheets; its jumps are valued in table "
-    "play against itself, not against the sheets' players.",
+    "population opens 34% of first-seat hands, 7.5% of those counting 4 or less, 12% of those counting 4.5-5, "
+    "43% of those counting 7.5-8, and 98-100% from 9.5 up.  What is left of a poor hand's bids is the quantal "
+    "form: where passing and the cheapest bid are worth nearly the same, it still bids sometimes; no call is "
+    "ever impossible.  The advisor's best response to it passes such a hand.",
+    "- **Overcalls on nothing.**  A seat counting 4 or less facing an opponent's bid overcalls 14% of the time: "
+    "most of it a sacrifice, 8 over an opponent's 7NT, a failed 8 costing less than a made 7NT, which scores "
+    "double.",
+    "- **7 or 8 is already a lot.**  The population's contracts average level 6.6 (ev 6.9, listening 6.5); one in "
+    "eleven is 8 or more (9.2%; ev 6.2%, listening 4.3%).  It jumps more than the others (55% of its first-seat "
+    "bids are jumps, mostly to 7), because an opening 7 shuts out the 6-level overcalls, the dealer's match "
+    "included.  Whether a human would jump as often is the one place where it disagrees with the sheets; its "
+    "jumps are valued in table play against itself, not against the sheets' players.",
     "- **The dealer's privilege.**  Facing a bid, `ev`'s dealer matches 57% of the time and bids on 70%; the "
-    "population's dealer matches 18% and bids on 32% (listening 20% and 34%), and never over its partner's NT "
-    "but for the floor's slips (one in a million where the bid throws points away): the privilege used on a hand that can make the contract, not on every hand.  The "
-    "first three pass on one deal in eight (the forced dealer "
-    "then bids, usually the cheapest bid).",
-    "- **Positions.**  First seat passes most hands (61%), second seat opens three in four after that pass: "
-    "with the dealer its partner, the second seat's opening is protected by the match, while a first-seat "
-    "opening faces three players who may all bid over it.  The sheets say nothing of position.",
-    "- **No trump only with aces.**  16-29% of the population's bids are NT by position (ev's 36-54%), and "
-    "1.5% without an ace: the table by aces held shows its NT share climbing from 1.5% with no ace to 44% with "
-    "two and 83-98% with three or four (the aces and the top winners are among its features).",
+    "population's dealer matches 14% and bids on 32% (listening 23% and 43%), and never over its partner's NT "
+    "but for the floor's slips (one in a million where the bid throws points away): the privilege used on a hand "
+    "that can make the contract, not on every hand.  The first three pass on one deal in seven (the forced "
+    "dealer then bids, usually the cheapest bid).",
+    "- **Positions.**  First seat passes two hands in three (66%), second seat opens nearly three in four (73%) "
+    "after that pass: with the dealer its partner, the second seat's opening is protected by the match, while a "
+    "first-seat opening faces three players who may all bid over it.  The sheets say nothing of position.  A "
+    "strong first seat can exploit it: passing and letting the second seat or the forced dealer declare against "
+    "its cards is worth about as much as opening (the advisor calls AK93.5.AK.8 first to speak a tie between "
+    "passing and 6NT).",
+    "- **No trump only with aces.**  27-41% of the population's bids are NT by position (ev's 36-54%), and 0.2% "
+    "without an ace: the table by aces held shows its NT share climbing from 0.2% with no ace to 72% with two "
+    "and 99-100% with three or four (the aces and the top winners are among its features).",
 ]
 
 if __name__ == "__main__":
