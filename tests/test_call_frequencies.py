@@ -61,5 +61,31 @@ def test_tables_intervals_and_section():
             assert np.isclose(r["open_lo"], lo) and np.isclose(r["open_hi"], hi)
     assert (t["auctions"]["level"] >= 6).all() and len(t["documents"]) > 0
     blocks, meaning, charts = study.section(t)
-    assert len(blocks) == 4 and meaning and charts == ["call_frequencies_opening"]
+    assert len(blocks) == 5 and meaning and charts == ["call_frequencies_opening"]
     assert study.report_params(1_000_000) == {"deals": 20000} and study.report_params(4000) == {"deals": 2000}
+
+
+def test_the_published_exploitability_is_the_benchmarks_and_the_section_quotes_it():
+    """The record the report quotes holds the figures of benchmarks/results/exploitability.md (each policy's
+    gain and interval, as printed there), lowest first, the population the lowest; the section prints it as
+    its last table and names the least exploitable model; under other rules there is no figure."""
+    from pathlib import Path
+
+    from kaiser_sim.strategy.exploitability import published_exploitability
+
+    rows = published_exploitability()
+    assert {r["policy"] for r in rows} >= {"population", "listening", "score-aware", "ev", "cautious", "aggressive"}
+    assert [r["gain"] for r in rows] == sorted(r["gain"] for r in rows) and rows[0]["policy"] == "population"
+    md = (Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "exploitability.md").read_text("utf-8")
+    for r in rows:
+        assert r["lo"] < r["gain"] < r["hi"]
+        assert f"**+{r['gain']:.2f}** [+{r['lo']:.2f}, +{r['hi']:.2f}]" in md, r
+    study = get_study("call-frequencies")
+    t = study.run(None, RULES, deals=100, seed=3, policies=["population"])
+    assert list(t["exploitability"]["policy"]) == [r["policy"] for r in rows]
+    blocks, meaning, _ = study.section(t)
+    assert "exploitab" in blocks[-1].title.lower() and len(blocks[-1].df) == len(rows)
+    assert any("against population, the least of the models measured" in line for line in meaning)
+    other = study.run(None, Rules.preset("kitty-4"), deals=100, seed=3, policies=["ev"])
+    assert other["exploitability"].empty and len(study.section(other)[0]) == 4
+

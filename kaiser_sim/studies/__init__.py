@@ -189,7 +189,7 @@ REGISTRY: tuple[Study, ...] = (
           "seat and score", ("matches",), "default", ("by_score", "by_seat", "rounds", "win_rates"),
           unit="matches", report_params=True),
     Study("call-frequencies", "call_frequencies", "the bidding model's call frequencies by position and count band, "
-          "beside the rule documents", ("auctions",), "default", ("auctions", "by_count", "by_position", "documents"),
+          "beside the rule documents", ("auctions",), "default", ("auctions", "by_count", "by_position", "documents", "exploitability"),
           report_params=True),
     Study("dd-bias", "dd_bias", "how far PIMC play (players see only their own hand) is from double dummy",
           ("deals", "play"), "named",

@@ -28,7 +28,12 @@ so the seats of one position are independent rows):
   :func:`kaiser_sim.hands.strength`): the first seat's opening rate, and
   the overcall rate of the second and third seats facing an opponent's bid;
 - ``documents``: what the rule documents say players do, each beside the
-  number of the tables above that checks it, for the first policy.
+  number of the tables above that checks it, for the first policy;
+- ``exploitability``: how much a player who sees its whole hand gains a
+  hand by deviating from each policy, as published
+  (:func:`kaiser_sim.strategy.exploitability.published_exploitability`:
+  measured by ``benchmarks/exploitability.py``, not on this study's deals;
+  the standard rules only, empty under others).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
+from ..rules import Rules
 from ..strategy.policies import POLICIES
 from ..config import MAX_SEED
 from .common import StudyTables, definition, proportion_row
@@ -191,8 +197,19 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
     first = counts[policies[0]]
     doc_rows = [{"policy": policies[0], "document": claim, "checked by": what, **_share("share", get(first))}
                 for claim, what, get in DOCUMENTS]
+    from ..strategy.exploitability import published_exploitability
+
+    from ..strategy.policies import LISTEN_IGNORED_RULES
+
+    def play_rules(r):  # the rules a hand at 0-0 is bid and played by (not the match's end, not the label)
+        return {k: v for k, v in r.to_dict().items() if k not in LISTEN_IGNORED_RULES}
+
+    standard = play_rules(rules) == play_rules(Rules.preset("standard"))
+    expl = pd.DataFrame(published_exploitability() if standard else [],
+                        columns=["policy", "gain", "lo", "hi", "situations", "measured", "code"])
     tables = StudyTables({"by_position": pd.DataFrame(pos_rows), "auctions": pd.DataFrame(auc_rows),
-                          "by_count": pd.DataFrame(band_rows), "documents": pd.DataFrame(doc_rows)})
+                          "by_count": pd.DataFrame(band_rows), "documents": pd.DataFrame(doc_rows),
+                          "exploitability": expl})
     info = {"n": int(deals), "seed": int(seed), "rules": getattr(rules, "label", str(rules)), "policies": policies,
             "population_note": population_note(rules) if "population" in policies else ""}
     notes = {"by_position": "opening rate: of the seats with no bid before them (the dealer's 100%: forced); overcall "
@@ -206,9 +223,18 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
         meta = tables.meta(name)
         meta.run = dict(info)
         meta.note = (f"{int(deals):,} fresh deals (seed {seed}), every seat bidding by the same policy, 0-0; "
-                     + notes[name] + "; shares with their Wilson 95% interval and n")
+                     + notes.get(name, "") + "; shares with their Wilson 95% interval and n")
         meta.footer = (f"n={int(deals):,} auctions a policy, seed={seed}, rules={info['rules']}; no solving "
                        "(hands only): the calls, no card played; 95% intervals (Wilson), one auction a deal")
+    meta = tables.meta("exploitability")
+    meta.note = ("measured apart, not on these deals (benchmarks/exploitability.py, recorded in "
+                 "kaiser_sim/data/exploitability.json): the mean gain, in points a hand (your side's hand score "
+                 "minus the opponents', table play, 0-0), of a player who sees its whole hand and knows the others "
+                 "bid by the policy (the hand advisor), in situations the policy itself produces, its deviation "
+                 "chosen on half of 300 deals consistent with the calls heard and valued on the other half; 95% "
+                 "interval over the situations" if standard else
+                 "measured under the standard rules only: no figure for these rules")
+    meta.footer = "published measurement (standard rules); n = situations"
     return tables
 
 
@@ -254,6 +280,9 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               "hands facing an opponent": count(r["over_n"])} for _, r in bc.iterrows()]
     drows = [{"the documents say": r["document"], "checked by": r["checked by"], f"{r['policy']} %": pc(r, "share"),
               "n": count(r["share_n"])} for _, r in dc.iterrows()]
+    erows = [{"policy": r["policy"], "a best response gains, points a hand": ci(r["gain"], r["lo"], r["hi"], 2),
+              "situations": count(r["situations"]), "measured": f"{r['measured']} (code {r['code']})"}
+             for _, r in tables["exploitability"].iterrows()]
     notes = {name: tables.meta(name).note for name in tables}
     blocks = [Table(f"{KEY}-by-position", "Calls by position", frame(prows), notes["by_position"]),
               Table(f"{KEY}-auctions", "The auctions: passed out, the dealer's privilege, the contracts", frame(arows),
@@ -261,6 +290,9 @@ def section(tables) -> tuple[list, list[str], list[str]]:
               Table(f"{KEY}-by-count", "Calls by the hand's count", frame(crows), notes["by_count"]),
               Table(f"{KEY}-documents", "Beside what the rule documents say players do", frame(drows),
                     notes["documents"])]
+    if erows:
+        blocks.append(Table(f"{KEY}-exploitability", "How exploitable each bidding model is", frame(erows),
+                            notes["exploitability"]))
     return blocks, meaning(tables), ["call_frequencies_opening"]
 
 
@@ -281,8 +313,15 @@ def meaning(tables) -> list[str]:
                    f"{ci(a['level8'], a['level8_lo'], a['level8_hi'], 1, 100)}% of contracts are at 8 or more "
                    f"(mean level {a['level']:.2f}).")
     out.append("The rule documents describe players who pass a poor hand, rarely go past 7 or 8, keep no trump for "
-               "hands with aces and use the dealer's privilege on a hand that can make the bid; the last table sets "
-               "each of those beside the model's own share.")
+               "hands with aces and use the dealer's privilege on a hand that can make the bid; the table beside "
+               "them sets each of those beside the model's own share.")
+    ex = tables["exploitability"] if "exploitability" in tables else None
+    if ex is not None and len(ex):
+        least = ex.iloc[0]
+        others = "; ".join(f"{r['policy']} {ci(r['gain'], r['lo'], r['hi'], 2)}" for _, r in ex.iloc[1:].iterrows())
+        out.append(f"How exploitable each model is (measured apart, last table): a player who sees its whole hand "
+                   f"gains {ci(least['gain'], least['lo'], least['hi'], 2)} points a hand against {least['policy']}, "
+                   f"the least of the models measured ({others}).")
     return out
 
 
