@@ -667,6 +667,15 @@ LISTEN_IGNORED_RULES = ("label", "target", "target_after_nt", "tie_rule", "only_
                         "bid_out")
 
 
+def hand_rules(rules) -> dict:
+    """The rules a hand at 0-0 is bid and played by: ``rules`` (a
+    :class:`Rules` or its dict) without :data:`LISTEN_IGNORED_RULES` (the
+    label and the match's end).  Two rule sets the fitted bidders treat as
+    one compare equal here."""
+    d = rules.to_dict() if isinstance(rules, Rules) else rules
+    return {k: v for k, v in d.items() if k not in LISTEN_IGNORED_RULES}
+
+
 def listen_features(hands, rules: Rules, make_model=None, play: str = DEFAULT_PLAY) -> np.ndarray:
     """``(n,)`` the listening table's feature bin of each hand (0 ..
     :data:`LISTEN_BINS` - 1): its expected raw points in its best trump
@@ -736,8 +745,7 @@ class ListeningTable:
 
     def applies_to(self, rules: Rules) -> bool:
         """Whether ``rules`` equal the table's but for :data:`LISTEN_IGNORED_RULES`."""
-        mine = {k: v for k, v in self.rules.items() if k not in LISTEN_IGNORED_RULES}
-        theirs = {k: v for k, v in rules.to_dict().items() if k not in LISTEN_IGNORED_RULES}
+        mine, theirs = hand_rules(self.rules), hand_rules(rules)
         return mine == theirs and self.mean.shape[2] == len(ladder_arrays(rules)) + 1
 
     def choose(self, calls: np.ndarray, feature: np.ndarray, rules: Rules, default: np.ndarray):
@@ -1138,8 +1146,7 @@ class PopulationModel:
     def applies_to(self, rules: Rules) -> bool:
         """Whether ``rules`` equal the build's but for the match's end
         (:data:`kaiser_sim.strategy.policies.LISTEN_IGNORED_RULES`)."""
-        mine = {k: v for k, v in self.rules.items() if k not in LISTEN_IGNORED_RULES}
-        theirs = {k: v for k, v in rules.to_dict().items() if k not in LISTEN_IGNORED_RULES}
+        mine, theirs = hand_rules(self.rules), hand_rules(rules)
         shape = (N_CELLS, len(ACTIONS), 1 + len(FEATURES) + len(EXTRAS))  # a file of an older layout: not this
         return (mine == theirs and len(self.info.get("calls", [])) == len(ladder_arrays(rules)) + 1
                 and self.coef.shape == shape)
@@ -1559,5 +1566,5 @@ __all__ = ["PASS", "Policy", "EVPolicy", "HeuristicPolicy", "ScoreAwarePolicy", 
            "hand_features", "quantal", "softmax_calls", "action_scores", "action_extras", "cell_of", "FEATURES",
            "EXTRAS", "TEMPERATURE", "PLAY_TEMPERATURE", "FLOOR", "FLOOR_SCALE", "FLOOR_MIN", "floor_shares", "ACTION_FLOOR", "ENDGAME",
            "ENDGAME_TEMPERATURE", "ENDGAME_SCORE_WEIGHT",
-           "population_actions", "bucket_groups", "TOP_BUCKETS",
+           "population_actions", "bucket_groups", "TOP_BUCKETS", "hand_rules",
            "N_CELLS", "POPULATION_FILE"]

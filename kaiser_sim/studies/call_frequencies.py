@@ -199,12 +199,9 @@ def run(results, rules, deals: int = 20000, seed: int = config.STUDY_SEED,
                 for claim, what, get in DOCUMENTS]
     from ..strategy.exploitability import published_exploitability
 
-    from ..strategy.policies import LISTEN_IGNORED_RULES
+    from ..strategy.policies import hand_rules
 
-    def play_rules(r):  # the rules a hand at 0-0 is bid and played by (not the match's end, not the label)
-        return {k: v for k, v in r.to_dict().items() if k not in LISTEN_IGNORED_RULES}
-
-    standard = play_rules(rules) == play_rules(Rules.preset("standard"))
+    standard = hand_rules(rules) == hand_rules(Rules.preset("standard"))
     expl = pd.DataFrame(published_exploitability() if standard else [],
                         columns=["policy", "gain", "lo", "hi", "situations", "measured", "code"])
     tables = StudyTables({"by_position": pd.DataFrame(pos_rows), "auctions": pd.DataFrame(auc_rows),
