@@ -716,7 +716,7 @@ def test_json_schema():
         assert b["strain"] == ("N" if b["nt"] else d["trump"]["strain"])  # one trump for the hand
     rec = d["recommendation"]
     assert set(rec) == {"call", "strain", "expected", "forced", "limit", "limit_strain", "versus", "difference",
-                        "clear", "tie", "reason", "basis", "value", "fresh"}
+                        "clear", "tie", "reason", "basis", "value", "fresh", "after_pass"}
     assert rec["call"] in d["legal_calls"] and rec["basis"] == "net"
     if rec["call"] != "pass":
         check_pair(rec["expected"], check_mean)

@@ -180,6 +180,19 @@ def check_answer(a) -> None:
         assert f"As dealer facing {doc['match']['bid']}: {decision} (" in text
     if rec["fresh"] is not None and len(calls) > 1:
         assert "Expected on fresh deals: " in text
+    # why a good hand passes: the opponents' share of the declaring after the pass, the calls table's own
+    after = rec["after_pass"]
+    pass_row = next((c for c in calls if c["call"] == "pass"), None)
+    should_say = (chosen == "pass" and rec["tie"] and basis == "net" and not rec["forced"]
+                  and rec["value"][m]["mean"] > 0 and pass_row["declares"]["opponents"] > 0)
+    assert (after is not None) == should_say, (chosen, rec["tie"], after)
+    if after is not None:
+        assert after["opponents_declare"] == pytest.approx(pass_row["declares"]["opponents"], abs=1e-3)
+        share = f"{100 * after['opponents_declare']:.0f}%"
+        assert f"why passing holds its own: after it the opponents declare {share} of the deals" in rec["reason"]
+        theirs = after["net_when_they_declare"]
+        assert f"on those your side nets {theirs['mean']:+.2f}" in rec["reason"]
+        assert ("their contracts cost them" in rec["reason"]) == (theirs["lo"] > 0)
     # 3. coherent probabilities: P(at least b) never rises with b, per strain and in the bid table
     for key, s in doc["strains"].items():
         for meas in ("table", "dd"):

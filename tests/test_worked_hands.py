@@ -55,3 +55,24 @@ def test_the_advisors_call_and_figures_come_from_its_document(worked):
     blocks = worked_blocks([row], N)
     text = " ".join(getattr(b, "text", "") for b in blocks)
     assert "Chosen for the test" in text and row["card"] in text
+
+
+def test_a_good_hand_told_to_pass_says_why_from_the_advisors_figures():
+    """AK93.5.AK.8 first to call, on 300 deals of seed 0: the advisor passes (a tie with its best bid) with a
+    positive net; the worked hand says why with the advisor's own after-pass figures, in the text and in the
+    figures table."""
+    w = WorkedHand("AK93.5.AK.8", "the why")
+    row = work_hand(w, None, RULES, 300, 0)
+    doc = advise(w.hand, seat="N", n=300, seed=0, rules=RULES, check=0, specials=False, auction="none").to_dict()
+    rec = doc["recommendation"]
+    assert rec["call"] == "pass" and rec["tie"] and rec["value"]["table"]["mean"] > 0
+    after = rec["after_pass"]
+    share = f"{100 * after['opponents_declare']:.0f}%"
+    assert row["why"].startswith(f"after the pass the opponents declare {share} of the deals")
+    assert f"{after['net_when_they_declare']['mean']:+.2f}" in row["why"]
+    blocks = worked_blocks([row], 300)
+    text = " ".join(getattr(b, "text", "") for b in blocks)
+    assert "Why pass: " + row["why"] in text
+    figures = next(b for b in blocks if getattr(b, "name", "") == "example-hands-figures")
+    assert figures.df["after a pass: they declare, your net"].iloc[0] == row["after_pass"]
+    assert row["after_pass"].startswith(share)

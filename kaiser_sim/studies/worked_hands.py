@@ -134,6 +134,16 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
                                                                      else "")
     figures = []
     out["net"] = signed_ci(value["mean"], value["lo"], value["hi"]) if value else "-"
+    after = rec.get("after_pass")  # a good hand told to pass: what happens instead (the advisor's own figures)
+    out["after_pass"], out["why"] = "-", ""
+    if after:
+        theirs = after["net_when_they_declare"]
+        share = f"{100 * after['opponents_declare']:.0f}"
+        out["after_pass"] = f"{share}%, {signed_ci(theirs['mean'], theirs['lo'], theirs['hi'])}"
+        out["why"] = (f"after the pass the opponents declare {share}% of the deals, and on those your side nets "
+                      f"{signed_ci(theirs['mean'], theirs['lo'], theirs['hi'])} points a hand"
+                      + (": their contracts cost them, so defending pays as well as bidding" if theirs["lo"] > 0
+                         else ""))
     out["checks"] = []  # the bids checked, as the figures table prints them
     if value:
         figures.append(f"its net value (your side's score minus the opponents') "
@@ -211,6 +221,8 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
                  f"column {r['column']} trumps, where it says {r['card']}. The advisor: {r['advisor']}.")
         if r["figures"]:
             words += f" Behind it: {r['figures']}."
+        if r.get("why"):
+            words += f" Why pass: {r['why']}."
         if r["compare"]:
             words += f" So {r['compare']}."
         blocks.append(Text(words))
@@ -218,6 +230,7 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
     fig_rows = []
     for i, r in enumerate(rows, 1):
         head = {"#": str(i), "advisor": r["advisor"].split(" (")[0], "its net, table play": r.get("net", "-"),
+                "after a pass: they declare, your net": r.get("after_pass", "-"),
                 "highest bid worth declaring": r.get("advisor_highest", "-")}
         checks = r.get("checks") or [{}]
         for j, c in enumerate(checks):
@@ -226,7 +239,9 @@ def worked_blocks(rows: list[dict], deals: int) -> list:
                              "makes %, double dummy": "-", "score, table play": "-", **c})
     blocks.append(Table("example-hands-figures", "The advisor's figures, hand by hand", frame(fig_rows),
                         note=f"the hand advisor on {deals:,} deals a hand, as in the text above; its net: your "
-                             "side's score minus the opponents', points a hand; highest bid worth declaring: for this "
+                             "side's score minus the opponents', points a hand; after a pass (where the advisor passes "
+                             "a hand with a positive net, tied with a bid): the share of the deals the opponents "
+                             "declare after it, and your side's net on those; highest bid worth declaring: for this "
                              "hand alone, the highest bid with a positive net value if declared (the card's measure); "
                              "score: the declaring side's hand score"))
     return blocks

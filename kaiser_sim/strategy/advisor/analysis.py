@@ -27,7 +27,7 @@ from .measures import (
     solve_strains, table_play_for,
 )
 from .results import (
-    bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, pre_emptive, Recommendation, signed,
+    AfterPass, bid_label, CHOSEN_ON, ci_text, HandAdvice, heard_text, MatchAdvice, pct, pre_emptive, Recommendation, signed,
     Specials, TrumpChoice, value_text, value_words,
 )
 
@@ -729,12 +729,33 @@ def recommend_call(cv, basis: str, bids: pd.DataFrame, per_deal: dict, ctx: Auct
             reason += f"; better than {versus}, the next best, by {dtext(diff)}"
         else:
             reason += f"; a tie with {_listed(ties)}: not clearly better than {versus} (difference {dtext(diff)})"
+    after_pass = _after_pass(cv, b, rows, w, ctx, vals[b]) if (
+        call == "pass" and basis == "net" and not ctx.forced and (tie or by_default) and value.mean > 0) else None
+    if after_pass is not None:
+        # the question a player asks of a good hand told to pass: what happens instead
+        theirs = after_pass.net_when_they_declare
+        reason += (f"; why passing holds its own: after it the opponents declare "
+                   f"{100 * after_pass.opponents_declare:.0f}% of the deals, and on those your side nets "
+                   f"{value_text(theirs, basis)}"
+                   + (": their contracts cost them, so defending pays as well as bidding" if theirs.lo > 0 else ""))
     return Recommendation(call=call, strain=strain, expected=expected, forced=ctx.forced, limit=limit,
                           limit_strain=limit_strain, versus=versus, difference=diff, reason=reason, clear=not tie,
                           tie=tie, expected_dd=expected_dd, difference_dd=diff_dd, play=play, basis=basis,
                           value=value, value_dd=value_dd, ties=ties, equivalent=equivalent,
                           fresh=fresh_value(cv, basis, weights, standing),
-                          over=None if b == b0 else bid_label(cv.calls[b0], _call_strain(cv.calls[b0], trump, nt)))
+                          over=None if b == b0 else bid_label(cv.calls[b0], _call_strain(cv.calls[b0], trump, nt)),
+                          after_pass=after_pass)
+
+
+def _after_pass(cv, b: int, rows, w, ctx: AuctionContext, pass_values) -> AfterPass | None:
+    """The opponents' share of the declaring after the pass (call ``b``) and
+    the side's net on those deals (:class:`AfterPass`), or None when they
+    never declare."""
+    who = cv.declarer[b, rows]
+    theirs = (who >= 0) & ((who & 1) != (ctx.seat & 1))
+    if not theirs.any():
+        return None
+    return AfterPass(float(mean_of(theirs, w)), estimate(pass_values[theirs], None if w is None else w[theirs]))
 
 
 def match_on_calls(cv, basis: str, bids: pd.DataFrame, ctx: AuctionContext, rules: Rules,

@@ -32,6 +32,18 @@ SCHEMA = "kaiser-sim/hand-advice/3"
 
 
 @dataclass(frozen=True)
+class AfterPass:
+    """Why a pass holds its own against a bid it ties with: after it, the
+    opponents declare ``opponents_declare`` of the deals (a share), and on
+    those deals the side's net worth (its score minus theirs, in the advice's
+    measure) is ``net_when_they_declare``: where it is positive, their
+    contracts cost them on average.  Both on the recommendation's deals."""
+
+    opponents_declare: float
+    net_when_they_declare: MeanCI
+
+
+@dataclass(frozen=True)
 class Recommendation:
     """The call to make.
 
@@ -75,6 +87,8 @@ class Recommendation:
         measures, and is worth not clearly less: the later seats have fewer
         bids over it), or None; ``over`` is then the top of the calls table
         and a declared tie (``versus``).
+    after_pass : why a pass with a positive worth holds its own against the
+        bids it ties with (:class:`AfterPass`), or None.
     """
 
     call: str
@@ -98,6 +112,7 @@ class Recommendation:
     equivalent: tuple = ()
     fresh: MeanCI | None = None
     over: str | None = None
+    after_pass: AfterPass | None = None
 
 
 #: the rows the choices are made on (rows 0, 2, 4, ...); the reporting rows are "all" or "odd"
@@ -446,6 +461,9 @@ def _to_dict(a: HandAdvice) -> dict:
             "tie": rec.tie, "reason": rec.reason, "basis": rec.basis,
             "value": _mean_pair(rec.play, rec.value, rec.value_dd),
             "fresh": _mean_obj(rec.fresh),
+            "after_pass": None if rec.after_pass is None else {
+                "opponents_declare": _num(rec.after_pass.opponents_declare),
+                "net_when_they_declare": _mean_obj(rec.after_pass.net_when_they_declare)},
         },
         "trump": _trump_obj(a.trump),
         "auction": _auction_obj(a),
