@@ -109,4 +109,27 @@ def test_the_call_chart_reports_on_the_other_half(small):
     assert set(ch["situation"]) <= {"opens", "after partner's bid", "after an opponent's bid", "dealer facing a bid"}
     for _, r in ch.iterrows():
         assert r[f"net {r['best']}"] == pytest.approx(r["best_net"])
-        assert r["settled"] == (r["runner_up"] is None or r["diff_lo"] > 0)
+        assert r["settled"] == (r["runner_up"] is not None and r["diff_lo"] > 0)
+
+
+def test_a_bid_heard_now_and_then_too_high_does_not_leave_pass_alone():
+    """Partner opened 6 on 199 deals and 12NT on one (a soft bidding model
+    makes every call now and then): third seat still compares its bids, on
+    the 199 hands where they are legal, instead of reporting pass settled
+    with nothing beside it."""
+    from kaiser_sim.dd import dd_table
+    from kaiser_sim.strategy.policies import PASS, ladder_arrays
+    from kaiser_sim.studies.auction import call_chart
+
+    n = 200
+    deals = deal_batch(n, 11)
+    pts = np.asarray(dd_table(deals)).astype(float)
+    lad = ladder_arrays(STANDARD)
+    calls = np.tile(np.array([lad.rank("6"), PASS, PASS, PASS], dtype=np.int16), (n, 1))
+    calls[1, 0] = lad.rank("12NT")  # deal 1: an odd deal, on the reporting half
+    count_ = np.full((n, 4), 9.0)  # one count band for every hand
+    chart, _ = call_chart(results_run(deals, points=pts, seed=11).frame, STANDARD, get_policy("population"), calls,
+                          np.zeros(n, dtype=np.int64), count_, min_cell=20)
+    row = chart[(chart["position"] == 3) & (chart["situation"] == "after partner's bid")].iloc[0]
+    assert row["runner_up"] is not None and not np.isnan(row["net NT"])
+    assert row["n"] == n // 2 - 1  # the odd deals but the one where partner bid 12NT

@@ -77,6 +77,9 @@ class AuctionStudyError(KaiserSimError):
 #: rows a bidding model sees at once: its temporaries grow with the rows (a value for every bid and
 #: table-play outcome of each hand), so a million deals are bid in blocks of this many
 BLOCK_ROWS = 100_000
+#: the call chart compares the calls legal on at least this share of a cell's hands (on the hands where all of
+#: them are legal): the soft bidding model now and then makes a bid so high that a cheap call is illegal
+COMPARED_SHARE = 0.99
 
 
 def blocks(n: int, size: int | None = None) -> list[slice]:
@@ -239,9 +242,11 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     of every leader and strain (no solving).  The best action is chosen on
     the even deals and reported on the odd ones (the winner's curse): its
     net value there, the runner-up's, their paired difference, and
-    ``settled`` when that difference's 95% interval lies above 0.  Only
-    actions legal on every hand of a cell are compared; a cell needs
-    ``min_cell`` hands on each half.  With the chart, its metadata: its
+    ``settled`` when that difference's 95% interval lies above 0 (never
+    with one action alone).  The actions legal on at least
+    :data:`COMPARED_SHARE` of a cell's hands are compared, on the hands
+    where all of them are legal (``n``: those of the reporting half); a cell
+    needs ``min_cell`` such hands on each half.  With the chart, its metadata: its
     note and (``extra``) the ``measure`` and the ``bidders`` model."""
     from ..strategy.call_worth import ACTIONS, playout_net, position_calls
     from ..strategy.capabilities import refusal
@@ -279,15 +284,21 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
                 cell = (sit == si) & (np.asarray(band) == label)
                 if (cell & even).sum() < min_cell or (cell & ~even).sum() < min_cell:
                     continue
-                legal = [j for j in range(len(ACTIONS)) if ok[cell, j].all()]
+                # the calls compared: those legal on nearly every hand of the cell, each on the hands where all
+                # of them are legal (a soft bidding model makes every call now and then, so a few hands heard a
+                # bid so high that a cheap bid is illegal: "legal on every hand" would leave pass alone)
+                legal = [j for j in range(len(ACTIONS)) if ok[cell, j].mean() >= COMPARED_SHARE]
                 if not legal:
+                    continue
+                cell = cell & ok[:, legal].all(axis=1)
+                if (cell & even).sum() < min_cell or (cell & ~even).sum() < min_cell:
                     continue
                 rep = cell & ~even
                 order, m, d = best_on_halves(net, legal, cell & even, rep)
                 row = {"position": k + 1, "situation": sname, "count": label, "n": int(rep.sum()),
                        "best": ACTIONS[order[0]], "best_net": m["mean"], "best_lo": m["lo"], "best_hi": m["hi"],
                        "runner_up": None, "runner_net": np.nan, "diff": np.nan, "diff_lo": np.nan, "diff_hi": np.nan,
-                       "settled": True}
+                       "settled": False}  # one call alone compared settles nothing
                 if d is not None:
                     row.update(runner_up=ACTIONS[order[1]], runner_net=net[rep, order[1]].mean(), diff=d["mean"],
                                diff_lo=d["lo"], diff_hi=d["hi"], settled=bool(d["lo"] > 0))
@@ -299,7 +310,9 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     note = (f"net value = the caller's side's hand score minus the opponents', the rest of the auction "
             f"played out by the {policy.name} model ({measure}); best chosen on the even deals, "
             "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
-            "plain and NT bids, one step above each, and the dealer's match")
+            "plain and NT bids, one step above each, and the dealer's match, each compared where legal on at "
+            f"least {COMPARED_SHARE:.0%} of a cell's hands, on the hands where all the compared calls are legal "
+            "(n)")
     return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 
