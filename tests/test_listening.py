@@ -406,3 +406,23 @@ def test_contract_values_read_the_declarers_count_band(solved):
     # the band matters: the deals of strong declarers differ from the pooled reading
     strong = np.array(bands) >= 6
     assert strong.any() and np.abs(got[strong] - np.array(pooled)[strong]).max() > 0.05
+
+
+def test_the_section_calls_the_shipped_table_a_best_response_not_converged():
+    """The shipped table is one round against the population (the others fixed): the listening section says it
+    is that model's best response, never that it 'converged' after its one round (its round moved a share by
+    far more than the tolerance)."""
+    import pandas as pd
+
+    from kaiser_sim.studies.common import StudyTables
+    from kaiser_sim.strategy.policies import get_policy
+    from kaiser_sim.studies.listening import _rounds, meaning
+
+    rounds, meta = _rounds(get_policy("listening", play="table"), STANDARD)
+    assert len(rounds) == 2 and meta.extra["start"] == "population"
+    assert rounds["change"].iloc[1] > meta.extra["tolerance"]
+    empty = pd.DataFrame()
+    tables = StudyTables({"win_rates": empty, "by_score": empty})
+    tables.add("rounds", rounds, meta)
+    said = " ".join(meaning(tables))
+    assert "is the best response to the population bidding model" in said and "converged" not in said

@@ -423,9 +423,11 @@ def build_tables(rules: Rules = Rules.preset("standard"), deals: int = LISTEN_DE
             info["table_model"] = {"deals": prov.get("deals"), "fit_seeds": fit_seeds(prov)}
         out[used] = ListeningTable(table.mean, table.n, table.sd, used, rules.to_dict(), int(min_cell), info,
                                    float(margin))
-        log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} "
-            f"round{'' if len(rounds) == 2 else 's'} "
-            f"({info['seconds']:.1f}s)")
+        if first is not None:  # the others bid by a fixed model: one best response, nothing to converge
+            log(f"{play} play: the best response to {start_info['policy']}, one round ({info['seconds']:.1f}s)")
+        else:
+            log(f"{play} play: {'converged' if converged else 'NOT converged'} after {len(rounds) - 1} "
+                f"round{'' if len(rounds) == 2 else 's'} ({info['seconds']:.1f}s)")
     return out
 
 

@@ -231,7 +231,8 @@ def _rounds(policy, rules) -> tuple[pd.DataFrame, TableMeta]:
         out.append(row)
     return pd.DataFrame(out, columns=cols), TableMeta(extra={
         "converged": bool(table.info.get("converged")), "deals": int(table.info.get("deals", 0)),
-        "tolerance": table.info.get("tolerance"), "table_model": table.info.get("table_model")})
+        "tolerance": table.info.get("tolerance"), "table_model": table.info.get("table_model"),
+        "start": (table.info.get("start") or {}).get("policy", "ev")})
 
 
 def _table_model_words(table_model) -> str:
@@ -334,9 +335,16 @@ def meaning(tables) -> list[str]:
                        "match.")
     if len(rd):
         table = tables.meta("rounds").extra
-        conv = "converged" if table.get("converged") else "had not converged"
-        out.append(f"The table ({table.get('deals', 0):,} deals) {conv} after {len(rd) - 1} rounds (the calls' "
-                   f"shares moving less than {table.get('tolerance')} from round to round).")
+        rounds = len(rd) - 1
+        if table.get("start", "ev") != "ev":
+            # built against a fixed bidding model: one best response, no rounds to converge
+            out.append(f"The table ({table.get('deals', 0):,} deals) is the best response to the {table['start']} "
+                       f"bidding model: the other seats bid by that model throughout, so one round makes it.")
+        else:
+            conv = "converged" if table.get("converged") else "had not converged"
+            out.append(f"The table ({table.get('deals', 0):,} deals) {conv} after {rounds} round"
+                       f"{'' if rounds == 1 else 's'} (the calls' shares moving less than {table.get('tolerance')} "
+                       "from round to round).")
     return out
 
 
