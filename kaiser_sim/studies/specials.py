@@ -68,7 +68,7 @@ from ..strategy.table_play import POINTS as DD_POINTS, point_index, point_shares
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
-                     mean_row, new_figure, points_array, run_info, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
+                     mean_row, new_figure, points_array, run_info, run_points, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
                      TableMeta, trump_by_rule, with_model_error)
 from .params import Param
 
@@ -267,7 +267,7 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     holder = holder_of(deals, card)
     total = rules.raw_total
     if fixed_total(rules):
-        lead = points_array(sample)
+        lead = points_array(sample, rules)
         lead_other = (lead, total - lead)
     else:
         lead_other = sides(deals, rules, kitties)
@@ -393,7 +393,7 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     as "you", your side's mean points when you hold the card minus when the
     receiver does, by role and strain view; clustered by deal."""
     deals = hands_array(results)
-    pts = points_array(results)
+    pts, pts_other = run_points(results, rules)
     ids = results["deal"].to_numpy(dtype=np.int64)
     m = len(results)
     holder = holder_of(deals, card)
@@ -402,9 +402,10 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     rows = []
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
     # each seat's side's points with each leader on lead, both strain views (solved once, not per view)
-    # the other side's points as the total minus the leader's: the run's results hold the leader's side's only
-    # (under a 4-card kitty a 5H or 3S discarded to nobody makes this an approximation; see run_card's note)
-    by_seat = [side_points(deals, pts, total - pts, you[:, y], trump_rule) for y in range(4)]
+    # the other side's points from the leader's (run_points: the total minus them, under cover 3 each side
+    # scored from its tricks): the run's results hold the leader's side's only (under a 4-card kitty a 5H or
+    # 3S discarded to nobody makes this an approximation; see run_card's note)
+    by_seat = [side_points(deals, pts, pts_other, you[:, y], trump_rule) for y in range(4)]
     for view in STRAIN_VIEWS:
         # (m, you, leader): your side's points with that leader on lead
         side = np.stack([by_seat[y][view] for y in range(4)], axis=1)
@@ -460,7 +461,7 @@ def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESO
     deals = hands_array(sample)
     kitties = kitties_of(deals, rules)
     if fixed_total(rules):
-        lead = points_array(sample)
+        lead = points_array(sample, rules)
         lead, other = lead, rules.raw_total - lead
     else:
         lead, other = sides(deals, rules, kitties)
@@ -540,10 +541,9 @@ def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIV
     tables.meta("observed").note = (
         f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
         "minus when the receiver holds it; 95% intervals clustered by deal"
-        + ("; cover 3 not applied here: the run's DD points are the standard count (views (a) and (c) "
-           "re-solve and score cover 3)" if rules.cover3
-           else "" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
-           "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
+        + ("; cover 3 scored: each side's points from its tricks" if rules.cover3 else "")
+        + ("" if fixed_total(rules.with_overrides(["cover3=false"])) else "; the defenders' points are the total "
+           "minus the declaring side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
            "counts for the defenders here"))
     tables.meta("worth_overall").note = (
         f"(c) kept = the holder's side's points - points with the {name} counting 0 "
