@@ -332,3 +332,16 @@ def test_every_study_under_cover3_agrees_with_a_direct_solve(runs, cover3_direct
         assert pick.loc["you defend", "mean_with"] == pytest.approx(defend.mean())
     else:  # auction: its values are the call chart's, refused under cover 3
         assert len(out["call_chart"]) == 0 and out.meta("call_chart").note == refusal("call-chart", rules)
+
+
+@pytest.mark.parametrize("name", ["standard", "cover3"])
+def test_a_studys_own_run_under_cover3_stores_its_tricks(name, tmp_path):
+    """A study (or the report) that simulates its deals stores the tricks under cover 3 (``--mode both``):
+    the accessor scores cover 3 from them instead of solving the deals again; the standard game's runs
+    stay points-only."""
+    from kaiser_sim.runs.results import value_column
+    from kaiser_sim.runs.services import obtain_results
+
+    got = obtain_results(None, 8, SEED, rules_of(name), tmp_path, workers=1)
+    assert got.metadata["mode"] == ("both" if name == "cover3" else "points")
+    assert (value_column("tricks", 0, 0) in got.frame) == (name == "cover3")
