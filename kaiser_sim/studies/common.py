@@ -95,7 +95,7 @@ def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
     count (tricks + 5H - 3S; :func:`kaiser_sim.game.dd_table`), and the
     other side takes ``rules.raw_total`` minus them (with a 4-card kitty
     that may discard the 5H or 3S to nobody that is an approximation:
-    :func:`kaiser_sim.studies.specials.fixed_total`).  Under cover 3
+    :func:`kaiser_sim.studies.specials.sides_from_run`).  Under cover 3
     (``rules.cover3``) each side is scored from its tricks
     (:func:`kaiser_sim.game.cover3_points`: the leader's side its
     double-dummy tricks, the other side the rest), exactly as
@@ -110,32 +110,17 @@ def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
     other = rules.raw_total - lead
     if not rules.cover3:
         return lead, other
-    return cover3_sides(lead, other, run_tricks(results, rules), rules)
+    from ..deal import kitty_of
+    from ..game import cover3_points, dd_table
 
-
-def cover3_sides(lead, other, tricks, rules) -> tuple[np.ndarray, np.ndarray]:
-    """Both sides' standard-count points rescored under cover 3 from the
-    leader's side's ``tricks`` (:func:`kaiser_sim.game.cover3_points`)."""
-    from ..game import cover3_points
-
-    tricks = np.asarray(tricks, dtype=np.int64)
+    if value_column("tricks", 0, 0) in results:
+        tricks = _table(results, "tricks")
+    else:  # a --mode points run: the tricks solved again (the kitty taken up and discarded best, as the points)
+        deals = hands_array(results)
+        kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
+        tricks = np.asarray(dd_table(deals, rules, "tricks", kitties=kitties), dtype=np.int64)[:, :, :5]
     return (np.asarray(cover3_points(lead, tricks), dtype=np.int64),
             np.asarray(cover3_points(other, rules.tricks - tricks), dtype=np.int64))
-
-
-def run_tricks(results, rules) -> np.ndarray:
-    """``(n, 4, 5)`` int64 double-dummy tricks of the leader's side of a
-    results frame: its ``trk_`` columns, or (a ``--mode points`` run) the
-    deals solved again in tricks through the door under ``rules`` (the
-    kitty taken up and discarded best, as the run's points)."""
-    if value_column("tricks", 0, 0) in results:
-        return _table(results, "tricks")
-    from ..deal import kitty_of
-    from ..game import dd_table
-
-    deals = hands_array(results)
-    kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
-    return np.asarray(dd_table(deals, rules, "tricks", kitties=kitties), dtype=np.int64)[:, :, :5]
 
 
 def points_array(results, rules) -> np.ndarray:
@@ -162,7 +147,7 @@ def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.D
     ``hand`` (the declarer's bitboard).
     """
     hands = hands_array(results)  # (n, 4)
-    pts = points_array(results, rules)  # (n, 4, 5)
+    pts = run_points(results, rules)[0]  # (n, 4, 5): the declaring side's points (points_array)
     n = len(results)
     flat_h = hands.reshape(-1)
     flat_p = pts.reshape(-1, 5)
