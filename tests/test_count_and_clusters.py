@@ -11,7 +11,7 @@ import pytest
 
 from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES, card_rank, card_suit, cards_of
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.rules import get_preset
+from kaiser_sim.rules import STANDARD, get_preset
 from kaiser_sim.stats import cluster_mean_ci, cluster_proportion_ci, t_quantile, wilson_interval
 from kaiser_sim.studies import hand_eval
 from kaiser_sim.runs.results import RunResults
@@ -173,7 +173,7 @@ def test_fitted_count_intervals_are_cluster_robust_by_deal(seed11):
     k = k[k["target"] == "trump by rule"].set_index("feature")
     from kaiser_sim.studies.common import declarer_frame
 
-    d = declarer_frame(seed11.frame)
+    d = declarer_frame(seed11.frame, STANDARD)
     train = (d["deal"] % 5 != 0).to_numpy()
     X = hand_eval.features(d["hand"].to_numpy(dtype=np.uint64), d["trump"].to_numpy())[train]
     y = d["trump_pts"].to_numpy(dtype=float)[train]

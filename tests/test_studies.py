@@ -20,7 +20,7 @@ from kaiser_sim import dd
 from kaiser_sim.cards import FIVE_HEARTS, THREE_SPADES, cards_of, card_rank, card_suit, parse_hand
 from kaiser_sim.cli import main
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.rules import get_preset
+from kaiser_sim.rules import STANDARD, get_preset
 from kaiser_sim.studies import STUDIES, StudyError, get_study
 from kaiser_sim.studies import bid_odds, bidding_chart, hand_eval, lead, specials, trump_and_nt
 from kaiser_sim.runs.results import RunResults
@@ -74,7 +74,7 @@ def _naive_kaiser_count(mask, trump):
 def test_strength_is_the_kaiser_count(results):
     from kaiser_sim.studies.common import declarer_frame
 
-    d = declarer_frame(results)
+    d = declarer_frame(results, STANDARD)
     want = [_naive_kaiser_count(int(h), _naive_trump(int(h))) for h in d["hand"]]
     assert d["strength"].tolist() == want
     assert d["hcp"].tolist() == [sum(HCP.get(r, 0) for _, r in _hand_cards(int(h))) for h in d["hand"]]
@@ -327,7 +327,7 @@ def test_observed_worth_recomputed(results, card, col):
     from kaiser_sim.studies.common import declarer_frame, share_row  # noqa: F401
 
     obs = specials.observed(results, RULES, card)
-    d = declarer_frame(results)
+    d = declarer_frame(results, STANDARD)
     want = d.loc[d[col], "trump_pts"].mean() - d.loc[~d[col], "trump_pts"].mean()
     got = obs[(obs["role"] == "you declare") & (obs["strain"] == "trump by rule")
               & (obs["receiver"] == specials.ANY_OTHER)].iloc[0]

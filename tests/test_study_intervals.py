@@ -15,7 +15,7 @@ import pytest
 
 from kaiser_sim.auction import ladder
 from kaiser_sim.deal import deal_batch
-from kaiser_sim.rules import get_preset
+from kaiser_sim.rules import STANDARD, get_preset
 from kaiser_sim.stats import cluster_mean_ci, t_quantile, wilson_interval
 from kaiser_sim.strategy.table_play import band_index, load_model
 from kaiser_sim.studies import bid_odds, bidding_chart, lead, trump_and_nt
@@ -41,7 +41,7 @@ def run_results(results):
 
 @pytest.fixture(scope="module")
 def frame(results):
-    return declarer_frame(results)
+    return declarer_frame(results, STANDARD)
 
 
 # --- independent cluster-robust computations --------------------------------------------------
@@ -127,7 +127,7 @@ def test_duplicated_seats_count_as_one_deal(results):
     """Each deal's four seats made identical (same NT points whoever leads):
     the information is that of G = 80 deals, not of 320 hands, and the
     interval is the Wilson interval at n_eff = G - 1 (t quantile)."""
-    pts = points_array(results).copy()
+    pts = points_array(results, STANDARD).copy()
     pts[:, :, 4] = pts[:, :1, 4]  # every seat gets N's NT points
     dup = results_run(results[["hand_N", "hand_E", "hand_S", "hand_W"]].to_numpy(dtype=np.uint64),
                       points=pts, seed=SEED)
@@ -312,7 +312,7 @@ def test_bidding_chart_choice_ignores_the_reporting_half(results, run_results):
     choice stays, every reported estimate of a real cell moves."""
     min_cell = 8
     before = bidding_chart.run(run_results, RULES, min_cell=min_cell)["chart"]
-    pts = points_array(results).copy()
+    pts = points_array(results, STANDARD).copy()
     odd = results["deal"].to_numpy() % 2 == 1
     rng = np.random.default_rng(0)
     pts[odd] = rng.integers(-2, 13, size=pts[odd].shape)

@@ -11,6 +11,7 @@ import pytest
 from kaiser_sim.cards import DECK_32, SUIT_BITS
 from kaiser_sim.hands import STRENGTH_BUCKETS, kaiser_count, strength, suit_lengths, trump_by_rule
 from kaiser_sim.studies.bidding_chart import COUNT_RANGE_BY_LENGTH, card_grid, possible_cell, table_card
+from kaiser_sim.rules import STANDARD
 from kaiser_sim.studies.common import StudyTables, TableMeta
 from kaiser_sim.studies.common import CARD_COUNT, LENGTH_BUCKETS, card_band, card_count
 
@@ -151,7 +152,7 @@ def test_the_cards_net_if_declared_by_hand(solved):
     rules = get_preset("standard")
     net, meta = net_chart(solved, rules, min_cell=40, net_deals=60)  # the auction played out on 60 deals, the card on all
     assert len(net) and meta.extra["deals"] == 60 and meta.extra["declare_deals"] == len(solved) == 150
-    first = declarer_frame(solved.iloc[:60])
+    first = declarer_frame(solved.iloc[:60], STANDARD)
     played = {(str(s), str(t)): n for (s, t), n in first.groupby(["strength_bucket", "length_bucket"], observed=True).size().items()}
     assert {r["limit"] == "" for _, r in net.iterrows()} == {True, False}  # cells of the card alone, and played out
     for _, r in net.iterrows():
@@ -162,7 +163,7 @@ def test_the_cards_net_if_declared_by_hand(solved):
     assert (alone["vs passing: up to"] == "·").all() and (alone["its worth over pass"] == "-").all()
     assert (printed["n"] == [f"{n:,}" for n in net["declare_n"]]).all()
     model, _ = table_play_model(rules)
-    d = declarer_frame(solved)
+    d = declarer_frame(solved, STANDARD)
     checked = 0
     for _, row in net.iterrows():
         hands = d[(d["strength_bucket"].astype(str) == row["strength"]) & (d["length_bucket"].astype(str) == row["trump_len"])]

@@ -171,7 +171,7 @@ def test_bid_odds_and_bidding_chart_in_table_play_recomputed(solved):
     from kaiser_sim.studies.common import declarer_frame, hand_score
 
     m = load_model()
-    d = declarer_frame(solved.frame)
+    d = declarer_frame(solved.frame, STANDARD)
     make = bid_odds.run(solved, RULES)["make"]
     r = make[(make["method"] == "NT, table play") & (make["bid"] == 8)].iloc[0]
     band = table_play.band_index(d["strength"].to_numpy())  # the declaring hand's count band

@@ -331,21 +331,16 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
     ntricks = rules.tricks
     trk = None
     if rules.kitty == "none":
-
-        def by_rows(mode):
-            out = np.zeros(n, dtype=np.int64)
+        out = {mode: np.zeros(n, dtype=np.int64) for mode in (("points", "tricks") if rules.cover3 else ("points",))}
+        for mode, values in out.items():  # the points; under cover 3 also the tricks
             for low in (False, True):
                 sel = np.flatnonzero((st == LOW_NT) == low)
                 if sel.size:
                     h, five, three = play_view(deals[sel], rules, low)
                     kw = {"five": five, "three": three} if mode == "points" else {}
-                    out[sel] = api.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
-                                                mode, threads=threads, **kw)
-            return out
-
-        decl = by_rows("points")
-        if rules.cover3:
-            trk = by_rows("tricks")
+                    values[sel] = api.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
+                                                   mode, threads=threads, **kw)
+        decl, trk = out["points"], out.get("tricks")
     else:
         kit = np.broadcast_to(np.asarray(kitties, dtype=np.uint64), (n,))
         counts = rules.kitty_discard_points == "declarer"

@@ -101,6 +101,7 @@ def results_rules(meta: dict, source) -> Rules | None:
 def obtain_results(from_path=None, deals: int | None = None, seed: int | None = None, rules: Rules = STANDARD,
                    out=None, progress=None, workers: int | None = None, force: bool = False) -> RunResults:
     """The results and their run metadata: ``load_run(from_path)``, or a new points-mode run
+    (under cover 3 points and tricks: ``--mode both``, the tricks that score it)
     of ``deals`` deals (seed, rules) simulated into ``out/results`` (resumed
     if a run with the same inputs is already there; started over if
     ``force``, the command's ``--force``).  A dataset without points values
@@ -121,7 +122,8 @@ def obtain_results(from_path=None, deals: int | None = None, seed: int | None = 
     path = Path(out) / "results"
     existing = (path / "_common_metadata").is_file()
     try:
-        simulate(path, deals, seed, mode="points", rules=rules, resume=existing and not force,
+        # cover 3 scores each side from its tricks: its runs store them too (the ladder solves both at ~1.2x)
+        simulate(path, deals, seed, mode="both" if rules.cover3 else "points", rules=rules, resume=existing and not force,
                  force=existing and force, progress=progress, workers=workers)
         return load_run(path)
     except ResumeMismatch as e:

@@ -258,7 +258,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     if why:
         return pd.DataFrame(columns=cols), TableMeta(note=why)
     model, _ = table_play_model(rules)
-    pts = points_array(results)
+    pts = points_array(results, rules)
     hands = hands_array(results)
     n = hands.shape[0]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)

@@ -94,7 +94,7 @@ def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, mi
 
     results = run_results.frame
 
-    d = declarer_frame(results, trump_rule)
+    d = declarer_frame(results, rules, trump_rule)
     levels = levels_of(rules)
     rows = []
     deal = d["deal"].to_numpy()

@@ -207,7 +207,7 @@ class ModelReplicates:
 def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
         bidders: str = config.AUCTION_BIDDERS) -> StudyTables:
     results = run_results.frame
-    d = declarer_frame(results, trump_rule)
+    d = declarer_frame(results, rules, trump_rule)
     names, sc = scores_matrix(d, rules)
     bids = _bids(rules)
     levels = np.array([b.level for b in bids])
@@ -330,7 +330,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     the million-deal edition.  A cell is a row when it has ``min_cell``
     hands in the whole run; its columns against passing are empty (``limit``
     ``""``) when the first ``net_deals`` deals give it fewer.  ``declarers``:
-    ``declarer_frame(results, trump_rule)`` when the caller has it."""
+    ``declarer_frame(results, rules, trump_rule)`` when the caller has it."""
     from ..strategy.call_worth import playout_net
     from ..strategy.capabilities import refusal
     from ..strategy.policies import PASS, get_policy, ladder_arrays
@@ -350,9 +350,9 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     sub = results.iloc[:k]
     policy = get_policy(bidders)
     model, _ = table_play_model(rules)
-    d = declarer_frame(sub, trump_rule)
+    d = declarer_frame(sub, rules, trump_rule)
     hands = np.repeat(hands_array(sub), 4, axis=0)
-    pts = np.repeat(points_array(sub), 4, axis=0)
+    pts = np.repeat(points_array(sub, rules), 4, axis=0)
     seat = d["seat"].to_numpy(dtype=np.int64)
     dealers = (seat + 3) % 4  # each seat the first to call
     m = len(d)
@@ -368,7 +368,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     stand = np.full((m, len(names)), np.nan)
     for j, r in enumerate(ranks, 1):
         stand[:, j] = _stand_net(d, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
-    full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, trump_rule)
+    full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, rules, trump_rule)
     full_deal = full["deal"].to_numpy()
     full_cells = full.groupby(["strength_bucket", "length_bucket"], observed=True).indices
     full_cells = {key: idx for key, idx in full_cells.items() if len(idx) >= min_cell}

@@ -80,18 +80,62 @@ def bucket(values, buckets) -> pd.Categorical:
 # --- the per-declarer frame ------------------------------------------------------------------
 
 
-def points_array(results) -> np.ndarray:
-    """``(n, 4, 5)`` int64 DD points (leader x strain) of a results frame."""
-    cols = [value_column("points", L, s) for L in range(4) for s in range(5)]
+def _table(results, mode: str) -> np.ndarray:
+    cols = [value_column(mode, L, s) for L in range(4) for s in range(5)]
     return results[cols].to_numpy(dtype=np.int64).reshape(len(results), 4, 5)
+
+
+def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(leader's side, other side)``: two ``(n, 4, 5)`` int64 arrays, the
+    double-dummy points each side scores under ``rules`` with each leader
+    (= declarer) N E S W in each strain S H D C NT, on the deals of a
+    results frame.  The one way a study reads a run's values.
+
+    A run's ``pts_`` columns hold the leader's side's points in the standard
+    count (tricks + 5H - 3S; :func:`kaiser_sim.game.dd_table`), and the
+    other side takes ``rules.raw_total`` minus them (with a 4-card kitty
+    that may discard the 5H or 3S to nobody that is an approximation:
+    :func:`kaiser_sim.studies.specials.sides_from_run`).  Under cover 3
+    (``rules.cover3``) each side is scored from its tricks
+    (:func:`kaiser_sim.game.cover3_points`: the leader's side its
+    double-dummy tricks, the other side the rest), exactly as
+    :func:`kaiser_sim.game.contract_values` scores a contract: the tricks
+    are the run's ``trk_`` columns (a run simulated under cover 3 stores
+    them), else solved here through the door
+    (:func:`kaiser_sim.game.dd_table` in tricks: exact, slower).  Without
+    cover 3 the run's columns are returned as they are."""
+    if not hasattr(rules, "cover3"):
+        raise TypeError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
+    lead = _table(results, "points")
+    other = rules.raw_total - lead
+    if not rules.cover3:
+        return lead, other
+    from ..deal import kitty_of
+    from ..game import cover3_points, dd_table
+
+    if value_column("tricks", 0, 0) in results:
+        tricks = _table(results, "tricks")
+    else:  # a --mode points run: the tricks solved again (the kitty taken up and discarded best, as the points)
+        deals = hands_array(results)
+        kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
+        tricks = np.asarray(dd_table(deals, rules, "tricks", kitties=kitties), dtype=np.int64)[:, :, :5]
+    return (np.asarray(cover3_points(lead, tricks), dtype=np.int64),
+            np.asarray(cover3_points(other, rules.tricks - tricks), dtype=np.int64))
+
+
+def points_array(results, rules) -> np.ndarray:
+    """``(n, 4, 5)`` int64 DD points (leader x strain) of the leader's side of
+    a results frame, as that side scores them under ``rules`` (:func:`run_points`)."""
+    return run_points(results, rules)[0]
 
 
 def hands_array(results) -> np.ndarray:
     return results[list(HAND_COLUMNS)].to_numpy(dtype=np.uint64)
 
 
-def declarer_frame(results, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFrame:
-    """One row per (deal, seat): the seat as declarer (on lead).
+def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFrame:
+    """One row per (deal, seat): the seat as declarer (on lead); the points
+    as the declaring side scores them under ``rules`` (:func:`points_array`).
 
     Columns: ``deal``, ``seat`` (0..3), ``len_S..len_C``, ``hcp_S..hcp_C``,
     ``hcp`` (the plain high-card count), ``strength`` (:func:`strength`, with
@@ -103,7 +147,7 @@ def declarer_frame(results, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.DataFram
     ``hand`` (the declarer's bitboard).
     """
     hands = hands_array(results)  # (n, 4)
-    pts = points_array(results)  # (n, 4, 5)
+    pts = run_points(results, rules)[0]  # (n, 4, 5): the declaring side's points (points_array)
     n = len(results)
     flat_h = hands.reshape(-1)
     flat_p = pts.reshape(-1, 5)

@@ -154,9 +154,10 @@ def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_
     the results, is with the best discard; a special card in the kitty is
     the declarer's, one discarded is captured by nobody); with low no trump
     every other NT deal is played low (the results' LNT column); under
-    cover 3 the DD value is :func:`kaiser_sim.game.contract_values`'
-    (the results hold the standard count) and the DD line need not realise
-    it (that value is an approximation)."""
+    cover 3 the DD value is :func:`kaiser_sim.game.contract_values`' (the
+    run's values scored under cover 3, :func:`~kaiser_sim.studies.common.points_array`;
+    a low NT contract solved) and the DD line need not realise it (that
+    value is an approximation)."""
     from ..deal import kitty_of
     from ..runs.results import value_column
 
@@ -168,14 +169,16 @@ def play_frame(results, rules: Rules, samples: int = config.PIMC_SAMPLES, trump_
     dec, strains = contracts(results, trump_rule, nt_every)
     if rules.low_nt != "off" and nt_every and nt_every > 0:
         strains = np.where((strains == NT) & (idx % (2 * nt_every) == 2 * nt_every - 1), 5, strains)
-    dd = points_array(results)[np.arange(n), dec, np.minimum(strains, NT)]
-    if (strains == 5).any():
+    dd = points_array(results, rules)[np.arange(n), dec, np.minimum(strains, NT)]
+    kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
+    low_rows = np.flatnonzero(strains == 5)
+    if low_rows.size and rules.cover3:  # the run's values hold no low NT under cover 3: those contracts solved
+        dd[low_rows] = contract_values(deals[low_rows], None if kitties is None else kitties[low_rows], dec[low_rows],
+                                       strains[low_rows], rules)[0]
+    elif low_rows.size:
         low_cols = [value_column("points", L, 5) for L in range(4)]
         low = results[low_cols].to_numpy(dtype=np.int64)
         dd = np.where(strains == 5, low[np.arange(n), dec], dd)
-    kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
-    if rules.cover3:
-        dd = contract_values(deals, kitties, dec, strains, rules)[0]
     play = {"rules": rules, "kitties": kitties}
     pim = _play_by_index(deals, dec, strains, idx, samples, int(seed), "pimc", **play)
     df = pd.DataFrame({"deal": idx, "declarer": dec, "strain": [STRAIN_NAMES[s] for s in strains],

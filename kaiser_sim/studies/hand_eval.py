@@ -254,7 +254,7 @@ def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, ho
         raise StudyError(f"parameter holdout_seed must differ from the seed the count was fitted on "
                          f"({KAISER_COUNT_FIT['seed']})")
     results = run_results.frame
-    d = declarer_frame(results, trump_rule)
+    d = declarer_frame(results, rules, trump_rule)
     deal = d["deal"].to_numpy()
     test = (deal % holdout_every) == 0
     train = ~test
@@ -278,7 +278,7 @@ def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, ho
                            f"{first:,}-{last:,}; the count was fitted on {fit_text})")
         beyond_text = f"; scored on this run's deals {first:,}-{last:,} (not the count's fitting deals)"
     elif holdout_deals > 0:
-        ev = declarer_frame(independent_deals(holdout_deals, holdout_seed).frame, trump_rule)
+        ev = declarer_frame(independent_deals(holdout_deals, holdout_seed).frame, rules, trump_rule)
         ev_seed, independent = holdout_seed, True
         text = f"seed {holdout_seed}, deals 0-{holdout_deals - 1:,} (independent of the count's fit, {fit_text})"
         label = {name: text for name in DEFINITIONS}

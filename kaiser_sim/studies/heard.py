@@ -101,7 +101,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
         legal = [j for j in range(len(ACTIONS)) if (acts[:, j] != -2).all()]
         if not legal:
             continue
-        pts = points_array(results) if pts is None else pts
+        pts = points_array(results, rules) if pts is None else pts
         net = np.full((idx.size, len(ACTIONS)), np.nan)
         for j in legal:
             for b in blocks(idx.size):  # the model's temporaries grow with the rows: a million-deal run in blocks

@@ -24,7 +24,7 @@ from ..rules import Rules
 from .blocks import Table, Text, ci, count, frame, num
 from ..runs.results import RunResults
 from .common import (definition, DEFAULT_TRUMP_RULE, TRUMP_RULE, NT, STRAINS, declarer_frame, integer_axis, legend, levels_of, mean_row,
-                     new_figure, points_array, run_info, StudyTables, tag)
+                     new_figure, run_points, run_info, StudyTables, tag)
 
 KEY = "lead"
 TITLE = "The value of the lead"
@@ -43,16 +43,15 @@ DEFINITION = definition(KEY, "The value of the lead",
 def lead_values(results, rules: Rules, trump_rule: str = DEFAULT_TRUMP_RULE):
     """``(on_lead, lho_leads, strain_kind)``: (4n, 5) arrays of the declaring
     side's points with the declarer on lead and with its LHO on lead."""
-    pts = points_array(results)  # (n, 4, 5)
-    total = rules.raw_total
+    pts, other = run_points(results, rules)  # (n, 4, 5) each: the leader's side's points, the other side's
     on = pts.reshape(-1, 5)
-    lho = (total - np.roll(pts, -1, axis=1)).reshape(-1, 5)  # seat L's row gets leader L+1
+    lho = np.roll(other, -1, axis=1).reshape(-1, 5)  # seat L's row gets leader L+1
     return on, lho
 
 
 def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> StudyTables:
     results = run_results.frame
-    d = declarer_frame(results, trump_rule)
+    d = declarer_frame(results, rules, trump_rule)
     on, lho = lead_values(results, rules)
     idx = np.arange(len(d))
     trump = d["trump"].to_numpy()

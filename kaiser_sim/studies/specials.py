@@ -68,7 +68,7 @@ from ..strategy.table_play import POINTS as DD_POINTS, point_index, point_shares
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
-                     mean_row, new_figure, points_array, run_info, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
+                     mean_row, new_figure, run_info, run_points, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
                      TableMeta, trump_by_rule, with_model_error)
 from .params import Param
 
@@ -187,7 +187,7 @@ def side_points(deals, lead, other, seat, trump_rule: str) -> dict[str, np.ndarr
     for each deal: the leader names trump by ``trump_rule`` from its own
     hand (:data:`STRAIN_VIEWS`).  ``lead`` and ``other`` are the (m, 4, 5)
     points of the leader's side and of the other side of ``deals``
-    (:func:`sides`); ``seat`` one seat per deal."""
+    (:func:`~kaiser_sim.game.side_tables`); ``seat`` one seat per deal."""
     m = deals.shape[0]
     rows = np.arange(m)[:, None]
     leaders = np.arange(4)[None, :]
@@ -209,16 +209,14 @@ def declaring_points(deals, lead, trump_rule: str) -> dict[str, np.ndarray]:
     return {"trump by rule": lead[rows, leaders, trump], "NT": lead[rows, leaders, np.full((m, 4), NT)]}
 
 
-def fixed_total(rules) -> bool:
-    """Do the two sides' points always add up to ``rules.raw_total``, as the
-    run's results count them?  Not when the declarer may discard the 5H or
-    3S with the kitty to nobody (K1): then the other side's points are not
-    the total minus the leader's.  Nor under cover 3: a side under 3 tricks
-    scores neither its tricks nor the 5H, and the run's results hold the
-    standard count, so both sides are solved again with it
+def sides_from_run(rules) -> bool:
+    """Can both sides' points be read from the run's values
+    (:func:`~kaiser_sim.studies.common.run_points`: the leader's side's,
+    the other side's from them; under cover 3 each scored from its
+    tricks)?  Not when the declarer may discard the 5H or 3S with the kitty
+    to nobody (K1): then the other side's points are not the total minus
+    the leader's, and both sides are solved again
     (:func:`kaiser_sim.game.side_tables`)."""
-    if rules.cover3:
-        return False
     return rules.kitty == "none" or not rules.may_discard_specials or rules.kitty_discard_points == "declarer"
 
 
@@ -226,15 +224,6 @@ def kitties_of(deals, rules):
     """Each deal's kitty under ``rules`` (None without a kitty rule): the
     rest of the deck (:func:`kaiser_sim.deal.kitty_of`)."""
     return None if rules.kitty == "none" else kitty_of(deals, deck34=rules.deck34)
-
-
-def sides(deals, rules, kitties=None, **switch) -> tuple[np.ndarray, np.ndarray]:
-    """``(leader's side, other side)`` (m, 4, 5) points of ``deals`` under
-    ``rules``, through the rules-aware solve
-    (:func:`kaiser_sim.game.side_tables`: the kitty taken up and
-    discarded best, as in the run's results); ``switch``: ``count_five`` /
-    ``count_three`` False switch a card's points off."""
-    return side_tables(deals, rules, kitties, **switch)
 
 
 def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarray:
@@ -255,10 +244,10 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     (module doc).  ``records`` has one row per (deal, receiver, leader,
     strain view) of the swaps made.  Both sides of each worth come from the
     same rules: the swapped deals are solved through the rules-aware solve
-    (:func:`sides`: with a kitty, the declarer takes it up and discards
+    (:func:`~kaiser_sim.game.side_tables`: with a kitty, the declarer takes it up and discards
     best), the deals as dealt are the run's values (solved the same way),
     solved again only when the other side's points cannot be read from them
-    (:func:`fixed_total`)."""
+    (:func:`sides_from_run`)."""
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
     kitties = kitties_of(deals, rules)
@@ -266,11 +255,10 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     m = len(sample)
     holder = holder_of(deals, card)
     total = rules.raw_total
-    if fixed_total(rules):
-        lead = points_array(sample)
-        lead_other = (lead, total - lead)
+    if sides_from_run(rules):
+        lead_other = run_points(sample, rules)
     else:
-        lead_other = sides(deals, rules, kitties)
+        lead_other = side_tables(deals, rules, kitties)
     before = side_points(deals, *lead_other, holder, trump_rule)
     decl_before = declaring_points(deals, lead_other[0], trump_rule)
     role = _ROLE_OF[(holder[:, None] - np.arange(4)[None, :]) % 4]  # (m, 4)
@@ -284,7 +272,7 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
             continue
         new, _ = move_card(deals[idx], card, to[idx])
         # also for 'self': a check of the pipeline; a swap between hands leaves the kitty as it was
-        new_lead, new_other = sides(new, rules, None if kitties is None else kitties[idx])
+        new_lead, new_other = side_tables(new, rules, None if kitties is None else kitties[idx])
         after = side_points(new, new_lead, new_other, holder[idx], trump_rule)
         decl_after = declaring_points(new, new_lead, trump_rule)
         for view in STRAIN_VIEWS:
@@ -393,7 +381,7 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     as "you", your side's mean points when you hold the card minus when the
     receiver does, by role and strain view; clustered by deal."""
     deals = hands_array(results)
-    pts = points_array(results)
+    pts, pts_other = run_points(results, rules)
     ids = results["deal"].to_numpy(dtype=np.int64)
     m = len(results)
     holder = holder_of(deals, card)
@@ -402,9 +390,10 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     rows = []
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
     # each seat's side's points with each leader on lead, both strain views (solved once, not per view)
-    # the other side's points as the total minus the leader's: the run's results hold the leader's side's only
-    # (under a 4-card kitty a 5H or 3S discarded to nobody makes this an approximation; see run_card's note)
-    by_seat = [side_points(deals, pts, total - pts, you[:, y], trump_rule) for y in range(4)]
+    # the other side's points from the leader's (run_points: the total minus them, under cover 3 each side
+    # scored from its tricks): the run's results hold the leader's side's only (under a 4-card kitty a 5H or
+    # 3S discarded to nobody makes this an approximation; see run_card's note)
+    by_seat = [side_points(deals, pts, pts_other, you[:, y], trump_rule) for y in range(4)]
     for view in STRAIN_VIEWS:
         # (m, you, leader): your side's points with that leader on lead
         side = np.stack([by_seat[y][view] for y in range(4)], axis=1)
@@ -453,18 +442,17 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
 def worth_records(results, rules, card: int, max_resolve: int = DEFAULT_MAX_RESOLVE) -> pd.DataFrame:
     """View (c): one row per (sample deal, leader, strain) with ``worth``,
     the points of the card's own value the holder's side keeps (module doc).
-    Both solves go through the rules-aware solve (:func:`sides`): with a
+    Both solves go through the rules-aware solve (:func:`~kaiser_sim.game.side_tables`): with a
     kitty, the declarer takes it up and discards best in each."""
     name, suit, value, key = CARDS[card]
     sample = sample_of(results, card, max_resolve)
     deals = hands_array(sample)
     kitties = kitties_of(deals, rules)
-    if fixed_total(rules):
-        lead = points_array(sample)
-        lead, other = lead, rules.raw_total - lead
+    if sides_from_run(rules):
+        lead, other = run_points(sample, rules)
     else:
-        lead, other = sides(deals, rules, kitties)
-    off_lead, off_other = sides(deals, rules, kitties, **{f"count_{key}": False})
+        lead, other = side_tables(deals, rules, kitties)
+    off_lead, off_other = side_tables(deals, rules, kitties, **{f"count_{key}": False})
     holder = holder_of(deals, card)
     m = len(sample)
     leader = np.arange(4)[None, :, None]
@@ -540,10 +528,9 @@ def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIV
     tables.meta("observed").note = (
         f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
         "minus when the receiver holds it; 95% intervals clustered by deal"
-        + ("; cover 3 not applied here: the run's DD points are the standard count (views (a) and (c) "
-           "re-solve and score cover 3)" if rules.cover3
-           else "" if fixed_total(rules) else "; the defenders' points are the total minus the declaring "
-           "side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
+        + ("; cover 3 scored: each side's points from its tricks" if rules.cover3 else "")
+        + ("" if sides_from_run(rules) else "; the defenders' points are the total "
+           "minus the declaring side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
            "counts for the defenders here"))
     tables.meta("worth_overall").note = (
         f"(c) kept = the holder's side's points - points with the {name} counting 0 "

@@ -108,7 +108,7 @@ def _nt_vs_trump(d, rules, levels, groups, min_cell: int, deal, model=None) -> p
 
 def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30) -> StudyTables:
     results = run_results.frame
-    d = declarer_frame(results, trump_rule)
+    d = declarer_frame(results, rules, trump_rule)
     hands = d["hand"].to_numpy(dtype=np.uint64)
     pts4 = d[["pts_S", "pts_H", "pts_D", "pts_C"]].to_numpy()
     best = d["best_suit_pts"].to_numpy()

@@ -194,7 +194,12 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
 
 def worked_rows(net_chart, rules, deals: int = 300, seed: int = 1, hands=WORKED_HANDS) -> list[dict]:
     """Every worked hand (:func:`work_hand`)."""
-    return [r for r in (work_hand(w, net_chart, rules, deals, seed) for w in hands) if "error" not in r]
+    rows = []
+    for w in hands:
+        r = work_hand(w, net_chart, rules, deals, seed)
+        if "error" not in r:
+            rows.append(r)
+    return rows
 
 
 def worked_blocks(rows: list[dict], deals: int) -> list:
