@@ -548,6 +548,18 @@ def dd_contracts(deals, leaders, strains, rules: Rules, mode: str = "points", *,
     return out
 
 
+def without_specials(deals, leaders, strains, values, *, threads: int | None = None, five=None,
+                     three=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(no5, no3)``, each ``(n,)`` int8: the :func:`dd_contracts` rows
+    (strains 0..4, the hands as they lie) valued with the 5H counted as an
+    ordinary card, and with the 3S, given ``values``: the same rows' points
+    with both (as :func:`dd_contracts` gives them; not a kitty's best
+    discard nor a cover-3 score, which are other games).  Each search is
+    bounded by the row's value, about half the nodes of two
+    :func:`dd_contracts` calls (:func:`kaiser_sim.dd.api.without_specials`)."""
+    return api.without_specials(deals, leaders, strains, values, threads=threads, five=five, three=three)
+
+
 def solve(hands, leader, strain, rules: Rules, mode: str = "points", *, kitty=None, five=None, three=None) -> int:
     """Exact value for the leader's side of one position under ``rules``
     (:func:`dd_value`; ``five`` / ``three`` as :func:`kaiser_sim.dd.api.solve`
@@ -604,6 +616,7 @@ __all__ = [
     "ALL_STRAIN_KEYS",
     "cover3_points",
     "contract_values",
+    "without_specials",
     "strain_values",
     "side_tables",
     "play_view",
