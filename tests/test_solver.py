@@ -327,7 +327,12 @@ def test_dd_contracts_picks_the_table_entries(make_deals, make_endgames):
         for threads in (1, 2):
             got = dd_contracts(deals, leaders, strains, mode, threads=threads)
             assert got.dtype == np.int8 and np.array_equal(got, expected)
+        # a start for each search moves the nodes only: near values, wild ones
+        for guess in (expected.astype(np.int64) + rng.integers(-2, 3, len(deals)), rng.integers(-500, 500, len(deals))):
+            assert np.array_equal(dd_contracts(deals, leaders, strains, mode, guess=guess), expected)
     assert dd_contracts(deals[:0], [], []).shape == (0,)
+    with pytest.raises(ValueError, match="one guess per deal"):
+        dd_contracts(deals, leaders, strains, guess=leaders[:-1])
     with pytest.raises(ValueError, match="one leader and one strain"):
         dd_contracts(deals, leaders[:-1], strains)
     with pytest.raises(ValueError, match="seats"):

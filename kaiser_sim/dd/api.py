@@ -158,12 +158,15 @@ def _run_both(arr, f, t, threads, leaders, order=98):
 
 
 def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
-                 five=None, three=None) -> np.ndarray:
+                 five=None, three=None, guess=None) -> np.ndarray:
     """Exact values of many single contracts, parallel over rows: row ``i`` is
     deal ``deals[i]`` played in strain ``strains[i]`` (0..3 trump suit, 4 no
     trump) with ``leaders[i]`` (seat 0..3) on lead.  Returns ``(n,)`` int8,
     each value for the leader's side (the match engine's case: one contract
-    a deal).  Kernel: ``search.dd_contracts_kernel``."""
+    a deal).  ``guess``: (n,) a value each row is likely near (the leader's
+    side's points; say, the same deal and strain solved with another seat on
+    lead), where the search starts; any numbers (they move the node count
+    only, never a value).  Kernel: ``search.dd_contracts_kernel``."""
     arr = _as_deals(deals)
     n = arr.shape[0]
     lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
@@ -179,8 +182,14 @@ def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int 
     if n == 0:
         return np.zeros(0, dtype=np.int8)
     none = np.zeros(n, dtype=np.int64)
-    out, _ = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, t, none - INF, none + INF,
-                         none.astype(np.bool_), False, config.TT_LOG2_ENTRIES)
+    g = none - INF
+    if guess is not None:
+        g = np.ascontiguousarray(guess, dtype=np.int64).reshape(-1)
+        if g.shape[0] != n:
+            raise ValueError(f"need one guess per deal: {n} deals, {g.shape[0]} guesses")
+        g = np.clip(g, -INF + 1, INF - 1)
+    out, _ = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, t, none - INF, none + INF, g, False,
+                         config.TT_LOG2_ENTRIES)
     return out
 
 
@@ -227,12 +236,14 @@ def without_specials(deals, leaders, strains, values, *, threads: int | None = N
     if n == 0:
         empty = np.zeros(0, dtype=np.int8)
         return (empty, empty.copy()) + ((np.zeros(0, np.int64), np.zeros(0, np.int64)) if return_nodes else ())
-    # the starting ends are N-S's whoever leads (measured with N and with E on lead)
+    # the starting ends are N-S's whoever leads (measured with N and with E on lead): N-S's lower end is the
+    # leader's lower bound when N or S leads, its upper bound when E or W does
+    ns_lead = (lead & 1) == 0
     no5, nodes5 = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, zero, t, v - 5, v,
-                              np.ones(n, dtype=np.bool_), True, config.TT_LOG2_ENTRIES)
-    ns_hold_3 = ((arr[:, 0] | arr[:, 2]) & t) != 0
+                              np.where(ns_lead, v - 5, v), True, config.TT_LOG2_ENTRIES)
+    ns_low = ((arr[:, 0] | arr[:, 2]) & t) != 0
     no3, nodes3 = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, zero, v, v + 3,
-                              ns_hold_3, False, config.TT_LOG2_ENTRIES)
+                              np.where(ns_low == ns_lead, v, v + 3), False, config.TT_LOG2_ENTRIES)
     return (no5, no3) + ((nodes5, nodes3) if return_nodes else ())
 
 

@@ -999,18 +999,18 @@ def dd_table_both_kernel(deals, five, three, log2, leaders, nchunks, order):
 
 
 @njit(cache=True, parallel=True)
-def dd_contracts_kernel(deals, leaders, strains, five, three, lower, upper, from_low, jump, log2, nchunks):
+def dd_contracts_kernel(deals, leaders, strains, five, three, lower, upper, guess, jump, log2, nchunks):
     """Kernel of ``dd_contracts`` and ``without_specials``: one value per
     (deal, leader, strain) row, for the leader's side, and the search nodes
     of each block; blocks of rows handed out as in ``dd_table_kernel``.
 
     ``lower[i] <= value <= upper[i]`` (the leader's side's points): bounds
-    known beforehand (-INF and INF: none); they must be sound, the value
-    is exact only if it lies in them.  MTD(f) then searches only inside
-    them, starting at N-S's lower end where ``from_low[i]`` (else at their
-    upper end); ``jump``: a first pass that fails high tests the upper end
-    next (``solve_value``).  A row with no bounds starts as ``solve_value``
-    does with no guess."""
+    known beforehand (-INF, INF: none); they must be sound, the value is
+    exact only if it lies in them; MTD(f) then searches only inside them.
+    ``guess[i]`` (the leader's side's points; -INF: none, as
+    ``solve_value``): where MTD(f) starts, any value (it moves the node
+    count only).  ``jump``: a first pass that fails high tests the upper
+    bound next (``solve_value``)."""
     n = deals.shape[0]
     out = np.zeros(n, dtype=np.int8)
     nodes = np.zeros(nchunks, dtype=np.int64)
@@ -1022,18 +1022,24 @@ def dd_contracts_kernel(deals, leaders, strains, five, three, lower, upper, from
         for i in range(lo, hi):
             hands = deals[i]
             leader = leaders[i]
+            # the bounds and the guess in N-S's points, as solve_value takes them
             a = -INF
             b = INF
             g = -INF
-            if lower[i] > -INF or upper[i] < INF:
-                if leader & 1:
-                    total = _ns_total(hands, five, three)
-                    a = total - upper[i] if upper[i] < INF else -INF
-                    b = total - lower[i] if lower[i] > -INF else INF
+            odd = (leader & 1) != 0
+            total = _ns_total(hands, five, three)
+            if lower[i] > -INF:
+                if odd:
+                    b = total - lower[i]
                 else:
                     a = lower[i]
+            if upper[i] < INF:
+                if odd:
+                    a = total - upper[i]
+                else:
                     b = upper[i]
-                g = a if from_low[i] else b
+            if guess[i] > -INF:
+                g = total - guess[i] if odd else guess[i]
             # one generation for all rows: with one solve a deal the table
             # never fills with one deal, and other deals' entries are worth
             # keeping (measured: 7% faster than a generation a row)

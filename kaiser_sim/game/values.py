@@ -297,7 +297,7 @@ def cover3_points(points, tricks):
     return int(out) if out.ndim == 0 else out
 
 
-def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=None):
+def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=None, guess=None):
     """Double-dummy raw points of single contracts under ``rules``:
     ``(declaring side, defenders)``, two ``(n,)`` int64 arrays.
 
@@ -313,6 +313,10 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
       nobody (the defenders' points are what is left in play minus the
       declaring side's), or for the declaring side with
       ``kitty_discard_points="declarer"``.
+    - ``guess``: (n,) the declaring side's points each row is likely near
+      (the same deal and strain with another seat on lead), where the
+      search starts without a kitty (:func:`kaiser_sim.dd.dd_contracts`);
+      it moves the node count only, never a value.
     - Cover 3 (``rules.cover3``): the solver plays for the standard count;
       a second solve in tricks gives each side's tricks (the declaring side
       its double-dummy tricks, the defenders the rest) and
@@ -339,6 +343,8 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
                 if sel.size:
                     h, five, three = play_view(deals[sel], rules, low)
                     kw = {"five": five, "three": three} if mode == "points" else {}
+                    if mode == "points" and guess is not None:
+                        kw["guess"] = np.broadcast_to(np.asarray(guess, dtype=np.int64), (n,))[sel]
                     out[sel] = api.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
                                                 mode, threads=threads, **kw)
             return out
