@@ -11,7 +11,8 @@
   solved by the ladder of :mod:`kaiser_sim.dd.search` for little more than
   the points table alone.
 - ``dd_strains`` (one leader) and ``dd_contracts`` (one contract a deal), the
-  smaller cases.
+  smaller cases; ``without_specials``: single contracts with the 5H, and with
+  the 3S, counted as ordinary cards, bounded by their points with both.
 
 ``hands`` is a (4,) uint64 array indexed by seat (see ``cards``).  Points mode:
 tricks + 5 for the trick holding the 5H - 3 for the trick holding the 3S, only
@@ -205,11 +206,12 @@ def without_specials(deals, leaders, strains, values, *, threads: int | None = N
     the two solves' search nodes.
 
     Faster than those two calls because ``values`` bounds each search:
-    whatever the play, the side's points with the 5H are its points without
-    it plus 5 or 0, and with the 3S its points without it minus 3 or 0, so
-    ``values - 5 <= no5 <= values`` and ``values <= no3 <= values + 3``
-    (the game values too: a maximum of such sums).  MTD(f) starts at N-S's
-    lower end for the 5H (with a jump to the upper end when the first pass
+    in any one line of play the side's points with the 5H are its points
+    without it plus 5 or 0, and with the 3S its points without it minus 3
+    or 0; best play against best play keeps such an order (a minimax of
+    payoffs that differ by 0 to 5 differs by 0 to 5), so
+    ``values - 5 <= no5 <= values`` and ``values <= no3 <= values + 3``.
+    MTD(f) starts at N-S's lower end for the 5H (with a jump to the upper end when the first pass
     fails high) and, for the 3S, at the lower end where N-S hold it (it is
     mostly shed), else at the upper end.  Measured, 2,000 random deals,
     leader N or E, strain S or NT: 3,169-5,861 -> 1,955-3,139 nodes a
