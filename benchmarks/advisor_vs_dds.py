@@ -14,7 +14,9 @@ One hand (``--hand``, default ``AQ98.K5.A.T`` at S) after the calls
 * **advisor, process** -- ``kaiser-sim hand HAND --seat S --auction ...
   -n 2000 --seed SEED`` as a new process (``python -m kaiser_sim``): what a
   player waits for, process start, imports and numba's cache loads
-  included (one untimed run first fills the cache);
+  included (one untimed run first fills numba's cache and Python's
+  bytecode cache: PYTHONDONTWRITEBYTECODE is left out of its environment,
+  as a player's installed package has its ``.pyc`` files);
 * **advisor, warm** -- ``advisor.advise`` in this process, kernels compiled:
   the answer without the process start;
 * **DDS** -- DDS (Bo Haglund's and Soren Hein's solver, through endplay's
@@ -35,6 +37,11 @@ its CPU time as a child), and the ratios by CPU time; below 0.9 CPU use
 of a solve line (DDS or kaiser's five strains, which keep every thread
 busy; the advisor's lines have serial steps of their own) the machine was busy and the times are upper bounds (the ratios less so:
 both sides slow; by CPU time hardly at all).
+
+``--stages`` also profiles one warm answer after the rounds (cProfile) and
+gives each stage's share of it (conditioning, the five-strain solve, the
+play check, the 5H and 3S, the calls' worth, the rest): which part of the
+answer the ratio to DDS is made of.
 """
 
 from __future__ import annotations
@@ -115,6 +122,45 @@ def summary(xs) -> str:
     return f"{statistics.median(xs):.2f} [{min(xs):.2f}, {max(xs):.2f}]"
 
 
+#: the advisor's stages for ``--stages``: (name, the functions whose cumulative time it is, as
+#: (file name, function name) of the package; the first one found is taken)
+STAGES = (
+    ("dealing consistently with the calls (conditioning)", (("conditioned.py", "conditioned_deals"),)),
+    ("the five-strain solve (the step DDS stands in for)", (("measures.py", "solve_strains"),)),
+    ("the play bounds (no search)", (("values.py", "strain_bounds"),)),
+    ("the play check (PIMC play of 48 deals, its strains)", (("measures.py", "played_check"),)),
+    ("a strain played too (also_play)", (("table_play.py", "also_play"),)),
+    ("the 5H and 3S (two solves of half the deals)", (("analysis.py", "specials_table"),)),
+    ("the calls' worth (the rest of the auction, its contracts solved)", (("call_worth.py", "call_values"),)),
+)
+
+
+def stage_shares(fn) -> dict:
+    """Seconds of each of :data:`STAGES` in one call of ``fn`` under
+    cProfile, the rest as "other", and "the whole answer"."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    t0 = time.perf_counter()
+    prof.runcall(fn)
+    whole = time.perf_counter() - t0
+    stats = pstats.Stats(prof).stats
+    out = {}
+    for name, funcs in STAGES:
+        sec = 0.0
+        for file, func in funcs:
+            hits = [v[3] for (path, _, f), v in stats.items()
+                    if f == func and path.endswith(file) and "kaiser_sim" in path]
+            if hits:
+                sec = max(hits)
+                break
+        out[name] = sec
+    out["other (Python between the stages: tables, intervals, the report)"] = max(0.0, whole - sum(out.values()))
+    out["the whole answer"] = whole
+    return out
+
+
 def main(argv=None) -> int:
     parser = common.parser(__doc__, "advisor_vs_dds")
     parser.add_argument("--hand", default="AQ98.K5.A.T", help="the hand (8 cards)")
@@ -122,6 +168,9 @@ def main(argv=None) -> int:
     parser.add_argument("--auction", default="6 pass 7", help="the calls heard before the seat")
     parser.add_argument("--deals", type=int, default=2000, help="deals kept (consistent with the calls)")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--stages", action="store_true",
+                        help="also profile one warm answer (cProfile, after the timed rounds) and give each stage's "
+                             "share of it: where the advisor's time goes beside DDS's")
     parser.add_argument("--compare-lead-group", type=int, default=None, metavar="G",
                         help="also time the warm answer with the play check's opening lead shared by G deals "
                              "(config.TABLE_PLAY_CHECK_LEAD_GROUP; 1: every deal its own, as before issue 46)")
@@ -145,6 +194,9 @@ def main(argv=None) -> int:
     cmd = [sys.executable, "-m", "kaiser_sim", "hand", args.hand, "--seat", args.seat, "--auction", args.auction,
            "-n", str(args.deals), "--seed", str(args.seed)]
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
+    # a player's Python keeps kaiser_sim's compiled bytecode (pip writes it for an installed package); with
+    # PYTHONDONTWRITEBYTECODE set (some sandboxes and CI set it) every process would compile the sources again
+    no_bytecode = bool(env.pop("PYTHONDONTWRITEBYTECODE", None))
 
     def process():
         done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -180,6 +232,7 @@ def main(argv=None) -> int:
             cpus[name].append(cpu)
             uses[name].append(use)
             log(f"round {r + 1}, {name}: {wall:.2f} s, CPU {cpu:.2f} s (CPU use {use:.2f})")
+    stages = stage_shares(warm) if args.stages else None
     load1 = loadavg()
     dds_med = statistics.median(lines["DDS, five strains"])
     dds_cpu = statistics.median(cpus["DDS, five strains"])
@@ -214,9 +267,22 @@ def main(argv=None) -> int:
             "SolveAllBoardsBin, one best card a board; its tricks equal kaiser-sim's tricks on every board.",
             f"Target: the advisor's answer (a process) within {TARGET_RATIO:g}x DDS: "
             f"{'met' if ratio <= TARGET_RATIO else 'missed'} ({ratio:.2f}x)."]
+    out.append("The advisor's process keeps Python's bytecode cache (kaiser_sim's `.pyc` files, written by the "
+               "untimed first run), as a player's installed package does"
+               + (": PYTHONDONTWRITEBYTECODE was set here and is left out for it (with it every process compiles "
+                  "kaiser_sim's sources again, about 0.1 s of CPU)." if no_bytecode else "."))
     out.append("CPU s: the process's CPU time, and its children's (the advisor's process: its start and imports "
                "included); by CPU time the ratio is one a busy machine hardly moves (it also counts the time a "
                "thread spends waiting for another, so the wall-time ratio is the one of the target).")
+    if stages:
+        out += ["", "Where one warm answer's time goes (one run under cProfile, after the timed rounds; each stage's "
+                "wall time, its kernels' threads included, as a share of the answer's; the profiler's own overhead "
+                "falls mostly on the Python steps, so they read a little high):", "",
+                "| stage | seconds | share |", "|---|---:|---:|"]
+        total = stages.pop("the whole answer")
+        for name, sec in stages.items():
+            out.append(f"| {name} | {sec:.2f} | {sec / total:.0%} |")
+        out.append(f"| the whole answer | {total:.2f} | 100% |")
     if busy:
         out.insert(1, "")
         out.insert(2, "**The machine was busy** (a solve line got less than 90% of the CPU it asked for): the times "

@@ -19,7 +19,7 @@ import pytest
 
 import dds_ref
 import naive
-from kaiser_sim.cards import SUIT_BITS, format_deal, parse_deal, popcount
+from kaiser_sim.cards import FIVE_HEARTS_BIT, SUIT_BITS, THREE_SPADES_BIT, format_deal, parse_deal, popcount
 
 MODES = ("points", "tricks")
 COMBOS = [(leader, strain) for leader in range(4) for strain in range(5)]  # every (leader, strain)
@@ -327,13 +327,52 @@ def test_dd_contracts_picks_the_table_entries(make_deals, make_endgames):
         for threads in (1, 2):
             got = dd_contracts(deals, leaders, strains, mode, threads=threads)
             assert got.dtype == np.int8 and np.array_equal(got, expected)
+        # a start for each search moves the nodes only: near values, wild ones
+        for guess in (expected.astype(np.int64) + rng.integers(-2, 3, len(deals)), rng.integers(-500, 500, len(deals))):
+            assert np.array_equal(dd_contracts(deals, leaders, strains, mode, guess=guess), expected)
     assert dd_contracts(deals[:0], [], []).shape == (0,)
+    with pytest.raises(ValueError, match="one guess per deal"):
+        dd_contracts(deals, leaders, strains, guess=leaders[:-1])
     with pytest.raises(ValueError, match="one leader and one strain"):
         dd_contracts(deals, leaders[:-1], strains)
     with pytest.raises(ValueError, match="seats"):
         dd_contracts(deals[:1], [4], [0])
     with pytest.raises(ValueError, match="strains"):
         dd_contracts(deals[:1], [0], [5])
+
+
+def test_without_specials_equals_the_solves_without_each_card(make_deals, make_endgames):
+    """The points with the 5H, and with the 3S, counted as an ordinary card,
+    searched inside the bounds the points with both give (v - 5..v and
+    v..v + 3), equal the unbounded solves of those games on every row: full
+    deals and endgames (some without a special), any leader and strain,
+    whatever the thread count, and on the rank-reversed deals of low no
+    trump (relabelled special cards)."""
+    from kaiser_sim.dd import dd_contracts, without_specials
+    from kaiser_sim.game import play_view
+    from kaiser_sim.rules import get_preset
+
+    deals = np.concatenate([make_deals(60, 5), make_endgames(30, (1, 6), seed=5)])
+    rng = np.random.default_rng(5)
+    leaders = rng.integers(0, 4, len(deals))
+    strains = rng.integers(0, 5, len(deals))
+    low, f_low, t_low = play_view(deals, get_preset("low-nt"), True)
+    zero = np.uint64(0)
+    for hands, five, three in ((deals, None, None), (low, f_low, t_low)):
+        f = np.uint64(FIVE_HEARTS_BIT if five is None else five)
+        t = np.uint64(THREE_SPADES_BIT if three is None else three)
+        v = dd_contracts(hands, leaders, strains, five=f, three=t)
+        expected5 = dd_contracts(hands, leaders, strains, five=zero, three=t)
+        expected3 = dd_contracts(hands, leaders, strains, five=f, three=zero)
+        assert (expected5 != v).any() and (expected3 != v).any()  # the specials matter on some rows
+        for threads in (1, 2):
+            no5, no3 = without_specials(hands, leaders, strains, v, threads=threads, five=f, three=t)
+            assert no5.dtype == np.int8 and np.array_equal(no5, expected5)
+            assert no3.dtype == np.int8 and np.array_equal(no3, expected3)
+    empty = without_specials(deals[:0], [], [], [])
+    assert len(empty) == 2 and empty[0].shape == (0,)
+    with pytest.raises(ValueError, match="one value per deal"):
+        without_specials(deals, leaders, strains, v[:-1])
 
 
 def _pext_py(x: int, m: int) -> int:

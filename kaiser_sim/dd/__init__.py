@@ -18,7 +18,7 @@ Modules, lowest first (each imports only those above it in this list):
 - :mod:`~kaiser_sim.dd.search`: the alpha-beta search, MTD(f), the parallel
   table kernels;
 - :mod:`~kaiser_sim.dd.api`: the public functions (``solve``, ``can_reach``,
-  ``dd_table``, ``dd_strains``, ``dd_contracts``);
+  ``dd_table``, ``dd_strains``, ``dd_contracts``, ``without_specials``);
 - :mod:`~kaiser_sim.dd.midtrick`: values in the middle of a trick and a
   score for every card;
 - :mod:`~kaiser_sim.dd.play_bounds`: sound bounds on a contract's value
@@ -33,6 +33,7 @@ imported on first use (PEP 562).
 #: public name -> the module of this package that defines it
 _LAZY = {
     "MODES": "api", "solve": "api", "can_reach": "api", "dd_table": "api", "dd_strains": "api", "dd_contracts": "api",
+    "without_specials": "api",
     "solve_mid": "midtrick", "score_cards": "midtrick",
     "play_views": "pimc", "pimc_scores": "pimc", "sample_hands": "pimc",
 }

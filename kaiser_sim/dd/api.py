@@ -11,7 +11,8 @@
   solved by the ladder of :mod:`kaiser_sim.dd.search` for little more than
   the points table alone.
 - ``dd_strains`` (one leader) and ``dd_contracts`` (one contract a deal), the
-  smaller cases.
+  smaller cases; ``without_specials``: single contracts with the 5H, and with
+  the 3S, counted as ordinary cards, bounded by their points with both.
 
 ``hands`` is a (4,) uint64 array indexed by seat (see ``cards``).  Points mode:
 tricks + 5 for the trick holding the 5H - 3 for the trick holding the 3S, only
@@ -30,7 +31,7 @@ import numpy as np
 
 from .. import config
 from ..cards import FIVE_HEARTS_BIT, THREE_SPADES_BIT, check_hands, parse_deal
-from .search import (STATS_SIZE, can_reach_kernel, dd_contracts_kernel, dd_table_both_kernel, dd_table_kernel,
+from .search import (INF, STATS_SIZE, can_reach_kernel, dd_contracts_kernel, dd_table_both_kernel, dd_table_kernel,
                      solve_value)
 from .tt import new_tt
 
@@ -158,12 +159,15 @@ def _run_both(arr, f, t, threads, leaders, order=98):
 
 
 def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
-                 five=None, three=None) -> np.ndarray:
+                 five=None, three=None, guess=None) -> np.ndarray:
     """Exact values of many single contracts, parallel over rows: row ``i`` is
     deal ``deals[i]`` played in strain ``strains[i]`` (0..3 trump suit, 4 no
     trump) with ``leaders[i]`` (seat 0..3) on lead.  Returns ``(n,)`` int8,
     each value for the leader's side (the match engine's case: one contract
-    a deal).  Kernel: ``search.dd_contracts_kernel``."""
+    a deal).  ``guess``: (n,) a value each row is likely near (the leader's
+    side's points; say, the same deal and strain solved with another seat on
+    lead), where the search starts; any numbers (they move the node count
+    only, never a value).  Kernel: ``search.dd_contracts_kernel``."""
     arr = _as_deals(deals)
     n = arr.shape[0]
     lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
@@ -178,7 +182,71 @@ def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int 
     f, t = special_bits(mode, five, three)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
-    return _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, t, config.TT_LOG2_ENTRIES)
+    none = np.zeros(n, dtype=np.int64)
+    g = none - INF
+    if guess is not None:
+        g = np.ascontiguousarray(guess, dtype=np.int64).reshape(-1)
+        if g.shape[0] != n:
+            raise ValueError(f"need one guess per deal: {n} deals, {g.shape[0]} guesses")
+        g = np.clip(g, -INF + 1, INF - 1)
+    out, _ = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, t, none - INF, none + INF, g, False,
+                         config.TT_LOG2_ENTRIES)
+    return out
+
+
+def without_specials(deals, leaders, strains, values, *, threads: int | None = None, five=None, three=None,
+                     return_nodes: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """What each special card is worth in single contracts: the exact points
+    of each row of :func:`dd_contracts` (deal, leader, strain) with the 5H
+    counted as an ordinary card, and with the 3S counted as one, given
+    ``values`` (n,), the row's points with both (the leader's side's).
+    Returns ``(no5, no3)``, two (n,) int8 arrays, equal to
+    ``dd_contracts(..., five=0, three=three)`` and
+    ``dd_contracts(..., five=five, three=0)``; with ``return_nodes`` also
+    the two solves' search nodes.
+
+    Faster than those two calls because ``values`` bounds each search:
+    in any one line of play the side's points with the 5H are its points
+    without it plus 5 or 0, and with the 3S its points without it minus 3
+    or 0; best play against best play keeps such an order (a minimax of
+    payoffs that differ by 0 to 5 differs by 0 to 5), so
+    ``values - 5 <= no5 <= values`` and ``values <= no3 <= values + 3``.
+    MTD(f) starts at N-S's lower end for the 5H (with a jump to the upper end when the first pass
+    fails high) and, for the 3S, at the lower end where N-S hold it (it is
+    mostly shed), else at the upper end.  Measured, 2,000 random deals,
+    leader N or E, strain S or NT: 3,169-5,861 -> 1,955-3,139 nodes a
+    5H solve, 3,234-3,911 -> 1,974-2,079 a 3S solve (-36% to -50%); on the
+    advisor's deals of AQ98.K5.A.T after "6 pass 7": -45% (S) and -33% (NT)
+    for the 5H, -57% and -54% for the 3S.  ``five`` / ``three``: the special
+    cards' bits (after a rank relabelling).  Kernel:
+    ``search.dd_contracts_kernel``.
+    """
+    arr = _as_deals(deals)
+    n = arr.shape[0]
+    lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
+    strn = np.ascontiguousarray(strains, dtype=np.int64).reshape(-1)
+    v = np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
+    if lead.shape[0] != n or strn.shape[0] != n or v.shape[0] != n:
+        raise ValueError(f"need one leader, one strain and one value per deal: {n} deals, {lead.shape[0]} leaders, "
+                         f"{strn.shape[0]} strains, {v.shape[0]} values")
+    if n and (lead.min() < 0 or lead.max() > 3):
+        raise ValueError("leaders must be seats 0..3 (N E S W)")
+    if n and (strn.min() < 0 or strn.max() > 4):
+        raise ValueError("strains must be 0..4 (S H D C N)")
+    f, t = special_bits("points", five, three)
+    zero = np.uint64(0)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int8)
+        return (empty, empty.copy()) + ((np.zeros(0, np.int64), np.zeros(0, np.int64)) if return_nodes else ())
+    # the starting ends are N-S's whoever leads (measured with N and with E on lead): N-S's lower end is the
+    # leader's lower bound when N or S leads, its upper bound when E or W does
+    ns_lead = (lead & 1) == 0
+    no5, nodes5 = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, zero, t, v - 5, v,
+                              np.where(ns_lead, v - 5, v), True, config.TT_LOG2_ENTRIES)
+    ns_low = ((arr[:, 0] | arr[:, 2]) & t) != 0
+    no3, nodes3 = _on_threads(dd_contracts_kernel, n, threads, arr, lead, strn, f, zero, v, v + 3,
+                              np.where(ns_low == ns_lead, v, v + 3), False, config.TT_LOG2_ENTRIES)
+    return (no5, no3) + ((nodes5, nodes3) if return_nodes else ())
 
 
 def dd_strains(deals, leader, mode: str = "points", *, threads: int | None = None, five=None, three=None):
@@ -239,4 +307,4 @@ def dd_table(deals, mode: str = "points", *, threads: int | None = None, return_
     return result if len(result) > 1 else out
 
 
-__all__ = ["MODES", "solve", "can_reach", "dd_table", "dd_strains", "dd_contracts", "special_bits"]
+__all__ = ["MODES", "solve", "can_reach", "dd_table", "dd_strains", "dd_contracts", "without_specials", "special_bits"]

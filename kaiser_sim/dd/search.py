@@ -999,19 +999,51 @@ def dd_table_both_kernel(deals, five, three, log2, leaders, nchunks, order):
 
 
 @njit(cache=True, parallel=True)
-def dd_contracts_kernel(deals, leaders, strains, five, three, log2, nchunks):
-    """Kernel of ``dd_contracts``: one value per (deal, leader, strain) row,
-    for the leader's side; blocks of rows handed out as in ``dd_table_kernel``."""
+def dd_contracts_kernel(deals, leaders, strains, five, three, lower, upper, guess, jump, log2, nchunks):
+    """Kernel of ``dd_contracts`` and ``without_specials``: one value per
+    (deal, leader, strain) row, for the leader's side, and the search nodes
+    of each block; blocks of rows handed out as in ``dd_table_kernel``.
+
+    ``lower[i] <= value <= upper[i]`` (the leader's side's points): bounds
+    known beforehand (-INF, INF: none); they must be sound, the value is
+    exact only if it lies in them; MTD(f) then searches only inside them.
+    ``guess[i]`` (the leader's side's points; -INF: none, as
+    ``solve_value``): where MTD(f) starts, any value (it moves the node
+    count only).  ``jump``: a first pass that fails high tests the upper
+    bound next (``solve_value``)."""
     n = deals.shape[0]
     out = np.zeros(n, dtype=np.int8)
+    nodes = np.zeros(nchunks, dtype=np.int64)
     for k in prange(nchunks):
         lo = n * k // nchunks
         hi = n * (k + 1) // nchunks
         tt_keys, tt_data = new_tt(log2)
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         for i in range(lo, hi):
+            hands = deals[i]
+            leader = leaders[i]
+            # the bounds and the guess in N-S's points, as solve_value takes them
+            a = -INF
+            b = INF
+            g = -INF
+            odd = (leader & 1) != 0
+            total = _ns_total(hands, five, three)
+            if lower[i] > -INF:
+                if odd:
+                    b = total - lower[i]
+                else:
+                    a = lower[i]
+            if upper[i] < INF:
+                if odd:
+                    a = total - upper[i]
+                else:
+                    b = upper[i]
+            if guess[i] > -INF:
+                g = total - guess[i] if odd else guess[i]
             # one generation for all rows: with one solve a deal the table
             # never fills with one deal, and other deals' entries are worth
             # keeping (measured: 7% faster than a generation a row)
-            out[i] = solve_value(deals[i], leaders[i], strains[i], five, three, tt_keys, tt_data, log2, stats, 0)
-    return out
+            out[i] = solve_value(hands, leader, strains[i], five, three, tt_keys, tt_data, log2, stats, 0, g, a, b,
+                                 jump)
+        nodes[k] = stats[0]
+    return out, nodes

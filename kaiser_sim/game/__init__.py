@@ -26,9 +26,9 @@ from .play import PlayedDeal, PlayResult, discard_candidates, pimc_discard, play
 from .table import MODES, DDTable
 from .values import (LOW_NT, can_reach, contract_values, cover3_points, dd_contracts, dd_strains, dd_table, dd_value,
                      discard_classes, format_kitty, kitty_dd_value, kitty_dd_values, plain, play_view, side_tables,
-                     solve, solver_kernels, strain_bounds, strain_keys, strain_values)
+                     solve, solver_kernels, strain_bounds, strain_keys, strain_values, without_specials)
 
 __all__ = ["LOW_NT", "MODES", "DDTable", "PlayResult", "PlayedDeal", "can_reach", "contract_values", "cover3_points",
            "dd_contracts", "dd_strains", "dd_table", "dd_value", "discard_candidates", "discard_classes", "format_kitty",
            "kitty_dd_value", "kitty_dd_values", "pimc_discard", "plain", "play_deal", "play_deals", "play_view",
-           "side_tables", "solve", "solver_kernels", "strain_bounds", "strain_keys", "strain_values"]
+           "side_tables", "solve", "solver_kernels", "strain_bounds", "strain_keys", "strain_values", "without_specials"]

