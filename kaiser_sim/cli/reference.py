@@ -255,9 +255,11 @@ def rule_variants_page() -> str:
 
 #: the hands the advisor's schema is read from, so that every part of the document is filled: South dealing
 #: after W 6, N pass, E 7 at 10-20 (the auction, each call's chance of winning, matching, the specials), and a
-#: hand that bids (the recommended bid's own numbers)
+#: hand that bids (the recommended bid's own numbers), and a good hand first to call told to pass (why: the
+#: recommendation's after-pass figures)
 SCHEMA_HANDS = (dict(hand="AQ98.K5.A.T", seat="S", auction="6 pass 7", scores=(10, 20), n=20, seed=0, check=2),
-                dict(hand="AKQJ.A.AK.A", seat="S", dealer="S", current_bid="8", n=20, seed=0, check=0))
+                dict(hand="AKQJ.A.AK.A", seat="S", dealer="S", current_bid="8", n=20, seed=0, check=0),
+                dict(hand="AK93.5.AK.8", seat="N", n=20, seed=0, check=0))
 
 
 def _command_line(args: dict) -> str:
