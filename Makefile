@@ -112,7 +112,7 @@ report: venv
 	$(PY) -m kaiser_sim report --out reports/latest
 	@echo "== open reports/latest/report.pdf (or report.md) =="
 
-## sample: the edition: regenerate the committed reports/sample/ from a million deals (seed 1; the 5H/3S
+## sample: the edition: regenerate the committed reports/sample/ from two million deals (seed 1; the 5H/3S
 ##         re-solves on 100,000 of them), with the shipped table-play model. The deals are simulated into
 ##         runs/sample (resumed where a stopped `make sample` left them, then reused: delete runs/sample to
 ##         simulate again); the report is byte-reproducible from them (its date, SOURCE_DATE_EPOCH, is
@@ -120,12 +120,12 @@ report: venv
 ##         memory go to benchmarks/results/edition.md, their one home (the pages cannot carry them and stay
 ##         byte-reproducible); docs/power-user.md says how to spread the simulation over machines (Dask).
 ##         `make sample SAMPLE_DEALS=20000 SAMPLE_RESOLVE=2000` makes a small one for trying the recipe.
-SAMPLE_DEALS   ?= 1000000
+SAMPLE_DEALS   ?= 2000000
 SAMPLE_RESOLVE ?= 100000
 SAMPLE_RUN     ?= runs/sample
-# the edition's date (SOURCE_DATE_EPOCH): the commit of the code it was made from (b66f9e5, 2026-12-04 14:20:56
+# the edition's date (SOURCE_DATE_EPOCH): the commit of the code it was made from (df7a7f7, 2026-12-04 17:09:49
 # UTC), fixed here so that later changes that leave the report's bytes alone do not change its date
-SAMPLE_EPOCH   ?= 1796394056
+SAMPLE_EPOCH   ?= 1796404189
 SAMPLE_TIMES   := $(SAMPLE_RUN)-times.json
 sample: venv
 	if [ -e $(SAMPLE_RUN)/_common_metadata ]; then \
