@@ -158,16 +158,9 @@ def _run_both(arr, f, t, threads, leaders, order=98):
                        config.TT_LOG2_ENTRIES, leaders)
 
 
-def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
-                 five=None, three=None, guess=None) -> np.ndarray:
-    """Exact values of many single contracts, parallel over rows: row ``i`` is
-    deal ``deals[i]`` played in strain ``strains[i]`` (0..3 trump suit, 4 no
-    trump) with ``leaders[i]`` (seat 0..3) on lead.  Returns ``(n,)`` int8,
-    each value for the leader's side (the match engine's case: one contract
-    a deal).  ``guess``: (n,) a value each row is likely near (the leader's
-    side's points; say, the same deal and strain solved with another seat on
-    lead), where the search starts; any numbers (they move the node count
-    only, never a value).  Kernel: ``search.dd_contracts_kernel``."""
+def _contract_rows(deals, leaders, strains):
+    """``(deals, leaders, strains)`` of single contracts as the kernel takes
+    them, one leader (0..3) and one strain (0..4) a deal, or ValueError."""
     arr = _as_deals(deals)
     n = arr.shape[0]
     lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
@@ -179,6 +172,21 @@ def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int 
         raise ValueError("leaders must be seats 0..3 (N E S W)")
     if n and (strn.min() < 0 or strn.max() > 4):
         raise ValueError("strains must be 0..4 (S H D C N)")
+    return arr, lead, strn
+
+
+def dd_contracts(deals, leaders, strains, mode: str = "points", *, threads: int | None = None,
+                 five=None, three=None, guess=None) -> np.ndarray:
+    """Exact values of many single contracts, parallel over rows: row ``i`` is
+    deal ``deals[i]`` played in strain ``strains[i]`` (0..3 trump suit, 4 no
+    trump) with ``leaders[i]`` (seat 0..3) on lead.  Returns ``(n,)`` int8,
+    each value for the leader's side (the match engine's case: one contract
+    a deal).  ``guess``: (n,) a value each row is likely near (the leader's
+    side's points; say, the same deal and strain solved with another seat on
+    lead), where the search starts; any numbers (they move the node count
+    only, never a value).  Kernel: ``search.dd_contracts_kernel``."""
+    arr, lead, strn = _contract_rows(deals, leaders, strains)
+    n = arr.shape[0]
     f, t = special_bits(mode, five, three)
     if n == 0:
         return np.zeros(0, dtype=np.int8)
@@ -221,18 +229,11 @@ def without_specials(deals, leaders, strains, values, *, threads: int | None = N
     cards' bits (after a rank relabelling).  Kernel:
     ``search.dd_contracts_kernel``.
     """
-    arr = _as_deals(deals)
+    arr, lead, strn = _contract_rows(deals, leaders, strains)
     n = arr.shape[0]
-    lead = np.ascontiguousarray(leaders, dtype=np.int64).reshape(-1)
-    strn = np.ascontiguousarray(strains, dtype=np.int64).reshape(-1)
     v = np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
-    if lead.shape[0] != n or strn.shape[0] != n or v.shape[0] != n:
-        raise ValueError(f"need one leader, one strain and one value per deal: {n} deals, {lead.shape[0]} leaders, "
-                         f"{strn.shape[0]} strains, {v.shape[0]} values")
-    if n and (lead.min() < 0 or lead.max() > 3):
-        raise ValueError("leaders must be seats 0..3 (N E S W)")
-    if n and (strn.min() < 0 or strn.max() > 4):
-        raise ValueError("strains must be 0..4 (S H D C N)")
+    if v.shape[0] != n:
+        raise ValueError(f"need one value per deal: {n} deals, {v.shape[0]} values")
     f, t = special_bits("points", five, three)
     zero = np.uint64(0)
     if n == 0:
