@@ -270,3 +270,85 @@ def weak_hands(rules: Rules, deals) -> np.ndarray:
         for q in _QUADS:
             weak |= (d & q) == q
     return weak
+
+
+# --- deals dealt to a hand: the conditioned deals of a rare cell -------------------------------
+
+
+@njit(cache=True, parallel=True)
+def _complete_deals(key, first_index, hands, deck_cards):
+    """Deal ``i``: seat 0 holds ``hands[i]``; the other cards of ``deck_cards``
+    (int64 card numbers) are shuffled (Fisher-Yates, a generator seeded from
+    (key, first_index + i) only) and dealt in equal hands to seats 1, 2, 3."""
+    n = hands.shape[0]
+    out = np.empty((n, 4), dtype=np.uint64)
+    for i in prange(n):
+        h0 = hands[i]
+        free = np.empty(deck_cards.shape[0], dtype=np.int64)
+        m = 0
+        for c in deck_cards:
+            if not (h0 >> np.uint64(c)) & np.uint64(1):
+                free[m] = c
+                m += 1
+        state = key ^ (np.uint64(first_index + i) * _GOLDEN)
+        state, _ = splitmix64(state)
+        for j in range(m - 1, 0, -1):
+            state, k = bounded(state, j + 1)
+            t = free[j]
+            free[j] = free[k]
+            free[k] = t
+        out[i, 0] = h0
+        size = m // 3
+        pos = 0
+        for seat in range(1, 4):
+            h = np.uint64(0)
+            for _ in range(size):
+                h |= np.uint64(1) << np.uint64(free[pos])
+                pos += 1
+            out[i, seat] = h
+    return out
+
+
+def deals_with_hands(pool, n: int, seed: int, rules: Rules, redeal_weak: bool = False) -> np.ndarray:
+    """``(n, 4)`` uint64 deals (8-card hands of the 32-card deck, no kitty)
+    whose seat 0 (N) holds a hand drawn uniformly from ``pool`` (bitboards of
+    8-card hands) and whose other 24 cards are dealt at random to E, S, W.
+
+    So the deals are the run's deals *conditioned* on N's hand lying in the
+    pool: drawn this way, a cell of hands (a count band x trump length) that
+    one deal in ten thousand reaches is filled at the cost of solving its own
+    deals.  ``redeal_weak`` (a run dealt with the weak-hand redeal,
+    :func:`deal_for_rules`): a deal in which any hand may demand a redeal
+    (:func:`weak_hands`) is drawn again whole, its hand from the pool too, so
+    the deals keep the run's distribution (every deal without a weak hand
+    equally likely) and not that of a fixed hand redealt around.
+    Reproducible: the same (pool, n, seed) give the same deals."""
+    pool = np.asarray(pool, dtype=np.uint64).reshape(-1)
+    if rules.kitty != "none" or rules.hand_size != 8 or rules.deck34:
+        raise ValueError(f"rules {rules.label}: deals are dealt to a hand only for 8-card hands of the 32-card "
+                         "deck without a kitty")
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    if pool.size == 0 and n:
+        raise ValueError("no hand to deal to (the pool is empty)")
+    deck_cards = np.array(cards_of(int(DECK_32)), dtype=np.int64)
+    if pool.size and (np.bitwise_count(pool) != 8).any() | ((pool & ~DECK_32) != 0).any():
+        raise ValueError("the pool holds a hand that is not 8 cards of the 32-card deck")
+    ss = np.random.SeedSequence([int(seed), 0x6B616973])  # the stream of the conditioned deals ("kais")
+    pick_seed, deal_seed = ss.spawn(2)
+    rng = np.random.default_rng(pick_seed)
+    key = np.uint64(deal_seed.generate_state(1, dtype=np.uint64)[0])
+    deals = _complete_deals(key, 0, pool[rng.integers(0, pool.size, size=n)] if n else pool[:0], deck_cards)
+    drawn = n
+    todo = np.flatnonzero(weak_hands(rules, deals).any(axis=1)) if redeal_weak else np.array([], dtype=np.int64)
+    attempts = 0
+    while todo.size:
+        attempts += 1
+        if attempts > MAX_REDEALS:
+            raise RedealError(f"no deal without a weak hand after {MAX_REDEALS} draws: does the pool hold only "
+                              "weak hands?")
+        again = _complete_deals(key, drawn, pool[rng.integers(0, pool.size, size=todo.size)], deck_cards)
+        drawn += todo.size
+        deals[todo] = again
+        todo = todo[weak_hands(rules, again).any(axis=1)]
+    return deals

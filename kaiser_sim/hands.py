@@ -203,3 +203,29 @@ def heuristic(hands, trump) -> np.ndarray:
 __all__ = ["RANK_A", "RANK_K", "RANK_Q", "RANK_J", "RANK_T", "HCP_VALUES", "TRUMP_RULES", "DEFAULT_TRUMP_RULE",
            "KAISER_COUNT", "KAISER_COUNT_FIT", "STRENGTH_BUCKETS", "suit_bits", "suit_lengths", "rank_held", "suit_hcp", "hcp", "has_card",
            "aces", "kaiser_count", "strength", "trump_by_rule", "FEATURES", "features", "rank_squared", "heuristic"]
+
+
+# --- every hand of the deck: the pools of the conditioned deals ------------------------------
+
+
+def every_hand() -> np.ndarray:
+    """All C(32, 8) = 10,518,300 eight-card hands of the 32-card deck, as
+    bitboards (uint64, no order promised; made suit by suit).  What a cell of
+    hands (a count band x trump length) holds is read from it exactly, so
+    deals can be dealt to a cell (:func:`kaiser_sim.deal.deals_with_hands`)
+    however rare the cell."""
+    from itertools import combinations, product
+
+    from .cards import DECK_32, SUIT_BITS
+
+    deck = int(DECK_32)
+    suits = [[b for b in range(64) if deck >> b & 1 and b // SUIT_BITS == s] for s in range(4)]
+    subsets = [[np.array([sum(1 << b for b in c) for c in combinations(suits[s], k)], dtype=np.uint64)
+                for k in range(9)] for s in range(4)]
+    parts = []
+    for a, b, c in product(range(9), repeat=3):
+        d = 8 - a - b - c
+        if 0 <= d <= 8:
+            parts.append((subsets[0][a][:, None, None, None] | subsets[1][b][None, :, None, None]
+                          | subsets[2][c][None, None, :, None] | subsets[3][d][None, None, None, :]).ravel())
+    return np.concatenate(parts)

@@ -58,6 +58,8 @@ is not table play; the declarer's partner is a random hand.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -66,7 +68,7 @@ from ..auction import call_text, ladder
 from ..strategy.policies import POLICIES
 from .blocks import Table, Text, ci, count, frame, nt_scoring_words, num, scoring
 from ..runs.results import RunResults
-from .common import (definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
+from .common import (bucket, definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RULE, LENGTH_BUCKETS, LENGTH_LEVELS, STRENGTH_BUCKETS, STRENGTH_LEVELS,
                      STRENGTH_NAME, declarer_frame, hand_score, legend, new_figure, ordered_colors, rows_frame,
                      run_info, share_row, StudyTables, TableMeta, table_play_model, tag, with_model_error)
 from .params import Param
@@ -90,12 +92,16 @@ PARAMETERS = (
           "deal as the first to call; the table card's limits use every deal.", low=0, high=10_000_000),
     Param("bidders", str, config.AUCTION_BIDDERS, "the bidding model the later seats call by in the net chart (a "
           "policy of kaiser-sim match).", choices=tuple(POLICIES)),
+    Param("top_up", float, 0.1, "the table card's rarest cells get deals dealt to them (the cell's hand drawn from "
+          "every hand of the cell, the other cards at random): this many deals in all, as a share of the run's "
+          "deals, raising the fewest-handed cells to one level (0: none; runs of 8-card hands of the 32-card deck "
+          "with no kitty, low no trump, cover 3 or fixed cards).", low=0.0, high=10.0),
 )
 #: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
 #: analyses/bidding-chart.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
 DEFINITION = definition(KEY, "What to bid by strength and trump length, under the preset's scoring",
                         params={"trump_rule": "longest-strength", "min_cell": 30, "net_deals": 100_000,
-                                "bidders": config.AUCTION_BIDDERS})
+                                "bidders": config.AUCTION_BIDDERS, "top_up": 0.1})
 
 
 def _bids(rules):
@@ -205,7 +211,7 @@ class ModelReplicates:
 
 
 def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
-        bidders: str = config.AUCTION_BIDDERS) -> StudyTables:
+        bidders: str = config.AUCTION_BIDDERS, top_up: float = 0.1) -> StudyTables:
     results = run_results.frame
     d = declarer_frame(results, rules, trump_rule)
     names, sc = scores_matrix(d, rules)
@@ -223,7 +229,8 @@ def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, mi
         for key, df in played.items():
             tables.add(f"{key}_table_play", df, TableMeta(
                 note="TABLE PLAY (the table-play model applied to each hand's DD points): " + played.meta(key).note))
-    tables.add("net_chart", *net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d))
+    tables.add("net_chart", *net_chart(results, rules, trump_rule, min_cell, net_deals, bidders, declarers=d,
+                                       top_up=top_up, run=run_results.metadata))
     info = run_info(run_results, rules)
     tag(tables, info, f"trump rule {trump_rule}; score of the declaring side only")
     net = tables.meta("net_chart")
@@ -297,9 +304,120 @@ def _card_limit(own: list, names: list, lad, ranks) -> dict:
             "declare_next_hi": own[dn]["hi"] if dn is not None else nan}
 
 
+def water_level(counts: dict, budget: int) -> dict:
+    """How many hands to add to each cell (``counts``: cell -> hands it has)
+    so that ``budget`` hands in all raise the fewest-handed cells to one
+    common level (the cells already above it get none): ``{cell: added}``,
+    the added summing to ``budget`` (ties broken by the cells' order)."""
+    budget = int(budget)
+    if budget <= 0 or not counts:
+        return {cell: 0 for cell in counts}
+    keys = list(counts)
+    have = np.array([int(counts[c]) for c in keys], dtype=np.int64)
+    order = np.argsort(have, kind="stable")
+    level, filled = 0, 0
+    for j in range(len(order)):  # the level reaches cell j's count, or stops below it
+        cost = int(have[order[j]]) * j - int(have[order[:j]].sum()) if j else 0
+        if cost > budget:
+            break
+        filled = j + 1
+    low = have[order[:filled]]
+    level = (budget + int(low.sum())) // filled
+    added = np.zeros(len(keys), dtype=np.int64)
+    added[order[:filled]] = np.maximum(level - low, 0)
+    rest = budget - int(added.sum())
+    for j in order[:filled]:  # the remainder, one a cell, to the first cells at the level
+        if rest <= 0:
+            break
+        if have[j] + added[j] == level:
+            added[j] += 1
+            rest -= 1
+    return {c: int(a) for c, a in zip(keys, added)}
+
+
+#: the fewest deals dealt to the cells (``top_up`` x the run's deals) worth dealing: below, none are
+MIN_TOP_UP = 1_000
+
+
+@functools.lru_cache(maxsize=2)
+def hands_by_cell(trump_rule: str = DEFAULT_TRUMP_RULE) -> dict:
+    """Every 8-card hand of the 32-card deck (:func:`kaiser_sim.hands.every_hand`)
+    by the chart's cell: ``{(count band, trump length): hands}``, the band
+    and length labels of :data:`STRENGTH_BUCKETS` and :data:`LENGTH_BUCKETS`
+    with the trump ``trump_rule`` names (as :func:`declarer_frame` labels a
+    hand).  About 20 s and 1 GB the first time in a process."""
+    from ..hands import every_hand, suit_lengths, trump_by_rule, strength
+
+    hands = every_hand()
+    cell = np.empty(hands.size, dtype=np.int16)
+    step = 1_000_000
+    for a in range(0, hands.size, step):
+        h = hands[a:a + step]
+        trump = trump_by_rule(h, trump_rule)
+        band = bucket(strength(h, trump), STRENGTH_BUCKETS).codes.astype(np.int16)
+        length = bucket(suit_lengths(h)[np.arange(h.size), trump], LENGTH_BUCKETS).codes.astype(np.int16)
+        cell[a:a + step] = band * len(LENGTH_BUCKETS) + length
+    order = np.argsort(cell, kind="stable")
+    bounds = np.searchsorted(cell[order], np.arange(len(STRENGTH_BUCKETS) * len(LENGTH_BUCKETS) + 1))
+    return {(sb[0], lb[0]): hands[order[bounds[i * len(LENGTH_BUCKETS) + j]:bounds[i * len(LENGTH_BUCKETS) + j + 1]]]
+            for i, sb in enumerate(STRENGTH_BUCKETS) for j, lb in enumerate(LENGTH_BUCKETS)}
+
+
+def top_up_refusal(rules, run: dict | None) -> str:
+    """Why a run's cells cannot be topped up with deals dealt to them ('' when
+    they can): the deals must be the plain game's 8-card hands of the
+    32-card deck (no kitty, low no trump or cover 3, whose run values are not
+    the solver's plain points) from a run that records its seed and fixed no
+    cards."""
+    if rules.kitty != "none" or rules.hand_size != 8 or rules.deck34 or rules.low_nt != "off" or rules.cover3:
+        return f"rules {rules.label}: no deals dealt to the cells (only the plain deal and play)"
+    if not run or run.get("seed") is None:
+        return "the run records no seed: no deals dealt to the cells"
+    if run.get("fixed"):
+        return "the run fixes cards: no deals dealt to the cells"
+    return ""
+
+
+def topped_up_frame(wanted: dict, rules, trump_rule: str, seed: int, redeal_weak: bool) -> pd.DataFrame:
+    """The hands dealt to the cells: for each cell of ``wanted`` (``{cell:
+    hands}``), that many deals whose N hand is drawn uniformly from the cell's
+    hands (:func:`hands_by_cell`, :func:`kaiser_sim.deal.deals_with_hands`,
+    the weak-hand redeal as the run's), N declaring on lead in its trump by
+    ``trump_rule`` and in no trump, solved through the door
+    (:func:`kaiser_sim.game.dd_contracts`).  One row a deal with the
+    columns the card's limits read: ``deal`` (negative: -1, -2, ...; one
+    cluster each, apart from the run's deals), ``strength``, ``trump_len``,
+    ``trump_pts``, ``nt_pts``, ``strength_bucket``, ``length_bucket``."""
+    from ..deal import deals_with_hands
+    from ..game import dd_contracts
+    from ..hands import strength, suit_lengths, trump_by_rule
+
+    cells = [c for c in wanted if wanted[c] > 0]
+    if not cells:
+        return pd.DataFrame(columns=["deal", "strength", "trump_len", "trump_pts", "nt_pts", "strength_bucket",
+                                     "length_bucket"])
+    pools = hands_by_cell(trump_rule)
+    keys = [(sb[0], lb[0]) for sb in STRENGTH_BUCKETS for lb in LENGTH_BUCKETS]
+    deals = np.concatenate([
+        deals_with_hands(pools[c], wanted[c], int(np.random.SeedSequence([int(seed), 0x746F70, keys.index(c)])
+                                                  .generate_state(1, dtype=np.uint64)[0] >> 1), rules, redeal_weak)
+        for c in cells])
+    hand = deals[:, 0]
+    trump = trump_by_rule(hand, trump_rule)
+    m = len(deals)
+    values = dd_contracts(np.concatenate([deals, deals]), np.zeros(2 * m, dtype=np.int64),
+                          np.concatenate([trump, np.full(m, 4)]).astype(np.int64), rules, "points")
+    out = pd.DataFrame({"deal": -1 - np.arange(m, dtype=np.int64), "strength": strength(hand, trump),
+                        "trump_len": suit_lengths(hand)[np.arange(m), trump],
+                        "trump_pts": values[:m].astype(np.int64), "nt_pts": values[m:].astype(np.int64)})
+    out["strength_bucket"] = bucket(out["strength"], STRENGTH_BUCKETS)
+    out["length_bucket"] = bucket(out["trump_len"], LENGTH_BUCKETS)
+    return out
+
+
 def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: int = 30, net_deals: int = 100_000,
-              bidders: str = config.AUCTION_BIDDERS, declarers: pd.DataFrame | None = None
-              ) -> tuple[pd.DataFrame, TableMeta]:
+              bidders: str = config.AUCTION_BIDDERS, declarers: pd.DataFrame | None = None,
+              top_up: float = 0.0, run: dict | None = None) -> tuple[pd.DataFrame, TableMeta]:
     """Each bid against passing, net of the opponents, by cell (count band x
     trump length): the table card's limits, and the table's metadata (its
     note; ``extra``: the ``measure``, the ``bidders`` model, the ``deals``
@@ -341,7 +459,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             "why", "worth", "worth_lo", "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
             "net_limit", "stand_worth", "stand_lo", "stand_hi", "next_stand", "next_stand_lo", "next_stand_hi",
             "declare_limit", "declare_level", "declare_settled", "declare_why", "declare_net", "declare_lo",
-            "declare_hi", "declare_next", "declare_next_net", "declare_next_lo", "declare_next_hi"]
+            "declare_hi", "declare_next", "declare_next_net", "declare_next_lo", "declare_next_hi", "declare_dealt"]
     why = refusal("call-chart", rules)
     k = min(int(net_deals), len(results))
     if why or k == 0:
@@ -369,14 +487,30 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     for j, r in enumerate(ranks, 1):
         stand[:, j] = _stand_net(d, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
     full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, rules, trump_rule)
-    full_deal = full["deal"].to_numpy()
-    full_cells = full.groupby(["strength_bucket", "length_bucket"], observed=True).indices
+    # the rarest cells topped up with deals dealt to them (the same distribution as the run's hands of the cell:
+    # pooled with them, each deal its own cluster)
+    no_top_up = top_up_refusal(rules, run) if top_up > 0 else "no deals dealt to the cells (top_up = 0)"
+    have = full.groupby(["strength_bucket", "length_bucket"], observed=True).size()
+    standard = rules.hand_size == 8 and not rules.deck34
+    possible = [(sb[0], lb[0]) for sb in STRENGTH_BUCKETS for lb in LENGTH_BUCKETS
+                if not standard or possible_cell(sb[0], lb[0])]
+    budget = 0 if no_top_up else int(round(top_up * len(results)))
+    if 0 < budget < MIN_TOP_UP:  # a few hands a cell settle nothing, and the cells' hands cost 20 s to sort
+        no_top_up, budget = f"{budget:,} deals to deal to the cells, fewer than {MIN_TOP_UP:,}: none dealt", 0
+    wanted = water_level({c: int(have.get(c, 0)) for c in possible}, budget)
+    extra = (topped_up_frame(wanted, rules, trump_rule, int(run["seed"]), bool(run.get("redeal"))) if budget
+             else topped_up_frame({}, rules, trump_rule, 0, False))
+    card = full if extra.empty else pd.concat([full[extra.columns], extra], ignore_index=True)
+    full_deal = card["deal"].to_numpy()
+    full_cells = card.groupby(["strength_bucket", "length_bucket"], observed=True).indices
     full_cells = {key: idx for key, idx in full_cells.items() if len(idx) >= min_cell}
+    dealt = extra.groupby(["strength_bucket", "length_bucket"], observed=True).size() if len(extra) else {}
     # the card's net if declared, cell by cell over every deal of the run (a column at a time: 4 million
     # hands in the edition)
     own_by_cell = {key: [None] for key in full_cells}
     for j, r in enumerate(ranks, 1):
-        column = stand[:, j] if full is d else _stand_net(full, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
+        column = (stand[:, j] if card is d else
+                  _stand_net(card, rules, model, int(lad.levels[r]), bool(lad.nt[r])))
         for key, idx in full_cells.items():
             own_by_cell[key].append(_mean_row(column[idx], full_deal[idx]))
     deal = d["deal"].to_numpy()
@@ -385,6 +519,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     for (sb, lb), full_idx in full_cells.items():
         own = own_by_cell[(sb, lb)]
         card = _card_limit(own, names, lad, ranks)
+        card["declare_dealt"] = int(dealt.get((sb, lb), 0)) if len(extra) else 0
         idx = sub_cells.get((sb, lb), ())
         if len(idx) < min_cell:  # the card's cell only: too few of the first net_deals deals to play it out
             rows.append({"strength": sb, "trump_len": lb, "n": len(idx),
@@ -427,11 +562,12 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             "more than passing both ways; settled: both its intervals above 0 and one of the next "
             "bid's below; intervals clustered by deal (the table-play model's own error not added)")
     return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
-                                            "declare_deals": len(results)})
+                                            "declare_deals": len(results), "dealt_deals": len(extra),
+                                            "top_up": no_top_up or f"{len(extra):,} deals dealt to the cells"})
 
 
 #: the edition's size (``make sample``): a smaller run's cheat sheet points to it for its unsettled cells
-EDITION_DEALS = 1_000_000
+EDITION_DEALS = 2_000_000
 
 #: a bid whose expected score is within this of 0 (points) sits on the boundary: no run settles it
 BOUNDARY = 0.05
@@ -744,7 +880,8 @@ def section(tables) -> tuple[list, list[str], list[str]]:
                                "card: up to: the highest bid whose net value if declared (your side's score minus "
                                "the opponents' points) is positive, with that net and the next bid's; "
                                f"{net_meta.note}; n: the card's hands (every seat of every deal, "
-                               f"{net_meta.extra.get('declare_deals', 0):,} deals, four a deal); n played out: the "
+                               f"{net_meta.extra.get('declare_deals', 0):,} deals, four a deal{top_up_words(net_meta)}); "
+                               "n played out: the "
                                f"hands against passing (every seat of the first {net_meta.extra.get('deals', 0):,} "
                                "deals; · where fewer than the cell's minimum); worth over pass: the bid's net "
                                "value minus passing's, paired on the same deals" + _nt_words(t.meta("chart"))))
@@ -863,11 +1000,31 @@ def cheat_sheet(tables) -> list:
     words.append(f"The bidding chart also gives, for the declaring side's own score (the opponents' not subtracted), "
                  f"the highest plain and NT bid whose average score is positive: settled {settled}/{limits} limits "
                  f"({share}). " + UNSETTLED_WORDS
-                 + (" (the edition, reports/sample/, is made from a million deals: make sample). "
+                 + (" (the edition, reports/sample/, is made from two million deals: make sample). "
                     if bt.meta(ch_name).run.get("n", 0) < EDITION_DEALS else ". ")
                  + "The card's count is the report's Kaiser count (trump A 2 K 1 Q ½, side A 1 K ½, 1 a trump, 5♥ ½, "
                  "3♠ 1½, +½) doubled, less 1: the same hands in whole numbers.")
     return [Text("The table card's grid, read", "heading")] + [Text(w, "note") for w in words]
+
+
+def card_hands(row) -> str:
+    """A net chart row's hands behind the card's limit as printed: the run's,
+    plus ``+ k`` the hands of the deals dealt to the cell."""
+    dealt = int(row.get("declare_dealt", 0) or 0)
+    if not dealt:
+        return count(row["declare_n"])
+    return f"{count(int(row['declare_n']) - dealt)} + {count(dealt)}"
+
+
+def top_up_words(meta) -> str:
+    """The note's words on the deals dealt to the rarest cells ('' when none were)."""
+    dealt = int(meta.extra.get("dealt_deals", 0) or 0)
+    if not dealt:
+        return ""
+    return ("; a + b: the run's a hands and b more from deals dealt to the rarest cells, raising them to one "
+            "level (the cell's hand drawn from every hand of the cell, the other cards dealt at random, weak hands "
+            "redealt as in the run: the same cell as the run's hands, one deal a hand; only the card's columns "
+            "read them)")
 
 
 def net_rows(net) -> pd.DataFrame:
@@ -876,7 +1033,7 @@ def net_rows(net) -> pd.DataFrame:
     for _, r in net.iterrows():
         played = bool(r["limit"])  # the first net_deals deals give the cell enough hands to play the auction out
         rows.append({"count": card_band(str(r["strength"])), "(report)": str(r["strength"]),
-                     "trumps": str(r["trump_len"]), "n": count(r["declare_n"]), "card: up to": card_limit(r),
+                     "trumps": str(r["trump_len"]), "n": card_hands(r), "card: up to": card_limit(r),
                      "its net if declared": "-" if r["declare_limit"] == "pass" else ci(
                          r["declare_net"], r["declare_lo"], r["declare_hi"], 2),
                      "the next bid's": ci(r["declare_next_net"], r["declare_next_lo"], r["declare_next_hi"], 2),
