@@ -333,6 +333,43 @@ print("HEAVY", heavy, file=sys.stderr)
         assert f"Usage: kaiser-sim {c} " in p.stdout
 
 
+#: what ``kaiser-sim hand`` (no ``--plot``) must not import: it draws nothing, writes no run, fits nothing
+HAND_UNUSED = ("matplotlib", "scipy", "distributed", "dask", "reportlab", "PIL", "sklearn", "statsmodels")
+#: kaiser_sim's parts the advisor does not use (``kaiser_sim.studies`` itself, the registry, is light and the
+#: CLI's ``study`` options read it; its study modules are not)
+HAND_UNUSED_PARTS = ("kaiser_sim.runs.", "kaiser_sim.report.", "kaiser_sim.studies.")
+
+
+def test_hand_imports_only_what_it_uses():
+    """``kaiser-sim hand`` with calls heard, in a fresh interpreter (issue 46: the
+    process start is part of the player's wait): it imports none of
+    :data:`HAND_UNUSED` nor kaiser_sim's runs, report or study modules, and
+    importing the command line and the advisor loads no numba kernel (each is
+    loaded from numba's cache when first called).  numpy, numba, pandas (the
+    advisor's tables are DataFrames) and pyarrow (which pandas imports) are on
+    its path."""
+    code = """
+import gc, sys
+from kaiser_sim.cli import main
+import kaiser_sim.strategy.advisor
+from numba.core.dispatcher import Dispatcher
+print("LOADED_AT_IMPORT", sorted(d.py_func.__qualname__ for d in gc.get_objects()
+                                 if isinstance(d, Dispatcher) and d.signatures), file=sys.stderr)
+main(["hand", "AQ98.K5.A.T", "--seat", "S", "--auction", "6 pass 7", "-n", "2", "--play-check", "0",
+      "--seed", "1", "--format", "json"], prog_name="kaiser-sim", standalone_mode=False)
+print("MODULES", *sorted(sys.modules), file=sys.stderr)
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert '"schema": "kaiser-sim/hand-advice/' in p.stdout
+    lines = p.stderr.splitlines()
+    assert next(x for x in lines if x.startswith("LOADED_AT_IMPORT")) == "LOADED_AT_IMPORT []"
+    modules = next(x for x in lines if x.startswith("MODULES ")).split()[1:]
+    assert "pandas" in modules  # the run was the advisor's (if pandas leaves its path, keep it off: say so here)
+    assert sorted({m.split(".")[0] for m in modules} & set(HAND_UNUSED)) == []
+    assert [m for m in modules if m.startswith(HAND_UNUSED_PARTS)] == []
+
+
 @pytest.mark.parametrize("name", ["dd_table", "solve", "can_reach", "load_results"])
 def test_public_names_load_on_first_use(name):
     import kaiser_sim
