@@ -172,3 +172,20 @@ def test_the_card_pools_the_dealt_hands_with_the_runs(tmp_path):
     topped = net["declare_dealt"].to_numpy() > 0
     assert all(" + " in n for n in printed["n"][topped]) and not any(" + " in n for n in printed["n"][~topped])
     assert card_hands({"declare_n": 1234, "declare_dealt": 34}) == "1,200 + 34"
+
+
+def test_another_trump_rule_tops_up_the_cells_its_hands_reach(tmp_path):
+    """With trump by strength the cells are those the hands reach under that rule, read from the hands (here
+    the same cells as the default rule's), and the card's rows are cells the rule's hands reach."""
+    from kaiser_sim.runs.results import load_run
+    from kaiser_sim.runs.simulate import simulate
+    from kaiser_sim.studies.bidding_chart import net_chart
+
+    simulate(tmp_path / "r", 120, 4, mode="points", workers=1)
+    rr = load_run(tmp_path / "r")
+    net, meta = net_chart(rr.frame, STANDARD, "strongest", min_cell=30, net_deals=20, top_up=10.0, run=rr.metadata)
+    assert meta.extra["dealt_deals"] == 1200
+    pools = hands_by_cell("strongest")
+    assert {c for c, p in pools.items() if p.size} == {c for c in pools if possible_cell(*c)}
+    for _, row in net.iterrows():
+        assert pools[(str(row["strength"]), str(row["trump_len"]))].size

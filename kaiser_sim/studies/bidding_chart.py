@@ -491,13 +491,12 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     # pooled with them, each deal its own cluster)
     no_top_up = top_up_refusal(rules, run) if top_up > 0 else "no deals dealt to the cells (top_up = 0)"
     have = full.groupby(["strength_bucket", "length_bucket"], observed=True).size()
-    standard = rules.hand_size == 8 and not rules.deck34
-    possible = [(sb[0], lb[0]) for sb in STRENGTH_BUCKETS for lb in LENGTH_BUCKETS
-                if not standard or possible_cell(sb[0], lb[0])]
     budget = 0 if no_top_up else int(round(top_up * len(results)))
     if 0 < budget < MIN_TOP_UP:  # a few hands a cell settle nothing, and the cells' hands cost 20 s to sort
         no_top_up, budget = f"{budget:,} deals to deal to the cells, fewer than {MIN_TOP_UP:,}: none dealt", 0
-    wanted = water_level({c: int(have.get(c, 0)) for c in possible}, budget)
+    # the cells some hand reaches with this trump rule (read from the hands themselves)
+    pools = hands_by_cell(trump_rule) if budget else {}
+    wanted = water_level({c: int(have.get(c, 0)) for c, pool in pools.items() if pool.size}, budget)
     extra = (topped_up_frame(wanted, rules, trump_rule, int(run["seed"]), bool(run.get("redeal"))) if budget
              else topped_up_frame({}, rules, trump_rule, 0, False))
     card = full if extra.empty else pd.concat([full[extra.columns], extra], ignore_index=True)
