@@ -282,8 +282,9 @@ COVER3_STUDIES = ("bid-odds", "bidding-chart", "hand-eval", "lead", "trump-and-n
 def test_every_study_under_cover3_agrees_with_a_direct_solve(runs, cover3_direct, study, tmp_path):
     """Before, these studies read the run's standard count under cover 3 (a side with fewer than 3 tricks
     keeps its tricks and the 5H); each figure below is recomputed from :func:`cover3_direct`.  The auction
-    study's values are its call chart's, not computed under cover 3 (its capability says so).  Each figure
-    but the auction's failed on the code before the accessor (it read the standard count)."""
+    study's values are its call chart's, computed under cover 3 from both sides' points (its figures are
+    recomputed hand by hand in tests/test_cover3_auction.py).  Each figure but the auction's failed on the
+    code before the accessor (it read the standard count)."""
     from kaiser_sim.studies.common import hand_score
 
     rules = rules_of("cover3")
@@ -330,8 +331,12 @@ def test_every_study_under_cover3_agrees_with_a_direct_solve(runs, cover3_direct
         assert pick.loc["you declare", "mean_with"] == pytest.approx(lead[i, holder[i], 4].mean())
         defend = np.concatenate([other[i, (holder[i] + 1) % 4, 4], other[i, (holder[i] + 3) % 4, 4]])
         assert pick.loc["you defend", "mean_with"] == pytest.approx(defend.mean())
-    else:  # auction: its values are the call chart's, refused under cover 3
-        assert len(out["call_chart"]) == 0 and out.meta("call_chart").note == refusal("call-chart", rules)
+    else:  # auction: its values are the call chart's, computed under cover 3 (before issue 44's item, refused)
+        from kaiser_sim.strategy.call_worth import cover3_words
+
+        assert not refusal("call-chart", rules) and len(out["call_chart"])
+        assert out.meta("call_chart").note.endswith(cover3_words(rules, out.meta("call_chart").extra["measure"]
+                                                                 != "double dummy"))
 
 
 @pytest.mark.parametrize("name", ["standard", "cover3"])

@@ -254,18 +254,32 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
                       shaped(win_dd), shaped(strain), shaped(np.where(has, who, -1)), shaped(level))
 
 
-def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, table_model=None):
+def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, points, table_model=None,
+                other_points=None):
     """The net value (the caller's side's hand score minus the opponents')
     of making ``call`` (``(m,)`` ranks, ``PASS`` -1) as call ``k`` after
     ``calls[:, :k]`` on each row: the later seats call by ``policy``, the
     contract (the highest bid; the dealer's match takes it) is played by its
     bidder in the strain ``policy`` names for it (NT for an NT bid), and its
-    value is read from ``points`` ``(m, 4, 5)`` (every leader and strain,
-    double dummy: a results dataset's), under table play when ``table_model``
+    value is read from ``points`` ``(m, 4, 5)`` (the declaring side's points
+    with every leader and strain, double dummy: a results dataset's) and
+    ``other_points`` (the same layout: the other side's; default
+    ``rules.raw_total - points``), under table play when ``table_model``
     (a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`) is given.  A hand all
     pass is thrown in (0); the scores are 0-0.  Returns ``(net (m,),
     declarer (m,), -1 thrown in)``.  The standard deck without low NT:
-    ``points`` has no low-NT column."""
+    ``points`` has no low-NT column.
+
+    Under cover 3 the two sides' points do not add to ``rules.raw_total``
+    when a side takes fewer than 3 tricks: give both
+    (:func:`kaiser_sim.studies.common.run_points`), and double dummy values
+    each side as :func:`kaiser_sim.game.contract_values` scores it.  Table play models the declaring side only (its
+    points' distribution given its double-dummy value); the defenders then
+    take their double-dummy points less what the declaring side's table play
+    gains on its own double-dummy value (the rest of the total whenever the
+    two double-dummy values add to it, as in the standard game: exact there
+    when both sides take 3 tricks at the table; an approximation for a side
+    under 3 tricks)."""
     from .policies import PASS, BidView, contracts_of, ladder_arrays
 
     deals = np.asarray(deals, dtype=np.uint64)
@@ -293,27 +307,43 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
         trump = policy.trump(view(h, who[h]), r_)
         strain = np.where(lad.nt[r_], 4, trump)
         dd = np.asarray(points)[h, who[h], strain].astype(np.int64)
+        # the defenders' double-dummy points (None: the rest of the total, as the scoring takes them)
+        dd_def = None if other_points is None else np.asarray(other_points)[h, who[h], strain].astype(np.int64)
         side = caller[h] & 1
         level, nt = lad.levels[r_], lad.nt[r_]
         if table_model is None:
-            net[h] = _side_net(rules, level, nt, who[h], dd, side)
+            net[h] = _side_net(rules, level, nt, who[h], dd, side, dd_def)
         else:
             from .table_play import POINTS, declarer_band
 
             # the declarer's count band in the strain played: the model's rows for that hand
             dist = table_model.dist(dd, nt, declarer_band(deals[h, who[h]], strain))
             for j, t in enumerate(POINTS):
-                net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side)
+                # what the declaring side's table play gains on its DD value the defenders lose (module doc)
+                def_t = None if dd_def is None else dd_def + dd - t
+                net[h] += dist[:, j] * _side_net(rules, level, nt, who[h], np.full(h.size, t), side, def_t)
     return net, np.where(has, who, -1)
 
 
-def _side_net(rules: Rules, level, nt, declarer, decl_raw, side) -> np.ndarray:
-    """Per row: ``side``'s hand score minus the other side's (scores 0-0)."""
+def cover3_words(rules: Rules, table: bool) -> str:
+    """What a table valued by :func:`playout_net` says of cover 3 in its note
+    ("" without cover 3); ``table``: valued in table play."""
+    if not rules.cover3:
+        return ""
+    return ("; cover 3: each side's double-dummy points scored from its tricks" + (
+        ", and in table play the defenders take theirs less what the declaring side's play gains on its own (the "
+        "table-play model is the declaring side's: an approximation where a side takes under 3 tricks)"
+        if table else ""))
+
+
+def _side_net(rules: Rules, level, nt, declarer, decl_raw, side, def_raw=None) -> np.ndarray:
+    """Per row: ``side``'s hand score minus the other side's (scores 0-0);
+    the defenders' raw points ``def_raw`` (None: the rest of the total)."""
     from ..scoring import score_hands
 
-    res = score_hands(rules, level, nt, declarer, decl_raw, (0, 0))
+    res = score_hands(rules, level, nt, declarer, decl_raw, (0, 0), defender_raw=def_raw)
     rows = np.arange(res.delta.shape[0])
     return (res.delta[rows, side] - res.delta[rows, 1 - side]).astype(np.float64)
 
 
-__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "playout_net", "position_calls"]
+__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "cover3_words", "playout_net", "position_calls"]

@@ -239,7 +239,8 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     score minus the opponents', the rest of the auction played out by the
     model: :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
     model holds, else double dummy), from the results' double-dummy values
-    of every leader and strain (no solving).  The best action is chosen on
+    of every leader and strain, both sides' (no solving; under cover 3 each
+    side scored from its tricks: :func:`kaiser_sim.studies.common.run_points`).  The best action is chosen on
     the even deals and reported on the odd ones (the winner's curse): its
     net value there, the runner-up's, their paired difference, and
     ``settled`` when that difference's 95% interval lies above 0 (never
@@ -248,9 +249,9 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     where all of them are legal (``n``: those of the reporting half); a cell
     needs ``min_cell`` such hands on each half.  With the chart, its metadata: its
     note and (``extra``) the ``measure`` and the ``bidders`` model."""
-    from ..strategy.call_worth import ACTIONS, playout_net, position_calls
+    from ..strategy.call_worth import ACTIONS, cover3_words, playout_net, position_calls
     from ..strategy.capabilities import refusal
-    from .common import STRENGTH_BUCKETS, bucket, points_array, table_play_model
+    from .common import STRENGTH_BUCKETS, bucket, run_points, table_play_model
 
     cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",
             "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
@@ -258,7 +259,8 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     if why:
         return pd.DataFrame(columns=cols), TableMeta(note=why)
     model, _ = table_play_model(rules)
-    pts = points_array(results, rules)
+    pts, other = run_points(results, rules)  # both sides' points (under cover 3 each from its tricks)
+    other = other if rules.cover3 else None  # else the rest of the total, playout_net's default (no array kept)
     hands = hands_array(results)
     n = hands.shape[0]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
@@ -273,7 +275,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
         for b in blocks(r.size):
             rb, ab = r[b], a[b]
             net[rb, ab], _ = playout_net(hands[rb], dealers[rb], calls[rb], k, acts[rb, ab], rules, policy, pts[rb],
-                                         model)
+                                         model, None if other is None else other[rb])
         seat = (dealers + 1 + k) % 4
         band = bucket(count_[np.arange(n), seat], STRENGTH_BUCKETS)
         sit = np.where(before[:, k] < 0, 0, np.minimum(situation[:, k], 2))
@@ -312,7 +314,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
             "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
             "plain and NT bids, one step above each, and the dealer's match, each compared where legal on at "
             f"least {COMPARED_SHARE:.0%} of a cell's hands, on the hands where all the compared calls are legal "
-            "(n)")
+            f"(n){cover3_words(rules, model is not None)}")
     return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 

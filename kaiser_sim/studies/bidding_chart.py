@@ -274,14 +274,41 @@ def _stand_net(d: pd.DataFrame, rules, model, level: int, nt: bool) -> np.ndarra
     rule) and the bid stands: its side's hand score minus the opponents'
     points (the 10 of the hand less the side's; not doubled in NT), in table
     play (the model's distribution for the hand's count band) where the
-    model holds, else double dummy."""
+    model holds, else double dummy.  Under cover 3 the opponents' points are
+    their own (``d``'s ``opp_trump_pts`` / ``opp_nt_pts``: :func:`_with_opponents`),
+    less, in table play, what the declaring side's play gains on its
+    double-dummy value (:func:`kaiser_sim.strategy.call_worth.playout_net`)."""
     from ..strategy.table_play import POINTS, band_index
 
     raw = d["nt_pts" if nt else "trump_pts"].to_numpy(dtype=np.int64)
+    if "opp_nt_pts" in d:  # cover 3: the sides' points need not add to 10
+        opp = d["opp_nt_pts" if nt else "opp_trump_pts"].to_numpy(dtype=np.int64)
+        if model is None:
+            return (hand_score(rules, level, nt, raw) - opp).astype(np.float64)
+        gain = model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ (
+            hand_score(rules, level, nt, POINTS).astype(np.float64) + POINTS)
+        return gain - (opp + raw)
     if model is None:
         return (hand_score(rules, level, nt, raw) - (10 - raw)).astype(np.float64)
     value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
     return model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ value
+
+
+def _with_opponents(d: pd.DataFrame, results, rules, other=None) -> pd.DataFrame:
+    """Under cover 3, ``d`` (:func:`~kaiser_sim.studies.common.declarer_frame`
+    of ``results``: a row per deal and seat) with the opponents' double-dummy
+    points when the seat declares its trump (``opp_trump_pts``) and NT
+    (``opp_nt_pts``), each side scored from its tricks (``other``: the other
+    side's ``(n, 4, 5)`` of :func:`~kaiser_sim.studies.common.run_points`,
+    read here when None); else ``d`` as it is (the opponents take the rest of
+    the 10)."""
+    from .common import run_points
+
+    if not rules.cover3:
+        return d
+    other = (run_points(results, rules)[1] if other is None else other).reshape(-1, 5)  # rows (deal, seat)
+    rows = np.arange(other.shape[0])
+    return d.assign(opp_trump_pts=other[rows, d["trump"].to_numpy(dtype=np.int64)], opp_nt_pts=other[:, 4])
 
 
 def _card_limit(own: list, names: list, lad, ranks) -> dict:
@@ -448,12 +475,18 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     the million-deal edition.  A cell is a row when it has ``min_cell``
     hands in the whole run; its columns against passing are empty (``limit``
     ``""``) when the first ``net_deals`` deals give it fewer.  ``declarers``:
-    ``declarer_frame(results, rules, trump_rule)`` when the caller has it."""
-    from ..strategy.call_worth import playout_net
+    ``declarer_frame(results, rules, trump_rule)`` when the caller has it.
+
+    Under cover 3 both sides' points are the run's, each side scored from its
+    tricks (:func:`~kaiser_sim.studies.common.run_points`): the play-outs read
+    the opponents' own points (:func:`~kaiser_sim.strategy.call_worth.playout_net`)
+    and so does a bid left to stand (:func:`_stand_net`); the note says how
+    table play treats the defenders there."""
+    from ..strategy.call_worth import cover3_words, playout_net
     from ..strategy.capabilities import refusal
     from ..strategy.policies import PASS, get_policy, ladder_arrays
     from .auction import blocks
-    from .common import hands_array, points_array
+    from .common import hands_array, run_points
 
     cols = ["strength", "trump_len", "n", "deals", "declare_n", "declare_deals", "limit", "limit_level", "settled",
             "why", "worth", "worth_lo", "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
@@ -468,9 +501,11 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     sub = results.iloc[:k]
     policy = get_policy(bidders)
     model, _ = table_play_model(rules)
-    d = declarer_frame(sub, rules, trump_rule)
+    lead, other = run_points(sub, rules)  # both sides' points (under cover 3 each from its tricks)
+    d = _with_opponents(declarer_frame(sub, rules, trump_rule), sub, rules, other)
     hands = np.repeat(hands_array(sub), 4, axis=0)
-    pts = np.repeat(points_array(sub, rules), 4, axis=0)
+    pts = np.repeat(lead, 4, axis=0)
+    other = np.repeat(other, 4, axis=0) if rules.cover3 else None  # else the rest of the total, playout_net's default
     seat = d["seat"].to_numpy(dtype=np.int64)
     dealers = (seat + 3) % 4  # each seat the first to call
     m = len(d)
@@ -482,11 +517,12 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     for j, r in enumerate([PASS] + ranks):
         for b in blocks(m):
             net[b, j], _ = playout_net(hands[b], dealers[b], calls[b], 0, np.full(b.stop - b.start, r), rules, policy,
-                                       pts[b], model)
+                                       pts[b], model, None if other is None else other[b])
     stand = np.full((m, len(names)), np.nan)
     for j, r in enumerate(ranks, 1):
         stand[:, j] = _stand_net(d, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
     full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, rules, trump_rule)
+    full = full if full is d else _with_opponents(full, results, rules)
     # the rarest cells topped up with deals dealt to them (the same distribution as the run's hands of the cell:
     # pooled with them, each deal its own cluster)
     no_top_up = top_up_refusal(rules, run) if top_up > 0 else "no deals dealt to the cells (top_up = 0)"
@@ -559,7 +595,8 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             f"the opponents', the later seats calling by the {policy.name} model ({measure}); left to "
             "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
             "more than passing both ways; settled: both its intervals above 0 and one of the next "
-            "bid's below; intervals clustered by deal (the table-play model's own error not added)")
+            "bid's below; intervals clustered by deal (the table-play model's own error not added)"
+            f"{cover3_words(rules, model is not None)}")
     return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
                                             "declare_deals": len(results), "dealt_deals": len(extra),
                                             "top_up": no_top_up or f"{len(extra):,} deals dealt to the cells"})

@@ -12,7 +12,9 @@ sampling).  Each kept hand's actions (:data:`kaiser_sim.strategy.policies.ACTION
 that are legal there) are valued by their net value (your side's hand
 score minus the opponents', the rest of the auction played out by the model:
 :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
-table-play model holds, else double dummy; no solving).  By the card's
+table-play model holds, else double dummy; no solving: both sides' points
+are the run's, under cover 3 each side scored from its tricks,
+:func:`kaiser_sim.studies.common.run_points`).  By the card's
 count band, the best call is chosen on the even deals and its net value
 reported on the odd ones (the winner's curse), with the runner-up and the
 paired difference; ``settled`` when that difference's 95% interval lies
@@ -67,12 +69,12 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     auction was heard, rows or not), the ``bidders`` model and the
     ``measure``."""
     from ..hands import STRENGTH_BUCKETS, strength
-    from ..strategy.call_worth import playout_net
+    from ..strategy.call_worth import cover3_words, playout_net
     from ..strategy.capabilities import refusal
     from ..strategy.policies import ACTIONS, get_policy, position_calls
     from .auction import best_on_halves, bid_deals, blocks
     from .common import card_band
-    from .common import bucket, hands_array, points_array, table_play_model
+    from .common import bucket, hands_array, run_points, table_play_model
 
     why = refusal("call-chart", rules)
     if why:
@@ -88,7 +90,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     text = names[calls.astype(np.int64) + 1]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
     even = deal_ids % 2 == 0
-    pts = None
+    pts = other = None
     rows, heard_n = [], {}
     for heard, position, before in HEARD:
         k = position - 1
@@ -101,13 +103,15 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
         legal = [j for j in range(len(ACTIONS)) if (acts[:, j] != -2).all()]
         if not legal:
             continue
-        pts = points_array(results, rules) if pts is None else pts
+        if pts is None:  # both sides' points (under cover 3 each from its tricks)
+            pts, other = run_points(results, rules)
+            other = other if rules.cover3 else None  # else the rest of the total, playout_net's default
         net = np.full((idx.size, len(ACTIONS)), np.nan)
         for j in legal:
             for b in blocks(idx.size):  # the model's temporaries grow with the rows: a million-deal run in blocks
                 rb = idx[b]
                 net[b, j], _ = playout_net(hands[rb], dealers[rb], calls[rb], k, acts[b, j], rules, policy, pts[rb],
-                                           model)
+                                           model, None if other is None else other[rb])
         seat = (dealers[idx] + 1 + k) % 4
         band = np.asarray(bucket(strength(hands[idx, seat]), STRENGTH_BUCKETS), dtype=object)
         for label, *_ in STRENGTH_BUCKETS:
@@ -132,7 +136,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     note = (f"every deal bid once by the {policy.name} model; the hands that heard exactly these calls; "
             f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
             "auction played out by the model; best chosen on the even deals, reported on the odd ones "
-            "(n); settled: best minus next best above 0 (95%)")
+            f"(n); settled: best minus next best above 0 (95%){cover3_words(rules, model is not None)}")
     return out, TableMeta(note=note, extra={"n_deals": int(n), "heard_n": heard_n, "bidders": policy.name,
                                             "measure": measure})
 
