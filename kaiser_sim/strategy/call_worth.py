@@ -227,7 +227,10 @@ def call_values(deals, kitties, seat: int, dealer: int, calls, rules: Rules, pol
             ev_net = np.zeros(h.size)
             ev_win = np.zeros(h.size)
             for j, t in enumerate(POINTS):
-                nt_, wt_ = _outcome(rules, level[h], nt[h], who[h], np.full(h.size, t), rules.raw_total - t,
+                # what the declaring side's table play gains on its DD value the defenders lose: their DD points
+                # less the gain (the rest of the total in the plain game, where the two add to it; under cover 3
+                # or a kitty they need not: playout_net's rule)
+                nt_, wt_ = _outcome(rules, level[h], nt[h], who[h], np.full(h.size, t), dfd[h] + decl[h] - t,
                                     before, side, table)
                 ev_net += dist[:, j] * nt_
                 if win:
