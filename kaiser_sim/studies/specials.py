@@ -226,16 +226,34 @@ def kitties_of(deals, rules):
     return None if rules.kitty == "none" else kitty_of(deals, deck34=rules.deck34)
 
 
-def table_play_side(model, side_dd, declaring, nt: bool, total: int) -> np.ndarray:
+def table_play_side(model, side_dd, declaring, nt: bool, total: int, declarer_dd=None) -> np.ndarray:
     """Your side's expected table-play points from its DD points
     ``side_dd``: the table-play model (:mod:`kaiser_sim.strategy.table_play`) is for
     the declaring side, so a defending side gets ``total`` minus the
-    declaring side's expectation."""
+    declaring side's expectation.  ``declarer_dd`` (the declaring side's DD
+    points, row by row): a defending side gets its own DD points less what
+    the declaring side's play gains on its DD value instead -- the same in
+    the plain game, where the two sides add to ``total``, and the rule where
+    they need not (cover 3, a special card discarded to nobody:
+    :func:`split_sides`)."""
     x = np.asarray(side_dd, dtype=np.int64)
     declaring = np.asarray(declaring, dtype=bool)
+    if declarer_dd is not None:
+        d = np.where(declaring, x, np.asarray(declarer_dd, dtype=np.int64))
+        e = model.expected(d, nt)
+        return np.where(declaring, e, x + d - e)
     lead = np.where(declaring, x, total - x)
     e = model.expected(lead, nt)
     return np.where(declaring, e, total - e)
+
+
+def split_sides(rules) -> bool:
+    """May the two sides' DD points not add to ``rules.raw_total`` (cover 3;
+    a kitty, whose discarded 5H or 3S may count for nobody)?  Then the
+    table-play views give a defending side its own DD points less the
+    declaring side's table gain (:func:`table_play_side`'s ``declarer_dd``);
+    otherwise the plain game's arithmetic, unchanged to the bit."""
+    return bool(rules.cover3) or rules.kitty != "none"
 
 
 def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_resolve: int = DEFAULT_MAX_RESOLVE,
@@ -289,14 +307,21 @@ def counterfactual(results, rules, card: int, receivers=DEFAULT_RECEIVERS, max_r
     if model is not None and len(rec):
         declaring = rec["role"].to_numpy() != "you defend"
         nt = rec["strain"].to_numpy() == "NT"
+        split = split_sides(rules)
+
         def tp_worth(m):
-            # the model maps the declaring side's DD points; the defenders get the rest of the total
+            # the model maps the declaring side's DD points; the defenders get the rest of the total (where the
+            # sides need not add to it: their own DD points less the declaring side's table gain)
             tp = {}
             for col in ("with", "without"):
                 dp = rec[f"decl_{col}"].to_numpy(dtype=np.int64)
                 tp[col] = np.where(nt, table_play_side(m, dp, np.ones_like(declaring), True, total),
                                    table_play_side(m, dp, np.ones_like(declaring), False, total))
-                tp[col] = np.where(declaring, tp[col], total - tp[col])
+                if split:
+                    own = rec["with_card" if col == "with" else "without_card"].to_numpy(dtype=np.int64)
+                    tp[col] = np.where(declaring, tp[col], own + dp - tp[col])
+                else:
+                    tp[col] = np.where(declaring, tp[col], total - tp[col])
             return tp["with"] - tp["without"]
 
         rec["tp_worth"] = tp_worth(model)
@@ -394,9 +419,13 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     # scored from its tricks): the run's results hold the leader's side's only (under a 4-card kitty a 5H or
     # 3S discarded to nobody makes this an approximation; see run_card's note)
     by_seat = [side_points(deals, pts, pts_other, you[:, y], trump_rule) for y in range(4)]
+    split = split_sides(rules)
     for view in STRAIN_VIEWS:
         # (m, you, leader): your side's points with that leader on lead
         side = np.stack([by_seat[y][view] for y in range(4)], axis=1)
+        # the other side's (where the two need not add to the total, the defenders' table points read the
+        # declaring side's own: table_play_side's declarer_dd)
+        them = np.stack([by_seat[(y + 1) % 4][view] for y in range(4)], axis=1) if split else None
         rel = (you[:, :, None] - np.arange(4)[None, None, :]) % 4
         role = _ROLE_OF[rel]
         held = (holder[:, None] - you) % 4  # the holder seen from you; holder -1 (kitty): no row uses it
@@ -408,14 +437,18 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
             where = np.broadcast_to(held[:, :, None], side.shape)[sel]
             c = cl[sel]
             declaring = np.full(x.shape, role_name != "you defend")
-            xt = table_play_side(model, x, declaring, view == "NT", total) if model is not None else None
+            y = them[sel] if split and role_name == "you defend" else None  # the declaring side's DD points
+            xt = (table_play_side(model, x, declaring, view == "NT", total, y) if model is not None else None)
             # the replicates' values as tables over the side's DD points (a hand's value depends only on
             # them, the role being fixed here): each replicate's mean over a group of hands is the group's
-            # histogram of points times its table, whatever the number of deals
+            # histogram of points times its table, whatever the number of deals; where the defenders read the
+            # declaring side's points, over those (their own add a constant a hand, the same in every replicate)
             values = DD_POINTS
-            rep_tabs = (np.stack([table_play_side(r, values, np.full(values.shape, role_name != "you defend"),
+            rep_tabs = (np.stack([table_play_side(r, values, np.full(values.shape, role_name != "you defend"
+                                                                     or y is not None),
                                                   view == "NT", total) for r in model.replicates()])
                         if model is not None and model.replicates() else None)
+            keyed = x if y is None else y
             for recv in [*receivers, ANY_OTHER]:
                 other = (where != 0) if recv == ANY_OTHER else (where == RECEIVERS[recv])
                 if recv == "self":
@@ -424,7 +457,8 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
                 t = diff_row(xt, where == 0, other, c) if xt is not None else {"diff": np.nan, "lo": np.nan,
                                                                                "hi": np.nan}
                 if rep_tabs is not None and other.any() and (where == 0).any():
-                    se_m = float(np.std(rep_tabs @ (point_shares(x[where == 0]) - point_shares(x[other])), ddof=1))
+                    se_m = float(np.std(rep_tabs @ (point_shares(keyed[where == 0]) - point_shares(keyed[other])),
+                                        ddof=1))
                     wide = with_model_error({"n": d["n_a"] + d["n_b"], "mean": t["diff"], "lo": t["lo"],
                                              "hi": t["hi"]}, se_m, c)
                     t = {**t, "lo": wide["lo"], "hi": wide["hi"]}
