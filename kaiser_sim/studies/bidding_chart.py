@@ -342,7 +342,7 @@ def water_level(counts: dict, budget: int) -> dict:
     keys = list(counts)
     have = np.array([int(counts[c]) for c in keys], dtype=np.int64)
     order = np.argsort(have, kind="stable")
-    level, filled = 0, 0
+    filled = 0
     for j in range(len(order)):  # the level reaches cell j's count, or stops below it
         cost = int(have[order[j]]) * j - int(have[order[:j]].sum()) if j else 0
         if cost > budget:
@@ -533,13 +533,13 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     # the cells some hand reaches with this trump rule (read from the hands themselves)
     pools = hands_by_cell(trump_rule) if budget else {}
     wanted = water_level({c: int(have.get(c, 0)) for c, pool in pools.items() if pool.size}, budget)
-    extra = (topped_up_frame(wanted, rules, trump_rule, int(run["seed"]), bool(run.get("redeal"))) if budget
-             else topped_up_frame({}, rules, trump_rule, 0, False))
+    extra = topped_up_frame(wanted, rules, trump_rule, int(run["seed"]) if budget else 0,
+                            bool(budget and run.get("redeal")))
     card = full if extra.empty else pd.concat([full[extra.columns], extra], ignore_index=True)
     full_deal = card["deal"].to_numpy()
     full_cells = card.groupby(["strength_bucket", "length_bucket"], observed=True).indices
     full_cells = {key: idx for key, idx in full_cells.items() if len(idx) >= min_cell}
-    dealt = extra.groupby(["strength_bucket", "length_bucket"], observed=True).size() if len(extra) else {}
+    dealt = extra.groupby(["strength_bucket", "length_bucket"], observed=True).size()
     # the card's net if declared, cell by cell over every deal of the run (a column at a time: 4 million
     # hands in the edition)
     own_by_cell = {key: [None] for key in full_cells}
@@ -554,7 +554,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     for (sb, lb), full_idx in full_cells.items():
         own = own_by_cell[(sb, lb)]
         card = _card_limit(own, names, lad, ranks)
-        card["declare_dealt"] = int(dealt.get((sb, lb), 0)) if len(extra) else 0
+        card["declare_dealt"] = int(dealt.get((sb, lb), 0))
         idx = sub_cells.get((sb, lb), ())
         if len(idx) < min_cell:  # the card's cell only: too few of the first net_deals deals to play it out
             rows.append({"strength": sb, "trump_len": lb, "n": len(idx),
