@@ -332,7 +332,7 @@ def test_every_number_is_on_the_deals_of_the_choice(mirror):
 
     v = a.values.astype(int)
     deals = advisor_deals(a.hand, 0, 200, 1, STANDARD)
-    lo, hi = strain_bounds(deals, 0)  # each deal kept within its bounds
+    lo, hi = strain_bounds(deals, 0, values=v)  # each deal kept within its bounds (as the advisor: claims too)
     base = load_model()
     from kaiser_sim.strategy.table_play import hand_bands
 
@@ -481,7 +481,7 @@ def test_table_play_numbers_are_the_model_over_the_deals(issue_table):
     v = a.values.astype(int)
     deals = advisor_deals(a.hand, 0, 300, 11, STANDARD)
     assert np.array_equal(v, solve_strains(deals, 0, "points"))
-    hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0), bands=hand_bands(deals[0, 0]))
+    hp = HandTablePlay(load_model(), v, *strain_bounds(deals, 0, values=v), bands=hand_bands(deals[0, 0]))
     mk = a.make.set_index(["strain", "bid"])
     for s, key in enumerate(STRAIN_KEYS):
         per = hp.make_prob(s, list(range(6, 13)))

@@ -48,6 +48,61 @@ def test_bounds_hold_the_exact_games_on_endgames(mode):
     assert checked == 24 * 8
 
 
+def test_a_claim_is_the_sure_line_and_never_below_double_dummy():
+    """The claim (``claims``: ``hi = lo`` where the declarer's sure cards are
+    every trick) is what the declarer takes against the other three
+    (``tests/naive.py``) wherever double dummy agrees; where the side can
+    give the 3S away double dummy is above it, and :func:`strain_bounds`
+    with the values keeps the bound of any play there.  Endgames dealt
+    until 40 claims are met (in tricks the claim changes nothing: without
+    the 3S no play beats every trick)."""
+    mode = "points"
+    rng = np.random.default_rng(11)
+    claimed = given_away = 0
+    for _ in range(200):
+        h = _endgame(rng, int(rng.integers(2, 4)))
+        for leader in range(4):
+            for s in range(5):
+                assert tuple(play_bounds(h[None, :], leader, s, "tricks", claims=True)[0]) == tuple(
+                    play_bounds(h[None, :], leader, s, "tricks")[0])
+    while claimed < 40:
+        h = _endgame(rng, int(rng.integers(2, 4)))
+        for leader in range(4):
+            lo, hi = strain_bounds(h[None, :], leader, mode)
+            dd = np.array([[naive.solve_py(h, leader, s, mode) for s in range(5)]])
+            lo_v, hi_v = strain_bounds(h[None, :], leader, mode, values=dd)
+            assert np.array_equal(lo_v, lo) and (lo_v <= dd).all() and (dd <= hi_v).all() and (hi_v <= hi).all()
+            for s in range(5):
+                lo_c, hi_c = play_bounds(h[None, :], leader, s, mode, claims=True)[0]
+                assert lo_c == lo[0, s] and hi_c <= hi[0, s]
+                if hi_c == hi[0, s]:
+                    continue
+                alone = naive.coalition_value_py(h, leader, s, {leader}, mode)
+                if dd[0, s] == lo_c:
+                    assert alone == lo_c == hi_v[0, s], (h, leader, s)
+                    claimed += 1
+                else:  # the side gives the 3S away: double dummy above the claim, the bound of any play kept
+                    assert dd[0, s] > lo_c and hi_v[0, s] == hi[0, s], (h, leader, s)
+                    given_away += 1
+    assert given_away > 0
+
+
+def test_a_claimed_hand_plays_to_its_claim():
+    """PIMC players (the model's K, as table play) take exactly the claim
+    on deals where the declarer's sure cards are every trick: eight top
+    winners in spades, 12 deals."""
+    from kaiser_sim.game import play_deals
+    from kaiser_sim.rules import STANDARD
+
+    deals = deal_batch(12, 5, fixed={"N": parse_hand("AKQJ.A.AK.A")})
+    dd = np.asarray(dd_strains(deals, 0))
+    lo, hi = strain_bounds(deals, 0, values=dd)
+    assert (lo[:, 0] == 10).all() and (hi[:, 0] == 10).all()
+    n = len(deals)
+    played = play_deals(deals, np.zeros(n, np.int64), np.zeros(n, np.int64), rules=STANDARD, seed=3)
+    assert (played.declarer_points == 10).all()
+
+
 def test_sure_winners_fix_the_points():
     # North holds the eight top cards of its suits (AKQJ of spades, the ace of hearts, AK of diamonds, the
     # ace of clubs): in no trump it takes every trick whatever anyone does, on every deal of the others
@@ -59,6 +114,10 @@ def test_sure_winners_fix_the_points():
     # before that a void defender could ruff an ace, and players who all help North could give the 3S away
     assert (lo[:, 0] == 10).all() and (hi[:, 0] == 12).all() and (dd[:, 0] == 10).all()
     assert ((lo <= dd) & (dd <= hi)).all()
+    # a declarer who claims cashes them, top trumps first: exactly 10 in spades too (table play's bounds)
+    lo_c, hi_c = strain_bounds(deals, 0, values=dd)
+    assert np.array_equal(lo_c, lo) and (hi_c[:, 0] == 10).all() and (hi_c[:, 4] == 10).all()
+    assert ((hi_c == hi) | (lo_c == hi_c)).all() and ((dd <= hi_c)).all()
     # a fixed deal: the same in words
     deal = parse_deal("N:AKQJ.A.AK.A T98.KQJ.QJ. 3.T98.T9.KQ .5.87.JT987")
     assert tuple(play_bounds(deal[None, :], 0, 4)[0]) == (10, 10) == (solve(deal, 0, 4),) * 2

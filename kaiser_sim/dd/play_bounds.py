@@ -46,6 +46,19 @@ every trick) -- players who all help the side may give the 3S away
 declarer holds is above every other card of its suit and nobody else can
 ruff (no trump, or no other hand holds a trump); then ``lo = hi``.
 
+**A declarer who claims** (``claims``).  When the sure cards are every
+trick, the sure line (top trumps first, then the rest) leaves no one else a
+trick: the side takes exactly ``lo``, all the points in play.  More needs
+the 3S lost on purpose: a defender ruffing in with it (which only costs the
+defenders), or the side giving it away -- the declarer underleading a
+trump that is sure only once the outside trumps are gone, or the partner,
+on lead after a ruff, leading it into a suit the declarer is void in.  The
+last two are double-dummy play, so the double-dummy value can be above
+``lo`` there: a claim holds only where it is not (:func:`strain_bounds`
+with the deals' values).  Table play (the hand advisor's bounds) takes it:
+a declarer who can claim every trick does, and played out by PIMC players
+such hands take exactly ``lo`` (``tests/test_play_bounds.py``).
+
 The exact values of the two games (all four cooperating; one against
 three) need a search each; they would be tighter (the cooperative maximum
 is below 12 on some deals, the one-against-three minimum above these
@@ -139,8 +152,10 @@ def _cannot_lose(hands, declarer, strain):
 
 
 @njit(cache=True)
-def _bounds_kernel(deals, declarers, strains, five, three):
-    """``(n, 2)`` int64: ``lo``, ``hi`` of every (deal, declarer, strain)."""
+def _bounds_kernel(deals, declarers, strains, five, three, claims):
+    """``(n, 2)`` int64: ``lo``, ``hi`` of every (deal, declarer, strain);
+    ``claims``: the declarer whose sure cards are every trick cashes them
+    (``hi = lo``; module doc)."""
     n = deals.shape[0]
     out = np.zeros((n, 2), np.int64)
     for i in range(n):
@@ -157,7 +172,7 @@ def _bounds_kernel(deals, declarers, strains, five, three):
         most = tricks - 1 + (5 if has5 else 0) if has3 else tricks + (5 if has5 else 0)
         if t >= tricks:
             out[i, 0] = total
-            out[i, 1] = total if _cannot_lose(h, d, strains[i]) else max(total, most)
+            out[i, 1] = total if claims or _cannot_lose(h, d, strains[i]) else max(total, most)
             continue
         lo = t + (5 if (sure & five) != 0 else 0) - (3 if has3 else 0)
         floor = -2 if has3 else 0  # the least a side takes: one trick holding the 3S (or nothing)
@@ -168,9 +183,11 @@ def _bounds_kernel(deals, declarers, strains, five, three):
     return out
 
 
-def play_bounds(deals, declarers, strains, mode: str = "points") -> np.ndarray:
+def play_bounds(deals, declarers, strains, mode: str = "points", claims: bool = False) -> np.ndarray:
     """``(n, 2)`` int64: for each deal the bounds ``lo``, ``hi`` of the
-    declaring side's points (module doc), the declarer on lead.
+    declaring side's points (module doc), the declarer on lead.  With
+    ``claims``, where the declarer's sure cards are every trick ``hi`` is
+    ``lo`` (the declarer claims: module doc), else the bound of any play.
 
     Parameters
     ----------
@@ -190,13 +207,16 @@ def play_bounds(deals, declarers, strains, mode: str = "points") -> np.ndarray:
     if n and (dec.min() < 0 or dec.max() > 3 or strn.min() < 0 or strn.max() > 4):
         raise ValueError("declarers are seats 0..3 and strains 0..4")
     f, t = special_bits(mode)
-    return _bounds_kernel(arr, dec, strn, f, t)
+    return _bounds_kernel(arr, dec, strn, f, t, bool(claims))
 
 
-def strain_bounds(deals, declarer: int, mode: str = "points") -> tuple[np.ndarray, np.ndarray]:
+def strain_bounds(deals, declarer: int, mode: str = "points", values=None) -> tuple[np.ndarray, np.ndarray]:
     """``(lo, hi)``, each ``(n, 5)`` int64: :func:`play_bounds` in the five
     strains S H D C N with ``declarer`` on lead (the columns of
-    :func:`kaiser_sim.dd.dd_strains`)."""
+    :func:`kaiser_sim.dd.dd_strains`).  With ``values`` (those columns'
+    double-dummy values, ``(n, 5)``) a declarer whose sure cards are every
+    trick claims them wherever its double-dummy value is what they take
+    (``hi = lo``; module doc), so ``lo <= values <= hi`` still holds."""
     arr = np.ascontiguousarray(deals, dtype=np.uint64)
     n = arr.shape[0]
     lo = np.empty((n, 5), np.int64)
@@ -204,6 +224,14 @@ def strain_bounds(deals, declarer: int, mode: str = "points") -> tuple[np.ndarra
     for s in range(5):
         b = play_bounds(arr, declarer, s, mode)
         lo[:, s], hi[:, s] = b[:, 0], b[:, 1]
+    if values is not None:
+        v = np.asarray(values)
+        if v.shape != (n, 5):
+            raise ValueError("values must have shape (n, 5): the deals' values in the five strains")
+        claim = np.empty((n, 5), np.int64)
+        for s in range(5):
+            claim[:, s] = play_bounds(arr, declarer, s, mode, claims=True)[:, 1]
+        hi = np.where((claim == lo) & (v == lo), lo, hi)
     return lo, hi
 
 

@@ -586,16 +586,17 @@ def can_reach(hands, leader, strain, target: int, rules: Rules, mode: str = "poi
     return api.can_reach(hands, leader, trump, target, mode, five=five, three=three)
 
 
-def strain_bounds(deals, leader, rules: Rules):
+def strain_bounds(deals, leader, rules: Rules, values=None):
     """Sound bounds on the five strains' values with ``leader`` on lead, the
-    standard count (:func:`kaiser_sim.dd.play_bounds.strain_bounds`): for
-    rules that leave the deal, the play and the count alone (no kitty, no
-    low no trump, no cover 3)."""
+    standard count (:func:`kaiser_sim.dd.play_bounds.strain_bounds`; with
+    the deals' ``values`` a declarer whose sure cards are every trick, and
+    whose value they are, claims them): for rules that leave the deal, the
+    play and the count alone (no kitty, no low no trump, no cover 3)."""
     if not plain(rules) or rules.cover3:
         raise ValueError(f"rules {rules.label}: the play bounds know neither the kitty, low NT nor cover 3")
     from ..dd.play_bounds import strain_bounds as bounds
 
-    return bounds(deals, int(leader))
+    return bounds(deals, int(leader), values=values)
 
 
 def solver_kernels() -> tuple:

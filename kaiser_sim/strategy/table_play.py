@@ -90,7 +90,10 @@ For each deal and strain :func:`kaiser_sim.game.strain_bounds`
 gives ``lo <= DD <= hi``: ``lo`` what the declarer takes from its sure
 tricks whatever the other three (partner included) do, ``hi`` the most the
 side can take if all four help it (all the points in play when the side
-cannot lose a trick, else every trick but the one holding the 3S).  The
+cannot lose a trick, else every trick but the one holding the 3S), except
+that a declarer whose sure tricks are every trick claims them (``hi =
+lo``: the side's 12 would need a defender to ruff in with the 3S, which
+only costs the defenders).  The
 model's distribution of the deal is clipped to them (:func:`restrict`): the
 mass below ``lo`` is put at ``lo`` and the mass above ``hi`` at ``hi``.
 Clipping, not renormalising: the model's spread is a shortfall (or excess)
@@ -100,7 +103,8 @@ monotonicity (a clipped variable is a monotone function of it), works when
 the model puts no mass inside the bounds at all, and when ``lo == hi``
 gives that value for sure: a hand that takes every trick whatever anyone
 does reads the same in table play as DD (``AKQJ.A.AK.A`` in no trump: 10,
-where the model alone spread DD 10 over 7..12).  The bounds are about the
+where the model alone spread DD 10 over 7..12; in spades too, where the
+strong band's rows put the model alone at 10.15).  The bounds are about the
 cards: ``lo`` assumes the declarer cashes its sure tricks (drawing trumps
 first), which a PIMC declarer nearly always does but is not forced to;
 where it does not, the clipped model is too high for that deal, and in the

@@ -95,7 +95,8 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
     declarer's ``seat``, the model comes as the hand's
     :class:`~kaiser_sim.strategy.table_play.HandTablePlay` (its own play under
     ``rules``), each deal's distribution kept within its bounds
-    (:func:`kaiser_sim.game.strain_bounds`) in the standard count
+    (:func:`kaiser_sim.game.strain_bounds`, a declarer who can claim every
+    trick, and whose value that is, taking it) in the standard count
     without a kitty (the bounds know neither the kitty nor cover 3).
     Falls back to DD, never raises, when a model given cannot be read or
     does not hold for ``rules``."""
@@ -116,7 +117,7 @@ def table_play_for(play: str, rules: Rules, values: np.ndarray | None = None, ta
         if v.shape[1] == len(STRAIN_KEYS) and rules.kitty == "none" and not rules.cover3:
             from ...game import strain_bounds
 
-            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat), rules), rules=rules, bands=bands)
+            m = HandTablePlay(m, values, *strain_bounds(deals, int(seat), rules, values=values), rules=rules, bands=bands)
         else:
             m = HandTablePlay(m, values, rules=rules, kitties=kitties, bands=bands)
     text = m.describe() + (f" ({note})" if note else "")
