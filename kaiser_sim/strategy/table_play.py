@@ -137,8 +137,8 @@ hands (sure winners, weak, long trumps, each special in or out, NT; 64
 hand-strain pairs, 512 comparisons of the mean and of P(make b), b =
 6..12) against direct play of 200 other deals of each hand: the advisor
 agrees within the interval of the difference in 489 of them, 95.5% (an
-unbiased estimate: about 95%; the mean alone in 62 of 64), the model alone
-in 347, 67.8% (the mean in 35 of 64).  The other strains get the bounded
+unbiased estimate: about 95%; the mean alone in 61 of 64), the model alone
+in 358, 69.9% (the mean in 43 of 64).  The other strains get the bounded
 model only (no play: their numbers say less about the hand; ``play.check``
 in the JSON names the played strains).  A
 corrected make probability is not forced to fall with the bid (each
