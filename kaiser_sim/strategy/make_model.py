@@ -96,12 +96,13 @@ class MakeModel:
     raw_values = RAW_VALUES
 
     def predict(self, hands, trump, kind: str = "trump") -> np.ndarray:
-        """The linear count: predicted mean points of each hand's side."""
+        """The linear count: predicted mean points of each hand's side, the
+        same to the last bit for a hand whatever the batch (:func:`linear_count`)."""
         from ..hands import features
 
         hands = np.asarray(hands, dtype=np.uint64).reshape(-1)
         trump = np.broadcast_to(np.asarray(trump, dtype=np.int64), hands.shape)
-        return features(hands, trump) @ self.coef[kind]
+        return linear_count(features(hands, trump), self.coef[kind])
 
     def dist(self, hands, trump=None, kind: str | None = None) -> np.ndarray:
         """``(n, 15)`` P(the side takes r raw points), r = -2..12, for each
@@ -120,7 +121,32 @@ class MakeModel:
         kind = kind or ("nt" if trump is None else "trump")
         if kind == "nt":
             trump = trump_by_rule(hands, "longest-strength")
-        return np.searchsorted(self.edges[kind], self.predict(hands, trump, kind), side="right")
+        return prediction_bins(self.edges[kind], self.predict(hands, trump, kind))
+
+
+#: a prediction this close below a bin's edge is on the edge (the bin above), as it is exactly
+EDGE_TOLERANCE = 1e-9
+
+
+def linear_count(X, coef) -> np.ndarray:
+    """``X @ coef`` summed feature by feature in a fixed order: each hand's
+    value is the same to the last bit whatever the batch it is in.  A matrix
+    product's rounding depends on the batch's size (its kernel's blocking),
+    and the features take few values, so many hands sit exactly on a bin's
+    edge: a last-bit difference moved a hand between bins, and its call with
+    it, by how many hands were asked at once."""
+    X = np.asarray(X, dtype=np.float64)
+    out = np.zeros(X.shape[0])
+    for j, c in enumerate(np.asarray(coef, dtype=np.float64)):
+        out += X[:, j] * c
+    return out
+
+
+def prediction_bins(edges, pred) -> np.ndarray:
+    """The bin of each prediction: above the edges it reaches, a prediction
+    within :data:`EDGE_TOLERANCE` of an edge counting as on it (rounding
+    never moves a hand to the bin below)."""
+    return np.searchsorted(edges, np.asarray(pred) + EDGE_TOLERANCE, side="right")
 
 
 def _heuristic_values(hands, trump):
@@ -158,10 +184,10 @@ def build_make_model(run_results: RunResults, bins: dict | None = None, source: 
             h, t, y = hands, trump_by_rule(hands, "longest-strength"), pts[:, 4]
         X = features(h, t)
         c, *_ = np.linalg.lstsq(X, y.astype(np.float64), rcond=None)
-        pred = X @ c
+        pred = linear_count(X, c)
         k = int(bins[kind])
         e = np.quantile(pred, np.arange(1, k) / k)
-        which = np.searchsorted(e, pred, side="right")
+        which = prediction_bins(e, pred)
         counts = np.zeros((k, RAW_VALUES.size))
         np.add.at(counts, (which, y.astype(np.int64) - RAW_VALUES[0]), 1)
         coef[kind], edges[kind], probs[kind] = c, e, counts
