@@ -74,6 +74,10 @@ from .common import (bucket, definition, DEFAULT_TRUMP_RULE, MIN_CELL, TRUMP_RUL
 from .params import Param
 from .common import CHART_TYPE, card_band, mean_row as _mean_row
 
+#: the fewest deals dealt to the cells (``top_up`` x the run's deals) worth dealing: below, none are
+MIN_TOP_UP = 1_000
+
+
 KEY = "bidding-chart"
 TITLE = "The bidding chart: what to bid"
 QUESTION = "What should I bid, by strength and trump length?"
@@ -94,8 +98,9 @@ PARAMETERS = (
           "policy of kaiser-sim match).", choices=tuple(POLICIES)),
     Param("top_up", float, 0.1, "the table card's rarest cells get deals dealt to them (the cell's hand drawn from "
           "every hand of the cell, the other cards at random): this many deals in all, as a share of the run's "
-          "deals, raising the fewest-handed cells to one level (0: none; runs of 8-card hands of the 32-card deck "
-          "with no kitty, low no trump, cover 3 or fixed cards).", low=0.0, high=10.0),
+          f"deals, raising the fewest-handed cells to one level (0, or fewer than {MIN_TOP_UP:,} deals in all: none; runs "
+          "of 8-card hands of the 32-card deck with no kitty, low no trump, cover 3 or fixed cards).", low=0.0,
+          high=10.0),
 )
 #: the default definition (deals, seed, rules, parameters), which ``kaiser-sim study NAME`` runs;
 #: analyses/bidding-chart.toml is written from it and PARAMETERS (make analyses; a test keeps them equal)
@@ -360,10 +365,6 @@ def water_level(counts: dict, budget: int) -> dict:
             added[j] += 1
             rest -= 1
     return {c: int(a) for c, a in zip(keys, added)}
-
-
-#: the fewest deals dealt to the cells (``top_up`` x the run's deals) worth dealing: below, none are
-MIN_TOP_UP = 1_000
 
 
 @functools.lru_cache(maxsize=2)
