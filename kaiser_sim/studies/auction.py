@@ -251,7 +251,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     note and (``extra``) the ``measure`` and the ``bidders`` model."""
     from ..strategy.call_worth import ACTIONS, cover3_words, playout_net, position_calls
     from ..strategy.capabilities import refusal
-    from .common import STRENGTH_BUCKETS, bucket, run_points, table_play_model
+    from .common import STRENGTH_BUCKETS, bucket, playout_sides, table_play_model
 
     cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",
             "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
@@ -259,8 +259,8 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     if why:
         return pd.DataFrame(columns=cols), TableMeta(note=why)
     model, _ = table_play_model(rules)
-    pts, other = run_points(results, rules)  # both sides' points (under cover 3 each from its tricks)
-    other = other if rules.cover3 else None  # else the rest of the total, playout_net's default (no array kept)
+    # both sides' points (None: the other side's are the rest of the total, playout_net's default)
+    pts, other = playout_sides(results, rules)
     hands = hands_array(results)
     n = hands.shape[0]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)

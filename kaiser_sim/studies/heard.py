@@ -74,7 +74,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     from ..strategy.policies import ACTIONS, get_policy, position_calls
     from .auction import best_on_halves, bid_deals, blocks
     from .common import card_band
-    from .common import bucket, hands_array, run_points, table_play_model
+    from .common import bucket, hands_array, playout_sides, table_play_model
 
     why = refusal("call-chart", rules)
     if why:
@@ -103,9 +103,8 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
         legal = [j for j in range(len(ACTIONS)) if (acts[:, j] != -2).all()]
         if not legal:
             continue
-        if pts is None:  # both sides' points (under cover 3 each from its tricks)
-            pts, other = run_points(results, rules)
-            other = other if rules.cover3 else None  # else the rest of the total, playout_net's default
+        if pts is None:  # both sides' points (other None: the rest of the total, playout_net's default)
+            pts, other = playout_sides(results, rules)
         net = np.full((idx.size, len(ACTIONS)), np.nan)
         for j in legal:
             for b in blocks(idx.size):  # the model's temporaries grow with the rows: a million-deal run in blocks
