@@ -42,6 +42,7 @@ from kaiser_sim.hands import STRENGTH_BUCKETS, aces, strength
 from kaiser_sim.rules import get_preset
 from kaiser_sim.runs.results import load_run
 from kaiser_sim.scoring import score_hand
+from kaiser_sim.strategy.call_worth import rules_words
 from kaiser_sim.strategy.capabilities import refusal
 from kaiser_sim.strategy.policies import ACTIONS, PASS, BidView, Policy, ladder_arrays, position_calls
 from kaiser_sim.studies.common import bucket, hands_array, run_points
@@ -211,6 +212,7 @@ def test_the_call_chart_by_hand(runs, name, double_dummy):
     count_ = strength(hands.reshape(-1)).reshape(n, 4)
     chart, meta = call_chart(frame, rules, POLICY, calls, dealers, count_, 1)
     assert len(chart) and not refusal("call-chart", rules)
+    assert meta.note.endswith(rules_words(rules, False)) and ("nobody" in meta.note) == (name == "kitty-4")
     _, before = _situations(calls, rules)
     odd = frame["deal"].to_numpy() % 2 == 1
     checked, differs = 0, False

@@ -358,6 +358,25 @@ def cover3_words(rules: Rules, table: bool) -> str:
         if table else ""))
 
 
+def rules_words(rules: Rules, table: bool) -> str:
+    """What a table valued by :func:`playout_net` says of the rules that
+    change how a contract is valued ("" in the plain game): a kitty, low no
+    trump, cover 3 (:func:`cover3_words`, last); ``table``: valued in table
+    play."""
+    words = ""
+    if rules.kitty != "none":
+        words += "; a kitty: its declarer takes it up and discards best (double dummy)"
+        if rules.may_discard_specials and rules.kitty_discard_points != "declarer":
+            words += (", a 5H or 3S discarded counting for nobody: the defenders' own points, solved as the "
+                      "contracts are played out" + (", less in table play what the declaring side's play gains on "
+                                                      "its own" if table else ""))
+    if rules.low_nt == "bid":
+        words += "; a low NT bid played in low no trump"
+    elif rules.low_nt == "choice":
+        words += "; an NT contract played low where the bidding model prefers it"
+    return words + cover3_words(rules, table)
+
+
 def _side_net(rules: Rules, level, nt, declarer, decl_raw, side, def_raw=None) -> np.ndarray:
     """Per row: ``side``'s hand score minus the other side's (scores 0-0);
     the defenders' raw points ``def_raw`` (None: the rest of the total)."""
@@ -368,4 +387,5 @@ def _side_net(rules: Rules, level, nt, declarer, decl_raw, side, def_raw=None) -
     return (res.delta[rows, side] - res.delta[rows, 1 - side]).astype(np.float64)
 
 
-__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "cover3_words", "playout_net", "position_calls"]
+__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "cover3_words", "playout_net", "position_calls",
+           "rules_words"]

@@ -6,8 +6,8 @@ otherwise: one table.
 every command and feature asks :func:`check` (refuse with that message) or
 :func:`refusal` (the message, "" when supported) instead of testing the
 rules itself.  A command or feature not in the table plays every rules set
-(``simulate``, ``deal``, ``solve``, ``play``, the studies but the one
-below; how each treats a variant, and what is approximate, its notes say).
+(``simulate``, ``deal``, ``solve``, ``play``, every study; how each treats
+a variant, and what is approximate, its notes say).
 
 The table reads only the rules' options; it names the features, which live
 above it in this layer and in the studies and the command line.

@@ -239,8 +239,12 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     score minus the opponents', the rest of the auction played out by the
     model: :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
     model holds, else double dummy), from the results' double-dummy values
-    of every leader and strain, both sides' (no solving; under cover 3 each
-    side scored from its tricks: :func:`kaiser_sim.studies.common.run_points`).  The best action is chosen on
+    of every leader and strain, both sides' (:func:`kaiser_sim.studies.common.playout_sides`:
+    no solving but under a kitty whose 5H or 3S may be discarded to nobody,
+    where the defenders' points of the contracts played are solved; under
+    cover 3 each side scored from its tricks; under a kitty the declarer
+    takes it up and discards best, under low no trump a low NT bid is played
+    low, as in the results).  The best action is chosen on
     the even deals and reported on the odd ones (the winner's curse): its
     net value there, the runner-up's, their paired difference, and
     ``settled`` when that difference's 95% interval lies above 0 (never
@@ -249,7 +253,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     where all of them are legal (``n``: those of the reporting half); a cell
     needs ``min_cell`` such hands on each half.  With the chart, its metadata: its
     note and (``extra``) the ``measure`` and the ``bidders`` model."""
-    from ..strategy.call_worth import ACTIONS, cover3_words, playout_net, position_calls
+    from ..strategy.call_worth import ACTIONS, playout_net, position_calls, rules_words
     from ..strategy.capabilities import refusal
     from .common import STRENGTH_BUCKETS, bucket, playout_sides, table_play_model
 
@@ -314,7 +318,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
             "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
             "plain and NT bids, one step above each, and the dealer's match, each compared where legal on at "
             f"least {COMPARED_SHARE:.0%} of a cell's hands, on the hands where all the compared calls are legal "
-            f"(n){cover3_words(rules, model is not None)}")
+            f"(n){rules_words(rules, model is not None)}")
     return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 

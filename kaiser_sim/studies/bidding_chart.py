@@ -486,8 +486,13 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     tricks (:func:`~kaiser_sim.studies.common.run_points`): the play-outs read
     the opponents' own points (:func:`~kaiser_sim.strategy.call_worth.playout_net`)
     and so does a bid left to stand (:func:`_stand_net`); the note says how
-    table play treats the defenders there."""
-    from ..strategy.call_worth import cover3_words, playout_net
+    table play treats the defenders there.  So they do under a kitty whose
+    5H or 3S may be discarded to nobody, the opponents' points solved through
+    the door as they are read (:func:`~kaiser_sim.studies.common.playout_sides`:
+    the play-outs' contracts, and each hand's trump and NT over the whole run
+    for the card; slow).  Under low no trump the later seats' low NT bids are
+    played low (the run's low no trump values)."""
+    from ..strategy.call_worth import playout_net, rules_words
     from ..strategy.capabilities import refusal
     from ..strategy.policies import PASS, get_policy, ladder_arrays
     from .auction import blocks
@@ -605,7 +610,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
             "more than passing both ways; settled: both its intervals above 0 and one of the next "
             "bid's below; intervals clustered by deal (the table-play model's own error not added)"
-            f"{cover3_words(rules, model is not None)}")
+            f"{rules_words(rules, model is not None)}")
     return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
                                             "declare_deals": len(results), "dealt_deals": len(extra),
                                             "top_up": no_top_up or f"{len(extra):,} deals dealt to the cells"})
