@@ -337,3 +337,21 @@ def test_low_nt_is_played_and_the_standard_game_reads_as_before(runs):
     points = np.arange(8 * 20).reshape(8, 4, 5) % 11
     lead, other = playout_sides(results_run(deals, points=points).frame, standard)
     assert other is None and np.array_equal(lead, run_points(results_run(deals, points=points).frame, standard)[0])
+
+
+def test_kitty4_solves_are_shared_between_the_tables_of_one_run(runs):
+    """The defenders' points solved for one table are not solved again for the next on the same run (the
+    report's call chart, heard chart and net chart), and a different set of deals starts afresh."""
+    from kaiser_sim.studies.common import playout_sides
+
+    rules = get_preset("kitty-4")
+    frame = runs("kitty-4").frame.iloc[:10]
+    first = playout_sides(frame, rules)[1]
+    before = first.solved
+    got = first[np.arange(10), np.zeros(10, dtype=np.int64), np.full(10, 4)]
+    assert first.solved > before
+    again = playout_sides(frame, rules)[1]
+    assert again.solved == first.solved
+    assert np.array_equal(again[np.arange(10), np.zeros(10, dtype=np.int64), np.full(10, 4)], got)
+    assert again.solved == first.solved
+    assert playout_sides(frame.iloc[:5], rules)[1].solved == 0
