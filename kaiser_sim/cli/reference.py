@@ -238,7 +238,7 @@ def rule_variants_page() -> str:
     lines = [HEADER + "# Rule variants: what each command supports", "",
              "From `kaiser_sim.strategy.capabilities.CAPABILITIES`, the one table every check reads "
              "(`refusal(feature, rules)` gives the message). A command or feature not listed plays every rules set "
-             "(`simulate`, `deal`, `solve`, `play`, the studies but the one below); the power user's page says how "
+             "(`simulate`, `deal`, `solve`, `play`, every study); the power user's page says how "
              "each variant is modelled.", "",
              "| command or feature | " + " | ".join(VARIANTS[k].noun for k in keys) + " | outcome when not |",
              "|---|" + "---|" * len(keys) + "---|"]

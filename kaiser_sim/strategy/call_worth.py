@@ -270,8 +270,17 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
     ``rules.raw_total - points``), under table play when ``table_model``
     (a :class:`~kaiser_sim.strategy.table_play.TablePlayModel`) is given.  A hand all
     pass is thrown in (0); the scores are 0-0.  Returns ``(net (m,),
-    declarer (m,), -1 thrown in)``.  The standard deck without low NT:
-    ``points`` has no low-NT column.
+    declarer (m,), -1 thrown in)``.
+
+    Under rules with low no trump a low NT bid is played low (with
+    ``low_nt="choice"`` an NT bid is played low when the model's
+    :meth:`~kaiser_sim.strategy.policies.Policy.nt_low` says so): ``points``
+    (and ``other_points``) then need the sixth strain, low NT
+    (``(m, 4, 6)``: :func:`kaiser_sim.studies.common.run_points` with
+    ``low_nt``).  Under a kitty the run's points are the declaring side's
+    with the kitty taken up and discarded best; where the declarer may
+    discard the 5H or 3S to nobody the two sides need not add to the total:
+    give the other side's (:func:`kaiser_sim.studies.common.playout_sides`).
 
     Under cover 3 the two sides' points do not add to ``rules.raw_total``
     when a side takes fewer than 3 tricks: give both
@@ -309,9 +318,19 @@ def playout_net(deals, dealers, calls, k: int, call, rules: Rules, policy, point
         r_ = rank[h]
         trump = policy.trump(view(h, who[h]), r_)
         strain = np.where(lad.nt[r_], 4, trump)
+        if rules.low_nt != "off":  # a low NT bid is played low; with the choice, the declarer's (the model's)
+            from ..game import LOW_NT
+
+            low = lad.low[r_] | (lad.nt[r_] & (policy.nt_low(view(h, who[h]), r_) if rules.low_nt == "choice"
+                                               else False))
+            strain = np.where(low, LOW_NT, strain)
+            if low.any() and np.shape(points)[2] <= LOW_NT:
+                raise ValueError("a low NT contract is played: points needs the low NT column (run_points "
+                                 "with low_nt=True)")
         dd = np.asarray(points)[h, who[h], strain].astype(np.int64)
-        # the defenders' double-dummy points (None: the rest of the total, as the scoring takes them)
-        dd_def = None if other_points is None else np.asarray(other_points)[h, who[h], strain].astype(np.int64)
+        # the defenders' double-dummy points (None: the rest of the total, as the scoring takes them); an array,
+        # or an object read like one (kaiser_sim.studies.common.SolvedOther: solved when first read)
+        dd_def = None if other_points is None else np.asarray(other_points[h, who[h], strain]).astype(np.int64)
         side = caller[h] & 1
         level, nt = lad.levels[r_], lad.nt[r_]
         if table_model is None:
@@ -339,6 +358,25 @@ def cover3_words(rules: Rules, table: bool) -> str:
         if table else ""))
 
 
+def rules_words(rules: Rules, table: bool) -> str:
+    """What a table valued by :func:`playout_net` says of the rules that
+    change how a contract is valued ("" in the plain game): a kitty, low no
+    trump, cover 3 (:func:`cover3_words`, last); ``table``: valued in table
+    play."""
+    words = ""
+    if rules.kitty != "none":
+        words += "; a kitty: its declarer takes it up and discards best (double dummy)"
+        if rules.may_discard_specials and rules.kitty_discard_points != "declarer":
+            words += (", a 5H or 3S discarded counting for nobody: the defenders' own points, solved as the "
+                      "contracts are played out" + (", less in table play what the declaring side's play gains on "
+                                                      "its own" if table else ""))
+    if rules.low_nt == "bid":
+        words += "; a low NT bid played in low no trump"
+    elif rules.low_nt == "choice":
+        words += "; an NT contract played low where the bidding model prefers it"
+    return words + cover3_words(rules, table)
+
+
 def _side_net(rules: Rules, level, nt, declarer, decl_raw, side, def_raw=None) -> np.ndarray:
     """Per row: ``side``'s hand score minus the other side's (scores 0-0);
     the defenders' raw points ``def_raw`` (None: the rest of the total)."""
@@ -349,4 +387,5 @@ def _side_net(rules: Rules, level, nt, declarer, decl_raw, side, def_raw=None) -
     return (res.delta[rows, side] - res.delta[rows, 1 - side]).astype(np.float64)
 
 
-__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "cover3_words", "playout_net", "position_calls"]
+__all__ = ["ACTIONS", "BASES", "CallValues", "call_values", "cover3_words", "playout_net", "position_calls",
+           "rules_words"]

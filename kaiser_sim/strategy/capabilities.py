@@ -6,8 +6,8 @@ otherwise: one table.
 every command and feature asks :func:`check` (refuse with that message) or
 :func:`refusal` (the message, "" when supported) instead of testing the
 rules itself.  A command or feature not in the table plays every rules set
-(``simulate``, ``deal``, ``solve``, ``play``, the studies but the one
-below; how each treats a variant, and what is approximate, its notes say).
+(``simulate``, ``deal``, ``solve``, ``play``, every study; how each treats
+a variant, and what is approximate, its notes say).
 
 The table reads only the rules' options; it names the features, which live
 above it in this layer and in the studies and the command line.
@@ -71,10 +71,9 @@ CAPABILITIES: dict[str, Capability] = {c.feature: c for c in (
                "the listening table is built only for the standard deck without a kitty, low no trump or cover 3 "
                "(rules {rules.label}: {variants})"),
     Capability("call-chart", "the auction study's bidding chart by what was heard (its call_chart table), the "
-               "heard chart and the bidding chart's net chart (each call played out against passing)",
-               ("kitty", "low_nt"),
-               "not computed under these rules (a kitty or low no trump: the results hold no values for them)",
-               "not computed"),
+               "heard chart and the bidding chart's net chart (each call played out against passing): every rules "
+               "set (under a kitty whose 5H or 3S may be discarded to nobody the defenders' points are solved as "
+               "the contracts are played out: slow)", (), "", "not computed"),
     Capability("table-play-model --runs", "kaiser-sim table-play-model keeping its simulate runs (--runs)",
                ("kitty", "low_nt", "cover3", "deck"),
                "--runs keeps simulate runs of the standard game; under rules that change the play the deals are "

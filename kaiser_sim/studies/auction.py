@@ -239,8 +239,12 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     score minus the opponents', the rest of the auction played out by the
     model: :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
     model holds, else double dummy), from the results' double-dummy values
-    of every leader and strain, both sides' (no solving; under cover 3 each
-    side scored from its tricks: :func:`kaiser_sim.studies.common.run_points`).  The best action is chosen on
+    of every leader and strain, both sides' (:func:`kaiser_sim.studies.common.playout_sides`:
+    no solving but under a kitty whose 5H or 3S may be discarded to nobody,
+    where the defenders' points of the contracts played are solved; under
+    cover 3 each side scored from its tricks; under a kitty the declarer
+    takes it up and discards best, under low no trump a low NT bid is played
+    low, as in the results).  The best action is chosen on
     the even deals and reported on the odd ones (the winner's curse): its
     net value there, the runner-up's, their paired difference, and
     ``settled`` when that difference's 95% interval lies above 0 (never
@@ -249,9 +253,9 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     where all of them are legal (``n``: those of the reporting half); a cell
     needs ``min_cell`` such hands on each half.  With the chart, its metadata: its
     note and (``extra``) the ``measure`` and the ``bidders`` model."""
-    from ..strategy.call_worth import ACTIONS, cover3_words, playout_net, position_calls
+    from ..strategy.call_worth import ACTIONS, playout_net, position_calls, rules_words
     from ..strategy.capabilities import refusal
-    from .common import STRENGTH_BUCKETS, bucket, run_points, table_play_model
+    from .common import STRENGTH_BUCKETS, bucket, playout_sides, table_play_model
 
     cols = ["position", "situation", "count", "n", "best", "best_net", "best_lo", "best_hi", "runner_up", "runner_net",
             "diff", "diff_lo", "diff_hi", "settled"] + [f"net {a}" for a in ACTIONS]
@@ -259,8 +263,8 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
     if why:
         return pd.DataFrame(columns=cols), TableMeta(note=why)
     model, _ = table_play_model(rules)
-    pts, other = run_points(results, rules)  # both sides' points (under cover 3 each from its tricks)
-    other = other if rules.cover3 else None  # else the rest of the total, playout_net's default (no array kept)
+    # both sides' points (None: the other side's are the rest of the total, playout_net's default)
+    pts, other = playout_sides(results, rules)
     hands = hands_array(results)
     n = hands.shape[0]
     deal_ids = results["deal"].to_numpy() if "deal" in results else np.arange(n)
@@ -314,7 +318,7 @@ def call_chart(results, rules, policy, calls, dealers, count_, min_cell: int) ->
             "reported on the odd ones; settled: best minus runner-up above 0 (95%); pass, the cheapest "
             "plain and NT bids, one step above each, and the dealer's match, each compared where legal on at "
             f"least {COMPARED_SHARE:.0%} of a cell's hands, on the hands where all the compared calls are legal "
-            f"(n){cover3_words(rules, model is not None)}")
+            f"(n){rules_words(rules, model is not None)}")
     return chart, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name})
 
 

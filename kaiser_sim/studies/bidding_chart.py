@@ -277,16 +277,18 @@ def possible_cell(strength_label: str, length_label: str) -> bool:
 def _stand_net(d: pd.DataFrame, rules, model, level: int, nt: bool) -> np.ndarray:
     """Each hand's net value if it declares ``level`` (NT or in its trump by
     rule) and the bid stands: its side's hand score minus the opponents'
-    points (the 10 of the hand less the side's; not doubled in NT), in table
+    points (the rest of the hand's total, ``rules.raw_total``, less the side's;
+    not doubled in NT), in table
     play (the model's distribution for the hand's count band) where the
-    model holds, else double dummy.  Under cover 3 the opponents' points are
+    model holds, else double dummy.  Under cover 3, or a kitty whose 5H or 3S
+    may be discarded to nobody, the opponents' points are
     their own (``d``'s ``opp_trump_pts`` / ``opp_nt_pts``: :func:`_with_opponents`),
     less, in table play, what the declaring side's play gains on its
     double-dummy value (:func:`kaiser_sim.strategy.call_worth.playout_net`)."""
     from ..strategy.table_play import POINTS, band_index
 
     raw = d["nt_pts" if nt else "trump_pts"].to_numpy(dtype=np.int64)
-    if "opp_nt_pts" in d:  # cover 3: the sides' points need not add to 10
+    if "opp_nt_pts" in d:  # cover 3 or a special discarded to nobody: the sides' points need not add to the total
         opp = d["opp_nt_pts" if nt else "opp_trump_pts"].to_numpy(dtype=np.int64)
         if model is None:
             return (hand_score(rules, level, nt, raw) - opp).astype(np.float64)
@@ -294,26 +296,29 @@ def _stand_net(d: pd.DataFrame, rules, model, level: int, nt: bool) -> np.ndarra
             hand_score(rules, level, nt, POINTS).astype(np.float64) + POINTS)
         return gain - (opp + raw)
     if model is None:
-        return (hand_score(rules, level, nt, raw) - (10 - raw)).astype(np.float64)
-    value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (10 - POINTS)
+        return (hand_score(rules, level, nt, raw) - (rules.raw_total - raw)).astype(np.float64)
+    value = hand_score(rules, level, nt, POINTS).astype(np.float64) - (rules.raw_total - POINTS)
     return model.dist(raw, nt, band_index(d["strength"].to_numpy())) @ value
 
 
 def _with_opponents(d: pd.DataFrame, results, rules, other=None) -> pd.DataFrame:
-    """Under cover 3, ``d`` (:func:`~kaiser_sim.studies.common.declarer_frame`
-    of ``results``: a row per deal and seat) with the opponents' double-dummy
-    points when the seat declares its trump (``opp_trump_pts``) and NT
-    (``opp_nt_pts``), each side scored from its tricks (``other``: the other
-    side's ``(n, 4, 5)`` of :func:`~kaiser_sim.studies.common.run_points`,
+    """Under cover 3, or a kitty whose 5H or 3S may be discarded to nobody,
+    ``d`` (:func:`~kaiser_sim.studies.common.declarer_frame` of ``results``:
+    a row per deal and seat) with the opponents' double-dummy points when the
+    seat declares its trump (``opp_trump_pts``) and NT (``opp_nt_pts``): each
+    side scored from its tricks under cover 3, the declarer's best discard
+    solved where it may throw a special card away (``other``: the other
+    side's ``(n, 4, S)`` of :func:`~kaiser_sim.studies.common.playout_sides`,
     read here when None); else ``d`` as it is (the opponents take the rest of
-    the 10)."""
-    from .common import run_points
+    the total)."""
+    from .common import discards_to_nobody, playout_sides
 
-    if not rules.cover3:
+    if not (rules.cover3 or discards_to_nobody(rules)):
         return d
-    other = (run_points(results, rules)[1] if other is None else other).reshape(-1, 5)  # rows (deal, seat)
-    rows = np.arange(other.shape[0])
-    return d.assign(opp_trump_pts=other[rows, d["trump"].to_numpy(dtype=np.int64)], opp_nt_pts=other[:, 4])
+    other = playout_sides(results, rules)[1] if other is None else other
+    i = np.arange(len(d))  # rows (deal, seat), deal-major
+    return d.assign(opp_trump_pts=other[i // 4, i % 4, d["trump"].to_numpy(dtype=np.int64)],
+                    opp_nt_pts=other[i // 4, i % 4, np.full(len(d), 4)])
 
 
 def _card_limit(own: list, names: list, lad, ranks) -> dict:
@@ -461,7 +466,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     bid's worth is its paired difference to passing on the same deals
     (clustered by deal: the four seats of a deal share it).  Its worth *left
     to stand* is its net value if the hand's side declares it (your side's
-    hand score minus the opponents' points, the 10 of the hand less yours),
+    hand score minus the opponents' points, the hand's total less yours),
     minus passing's: a bid that beats passing only because the later seats
     bid over it and fail (a pre-empt against the model) is not one a player
     can count on.  ``limit``: the highest bid of the ladder whose worth is
@@ -482,12 +487,17 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     tricks (:func:`~kaiser_sim.studies.common.run_points`): the play-outs read
     the opponents' own points (:func:`~kaiser_sim.strategy.call_worth.playout_net`)
     and so does a bid left to stand (:func:`_stand_net`); the note says how
-    table play treats the defenders there."""
-    from ..strategy.call_worth import cover3_words, playout_net
+    table play treats the defenders there.  So they do under a kitty whose
+    5H or 3S may be discarded to nobody, the opponents' points solved through
+    the door as they are read (:func:`~kaiser_sim.studies.common.playout_sides`:
+    the play-outs' contracts, and each hand's trump and NT over the whole run
+    for the card; slow).  Under low no trump the later seats' low NT bids are
+    played low (the run's low no trump values)."""
+    from ..strategy.call_worth import playout_net, rules_words
     from ..strategy.capabilities import refusal
     from ..strategy.policies import PASS, get_policy, ladder_arrays
     from .auction import blocks
-    from .common import hands_array, run_points
+    from .common import discards_to_nobody, hands_array, playout_sides, run_points
 
     cols = ["strength", "trump_len", "n", "deals", "declare_n", "declare_deals", "limit", "limit_level", "settled",
             "why", "worth", "worth_lo", "worth_hi", "next", "next_worth", "next_lo", "next_hi", "net_pass", "net_pass_lo", "net_pass_hi",
@@ -502,11 +512,15 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     sub = results.iloc[:k]
     policy = get_policy(bidders)
     model, _ = table_play_model(rules)
-    lead, other = run_points(sub, rules)  # both sides' points (under cover 3 each from its tricks)
+    # both sides' points (other None: the rest of the total, playout_net's default); where a kitty's special card
+    # may be discarded to nobody the other side's are solved as read, the solves shared with the card's cells
+    other_all = playout_sides(results, rules)[1] if discards_to_nobody(rules) else None
+    lead, other = playout_sides(sub, rules) if other_all is None else (run_points(sub, rules, low_nt=True)[0],
+                                                                       other_all[np.arange(k)])
     d = _with_opponents(declarer_frame(sub, rules, trump_rule), sub, rules, other)
     hands = np.repeat(hands_array(sub), 4, axis=0)
     pts = np.repeat(lead, 4, axis=0)
-    other = np.repeat(other, 4, axis=0) if rules.cover3 else None  # else the rest of the total, playout_net's default
+    other = None if other is None else other[np.repeat(np.arange(k), 4)]  # rows (deal, seat) as the hands
     seat = d["seat"].to_numpy(dtype=np.int64)
     dealers = (seat + 3) % 4  # each seat the first to call
     m = len(d)
@@ -523,7 +537,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
     for j, r in enumerate(ranks, 1):
         stand[:, j] = _stand_net(d, rules, model, int(lad.levels[r]), bool(lad.nt[r]))
     full = d if k == len(results) else declarers if declarers is not None else declarer_frame(results, rules, trump_rule)
-    full = full if full is d else _with_opponents(full, results, rules)
+    full = full if full is d else _with_opponents(full, results, rules, other_all)
     # the rarest cells topped up with deals dealt to them (the same distribution as the run's hands of the cell:
     # pooled with them, each deal its own cluster)
     no_top_up = top_up_refusal(rules, run) if top_up > 0 else "no deals dealt to the cells (top_up = 0)"
@@ -597,7 +611,7 @@ def net_chart(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE, min_cell: in
             "stand: the bid's net value if you declare it, minus passing's; limit: the highest bid worth "
             "more than passing both ways; settled: both its intervals above 0 and one of the next "
             "bid's below; intervals clustered by deal (the table-play model's own error not added)"
-            f"{cover3_words(rules, model is not None)}")
+            f"{rules_words(rules, model is not None)}")
     return out, TableMeta(note=note, extra={"measure": measure, "bidders": policy.name, "deals": k,
                                             "declare_deals": len(results), "dealt_deals": len(extra),
                                             "top_up": no_top_up or f"{len(extra):,} deals dealt to the cells"})

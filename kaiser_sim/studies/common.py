@@ -80,16 +80,19 @@ def bucket(values, buckets) -> pd.Categorical:
 # --- the per-declarer frame ------------------------------------------------------------------
 
 
-def _table(results, mode: str) -> np.ndarray:
-    cols = [value_column(mode, L, s) for L in range(4) for s in range(5)]
-    return results[cols].to_numpy(dtype=np.int64).reshape(len(results), 4, 5)
+def _table(results, mode: str, strains: int = 5) -> np.ndarray:
+    cols = [value_column(mode, L, s) for L in range(4) for s in range(strains)]
+    return results[cols].to_numpy(dtype=np.int64).reshape(len(results), 4, strains)
 
 
-def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
+def run_points(results, rules, *, low_nt: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``(leader's side, other side)``: two ``(n, 4, 5)`` int64 arrays, the
     double-dummy points each side scores under ``rules`` with each leader
     (= declarer) N E S W in each strain S H D C NT, on the deals of a
-    results frame.  The one way a study reads a run's values.
+    results frame.  The one way a study reads a run's values.  ``low_nt``
+    and rules that play low no trump: ``(n, 4, 6)``, low NT the sixth strain
+    (:data:`kaiser_sim.game.LOW_NT`; a run simulated under such rules stores
+    it, ``pts_N_LNT`` ...).
 
     A run's ``pts_`` columns hold the leader's side's points in the standard
     count (tricks + 5H - 3S; :func:`kaiser_sim.game.dd_table`), and the
@@ -106,7 +109,8 @@ def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
     cover 3 the run's columns are returned as they are."""
     if not hasattr(rules, "cover3"):
         raise TypeError(f"rules must be a kaiser_sim.rules.Rules, not {type(rules).__name__}")
-    lead = _table(results, "points")
+    strains = 6 if low_nt and rules.low_nt != "off" else 5
+    lead = _table(results, "points", strains)
     other = rules.raw_total - lead
     if not rules.cover3:
         return lead, other
@@ -114,13 +118,114 @@ def run_points(results, rules) -> tuple[np.ndarray, np.ndarray]:
     from ..game import cover3_points, dd_table
 
     if value_column("tricks", 0, 0) in results:
-        tricks = _table(results, "tricks")
+        tricks = _table(results, "tricks", strains)
     else:  # a --mode points run: the tricks solved again (the kitty taken up and discarded best, as the points)
         deals = hands_array(results)
         kitties = kitty_of(deals, deck34=rules.deck34) if rules.kitty != "none" else None
-        tricks = np.asarray(dd_table(deals, rules, "tricks", kitties=kitties), dtype=np.int64)[:, :, :5]
+        tricks = np.asarray(dd_table(deals, rules, "tricks", kitties=kitties), dtype=np.int64)[:, :, :strains]
     return (np.asarray(cover3_points(lead, tricks), dtype=np.int64),
             np.asarray(cover3_points(other, rules.tricks - tricks), dtype=np.int64))
+
+
+def playout_sides(results, rules):
+    """``(points, other)``: both sides' double-dummy points on a results
+    frame's deals as :func:`kaiser_sim.strategy.call_worth.playout_net`
+    reads them (every leader = declarer and strain, with low NT when the
+    rules play it: :func:`run_points` with ``low_nt``).  ``other`` is None
+    where the other side takes the rest of ``rules.raw_total`` (playout_net's
+    default: the plain game, low NT, a kitty whose 5H and 3S cannot be
+    discarded to nobody); the other side's array under cover 3; and where the
+    declarer may discard the 5H or 3S with the kitty to nobody (K1: the run
+    stores the declaring side's points only) a :class:`SolvedOther`, read
+    like the array, that solves the contracts it is asked for through the
+    door."""
+    lead, other = run_points(results, rules, low_nt=True)
+    if discards_to_nobody(rules):
+        return lead, SolvedOther.of(hands_array(results), rules, other)
+    return lead, (other if rules.cover3 else None)
+
+
+def discards_to_nobody(rules) -> bool:
+    """May the declarer discard the 5H or 3S with the kitty so that it counts
+    for nobody (then the sides' points need not add to ``rules.raw_total``)?"""
+    return rules.kitty != "none" and rules.may_discard_specials and rules.kitty_discard_points != "declarer"
+
+
+class SolvedOther:
+    """The other side's double-dummy points ``(n, 4, S)`` of a run's deals
+    under a kitty whose 5H or 3S the declarer may discard to nobody, read
+    like an array: ``[rows, declarer, strain]`` gives the entries,
+    ``[rows]`` a view of those rows (the same entries, shared).
+
+    A run stores the declaring side's points only; the other side takes the
+    rest of the total unless the best discard threw a special card away.  An
+    entry whose declarer holds the 5H or 3S once it takes up the kitty is
+    therefore solved through the door the first time it is read
+    (:func:`kaiser_sim.game.contract_values`: the declarer's best discard,
+    a tie going to the one that leaves the defenders fewer points); every
+    other entry is ``other`` (:func:`run_points`'), exact there.  A Python
+    loop of solves: slow (the notes of the tables that read it say so), so
+    :meth:`of` shares the solves of one run's deals between the tables that
+    read them (the auction study's call chart, the heard chart and the net
+    chart of one report: 45% fewer solves on a 1,000-deal kitty-4 run)."""
+
+    #: the last run's solves: ``(rules, digest of the deals and the run's other side) -> state`` (one entry: one
+    #: run at a time)
+    _memo: dict = {}
+
+    @classmethod
+    def of(cls, deals, rules, other) -> SolvedOther:
+        """A :class:`SolvedOther` of ``deals`` under ``rules``, sharing the
+        entries already solved on the same deals, rules and ``other`` (the
+        last ones asked for) instead of solving them again: a contract's
+        value is a function of the deal and the rules alone."""
+        import hashlib
+
+        deals = np.ascontiguousarray(deals, dtype=np.uint64)
+        other = np.ascontiguousarray(other, dtype=np.int64)
+        key = (rules, hashlib.blake2b(deals.tobytes() + other.tobytes(), digest_size=16).digest())
+        state = cls._memo.get(key)
+        if state is None:
+            cls._memo.clear()
+            state = cls._memo[key] = cls(deals, rules, other)._state
+        return cls(None, None, None, None, state)
+
+    def __init__(self, deals, rules, other, rows=None, _state=None):
+        from ..deal import kitty_of
+
+        if _state is None:
+            deals = np.asarray(deals, dtype=np.uint64)
+            kitties = kitty_of(deals, deck34=rules.deck34)
+            specials = np.uint64((1 << FIVE_HEARTS) | (1 << THREE_SPADES))
+            holds = ((deals | kitties[:, None]) & specials) != 0  # (n, 4): the declarer may discard a special
+            values = np.array(other, dtype=np.int64)
+            _state = {"deals": deals, "kitties": kitties, "rules": rules, "values": values,
+                      "todo": np.repeat(holds[:, :, None], values.shape[2], axis=2), "solved": 0}
+        self._state = _state
+        self._rows = np.arange(_state["values"].shape[0]) if rows is None else np.asarray(rows)
+
+    @property
+    def solved(self) -> int:
+        """How many contracts were solved so far (all views together)."""
+        return self._state["solved"]
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            return SolvedOther(None, None, None, self._rows[key], self._state)
+        from ..game import contract_values
+
+        rows, declarer, strain = key
+        st = self._state
+        g = np.broadcast_to(self._rows[rows], np.broadcast(self._rows[rows], declarer, strain).shape)
+        declarer, strain = np.broadcast_arrays(declarer, strain, g)[:2]
+        need = st["todo"][g, declarer, strain]
+        if need.any():
+            cell = np.unique(np.stack([g[need], declarer[need], strain[need]]), axis=1)
+            _, dfd = contract_values(st["deals"][cell[0]], st["kitties"][cell[0]], cell[1], cell[2], st["rules"])
+            st["values"][cell[0], cell[1], cell[2]] = dfd
+            st["todo"][cell[0], cell[1], cell[2]] = False
+            st["solved"] += cell.shape[1]
+        return st["values"][g, declarer, strain]
 
 
 def points_array(results, rules) -> np.ndarray:

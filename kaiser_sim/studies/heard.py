@@ -12,9 +12,11 @@ sampling).  Each kept hand's actions (:data:`kaiser_sim.strategy.policies.ACTION
 that are legal there) are valued by their net value (your side's hand
 score minus the opponents', the rest of the auction played out by the model:
 :func:`kaiser_sim.strategy.call_worth.playout_net`, table play where the
-table-play model holds, else double dummy; no solving: both sides' points
-are the run's, under cover 3 each side scored from its tricks,
-:func:`kaiser_sim.studies.common.run_points`).  By the card's
+table-play model holds, else double dummy; both sides' points are the
+run's, under cover 3 each side scored from its tricks, a low NT bid played
+in the run's low no trump, and under a kitty whose 5H or 3S may be discarded
+to nobody the defenders' points of the contracts played solved through the
+door, :func:`kaiser_sim.studies.common.playout_sides`).  By the card's
 count band, the best call is chosen on the even deals and its net value
 reported on the odd ones (the winner's curse), with the runner-up and the
 paired difference; ``settled`` when that difference's 95% interval lies
@@ -63,18 +65,18 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     hands on each half of the deals: the best call (chosen on the even deals)
     and its net value on the odd ones with its 95% interval, the runner-up
     and the paired difference (module doc).  An empty frame (its note saying
-    why) when the rules have no call chart or no hand heard any of
+    why) when no hand heard any of
     :data:`HEARD`.  With the chart, its metadata: its note and (``extra``)
     ``n_deals`` (the deals bid), ``heard_n`` (the deals on which each
     auction was heard, rows or not), the ``bidders`` model and the
     ``measure``."""
     from ..hands import STRENGTH_BUCKETS, strength
-    from ..strategy.call_worth import cover3_words, playout_net
+    from ..strategy.call_worth import playout_net, rules_words
     from ..strategy.capabilities import refusal
     from ..strategy.policies import ACTIONS, get_policy, position_calls
     from .auction import best_on_halves, bid_deals, blocks
     from .common import card_band
-    from .common import bucket, hands_array, run_points, table_play_model
+    from .common import bucket, hands_array, playout_sides, table_play_model
 
     why = refusal("call-chart", rules)
     if why:
@@ -103,9 +105,8 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
         legal = [j for j in range(len(ACTIONS)) if (acts[:, j] != -2).all()]
         if not legal:
             continue
-        if pts is None:  # both sides' points (under cover 3 each from its tricks)
-            pts, other = run_points(results, rules)
-            other = other if rules.cover3 else None  # else the rest of the total, playout_net's default
+        if pts is None:  # both sides' points (other None: the rest of the total, playout_net's default)
+            pts, other = playout_sides(results, rules)
         net = np.full((idx.size, len(ACTIONS)), np.nan)
         for j in legal:
             for b in blocks(idx.size):  # the model's temporaries grow with the rows: a million-deal run in blocks
@@ -136,7 +137,7 @@ def heard_chart(results, rules, bidders: str = config.AUCTION_BIDDERS, min_cell:
     note = (f"every deal bid once by the {policy.name} model; the hands that heard exactly these calls; "
             f"net value in {measure}: your side's hand score minus the opponents', the rest of the "
             "auction played out by the model; best chosen on the even deals, reported on the odd ones "
-            f"(n); settled: best minus next best above 0 (95%){cover3_words(rules, model is not None)}")
+            f"(n); settled: best minus next best above 0 (95%){rules_words(rules, model is not None)}")
     return out, TableMeta(note=note, extra={"n_deals": int(n), "heard_n": heard_n, "bidders": policy.name,
                                             "measure": measure})
 
