@@ -6,7 +6,10 @@ scoring (:func:`kaiser_sim.scoring.score_hands`): made, the raw points
 (NT doubled per ``nt_scoring``); failed, minus the bid (NT: minus twice the
 bid with ``nt_scoring = double``).  A plain bid is played in the suit the
 declarer names by ``trump_rule`` from its own hand; an NT bid in no trump.
-Low-NT bids (``low_nt``) are not scored (no low values in the results).
+Low-NT bids (``low_nt = "bid"``) are scored from the run's low no trump
+values (``pts_*_LNT``) in the expected tables and may be the best bid; the
+limits (``bid_up_to``, ``nt_up_to``) and the net chart are the plain and
+high NT bids'.
 
 Per cell (strength bucket x trump length): the mean score of each bid with
 its 95% interval (table ``expected``), and the chart: the highest plain and
@@ -110,13 +113,20 @@ DEFINITION = definition(KEY, "What to bid by strength and trump length, under th
 
 
 def _bids(rules):
-    return [b for b in ladder(rules) if not b.low]
+    """Every bid of the rules' ladder, low NT bids included."""
+    return ladder(rules)
+
+
+def points_column(bid) -> str:
+    """The declarer frame's column a bid is played from: low NT, NT, or the
+    trump named by rule."""
+    return "lnt_pts" if bid.low else "nt_pts" if bid.nt else "trump_pts"
 
 
 def scores_matrix(d: pd.DataFrame, rules) -> tuple[list[str], np.ndarray]:
     """``(bid texts, (rows, bids) scores)`` for every hand and bid."""
     bids = _bids(rules)
-    cols = [hand_score(rules, b.level, b.nt, d["nt_pts" if b.nt else "trump_pts"].to_numpy()) for b in bids]
+    cols = [hand_score(rules, b.level, b.nt, d[points_column(b)].to_numpy()) for b in bids]
     return [str(b) for b in bids], np.stack(cols, axis=1)
 
 
@@ -164,9 +174,12 @@ def dd_keys(d: pd.DataFrame, rules) -> np.ndarray:
     from ..strategy.table_play import band_index, band_key
 
     band = band_index(d["strength"].to_numpy())
-    trump = band_key(d["trump_pts"].to_numpy(dtype=np.int64), band).astype(np.int8)
-    nt = band_key(d["nt_pts"].to_numpy(dtype=np.int64), band).astype(np.int8)
-    return np.stack([nt if b.nt else trump for b in _bids(rules)], axis=1)
+    keys = {}
+    for b in _bids(rules):
+        col = points_column(b)
+        if col not in keys:
+            keys[col] = band_key(d[col].to_numpy(dtype=np.int64), band).astype(np.int8)
+    return np.stack([keys[points_column(b)] for b in _bids(rules)], axis=1)
 
 
 def table_play_scores(d: pd.DataFrame, rules, model) -> tuple[np.ndarray, np.ndarray]:
@@ -223,14 +236,15 @@ def run(run_results: RunResults, rules, trump_rule: str = DEFAULT_TRUMP_RULE, mi
     bids = _bids(rules)
     levels = np.array([b.level for b in bids])
     is_nt = np.array([b.nt for b in bids])
-    raw = np.where(is_nt[None, :], d["nt_pts"].to_numpy()[:, None], d["trump_pts"].to_numpy()[:, None])
+    low = np.array([b.low for b in bids])
+    raw = np.stack([d[points_column(b)].to_numpy() for b in bids], axis=1)
     made = raw >= levels[None, :]
-    tables = _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule)
+    tables = _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, low=low)
     model, why = table_play_model(rules)
     if model is not None:
         sc_tp, made_tp = table_play_scores(d, rules, model)
         reps = ModelReplicates(d, rules, model) or None
-        played = _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps)
+        played = _chart_tables(d, names, sc_tp, made_tp, is_nt, levels, min_cell, trump_rule, reps, low=low)
         for key, df in played.items():
             tables.add(f"{key}_table_play", df, TableMeta(
                 note="TABLE PLAY (the table-play model applied to each hand's DD points): " + played.meta(key).note))
@@ -643,12 +657,15 @@ def unsettled_reason(failing) -> str:
     return "few hands"
 
 
-def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None) -> StudyTables:
+def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=None, low=None) -> StudyTables:
     """The chart, expected, expected_by_strength and thresholds tables of
     one measure: ``sc`` (rows, bids) hand scores and ``made`` (rows, bids)
     make indicators (DD) or probabilities (table play).  ``reps``: for table
     play, the model's bootstrap replicates (:class:`ModelReplicates`): every
-    interval then adds the model's own error."""
+    interval then adds the model's own error.  ``low`` (bids,): the low NT
+    bids, in every table and candidates for the best bid, but not for the
+    plain and NT limits."""
+    low = np.zeros(len(names), dtype=bool) if low is None else np.asarray(low, dtype=bool)
     deal = d["deal"].to_numpy()
 
     def mean_row(values, cluster, col=None, rows=None, minus=None, of="sc"):
@@ -692,7 +709,7 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         m = mean_row(sc[rep, best], deal[rep], best, rep)
         limits = {}
         for nt in (False, True):
-            cand = [j for j in range(len(names)) if is_nt[j] == nt]
+            cand = [j for j in range(len(names)) if is_nt[j] == nt and not low[j]]
             pos = [j for j in cand if cell_rows[j]["mean"] > 0]
             up_to = pos[-1] if pos else None
             # 'sure': the highest bid up to the limit whose 95% interval is above 0
@@ -769,6 +786,9 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         "best_bid and runner_up are chosen on the even-numbered deals (n_select hands); "
         "expected, lo, hi, p_make, margin and clear come from the odd-numbered deals (n_report "
         "hands).  Intervals clustered by deal")
+    if low.any():
+        tables.meta("chart").note += (
+            "; low NT bids (-low) are played in low no trump: candidates for best_bid, not for the limits")
     tables.meta("expected").note = "every bid of each cell on all its hands; 95% intervals clustered by deal"
     tables.meta("thresholds").note = (
         f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "

@@ -249,7 +249,9 @@ def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.D
     lead), ``trump`` (0..3 by ``trump_rule``), ``trump_len``, ``trump_pts``,
     ``best_suit``, ``best_suit_pts``, ``nt_pts``, ``best_pts`` (best of the
     five strains in hindsight), ``strength_bucket``, ``length_bucket``,
-    ``hand`` (the declarer's bitboard).
+    ``hand`` (the declarer's bitboard); under rules that play low no trump
+    also ``lnt_pts`` (the declaring side's low NT points, :func:`run_points`
+    with ``low_nt``).
     """
     hands = hands_array(results)  # (n, 4)
     pts = run_points(results, rules)[0]  # (n, 4, 5): the declaring side's points (points_array)
@@ -283,6 +285,8 @@ def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.D
     df["best_suit_pts"] = flat_p[idx, best_suit]
     df["nt_pts"] = flat_p[:, NT]
     df["best_pts"] = flat_p.max(axis=1)
+    if rules.low_nt != "off":
+        df["lnt_pts"] = run_points(results, rules, low_nt=True)[0][:, :, 5].reshape(-1)
     df["strength_bucket"] = bucket(df["strength"], STRENGTH_BUCKETS)
     df["length_bucket"] = bucket(df["trump_len"], LENGTH_BUCKETS)
     df["hand"] = flat_h
