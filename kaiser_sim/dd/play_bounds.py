@@ -187,7 +187,9 @@ def play_bounds(deals, declarers, strains, mode: str = "points", claims: bool = 
     """``(n, 2)`` int64: for each deal the bounds ``lo``, ``hi`` of the
     declaring side's points (module doc), the declarer on lead.  With
     ``claims``, where the declarer's sure cards are every trick ``hi`` is
-    ``lo`` (the declarer claims: module doc), else the bound of any play.
+    ``lo`` (the declarer claims: module doc), else the bound of any play; a
+    claim is no bound on the double-dummy value, which can be above it
+    (:func:`strain_bounds` with the values applies it only where it is not).
 
     Parameters
     ----------
