@@ -68,8 +68,8 @@ from ..strategy.table_play import POINTS as DD_POINTS, point_index, point_shares
 from .blocks import Table, Text, ci, count, frame, num, ok, pct, signed_ci
 from ..runs.results import RunResults
 from .common import (DEFAULT_TRUMP_RULE, NT, RANK_T, TRUMP_RULE, diff_row, footer, hands_array, integer_axis, legend, levels_of,
-                     mean_row, new_figure, run_info, run_points, share_row, StudyTables, suit_bits, suit_lengths, table_play_model,
-                     TableMeta, trump_by_rule, with_model_error)
+                     mean_row, new_figure, playout_sides, run_info, run_points, share_row, StudyTables, suit_bits, suit_lengths,
+                     table_play_model, TableMeta, trump_by_rule, with_model_error)
 from .params import Param
 
 #: card -> (name, suit, value of its bonus, solver keyword switching it off)
@@ -407,6 +407,8 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     receiver does, by role and strain view; clustered by deal."""
     deals = hands_array(results)
     pts, pts_other = run_points(results, rules)
+    if not sides_from_run(rules):  # a special discarded to nobody: the other side solved where it can be (exact)
+        pts_other = playout_sides(results, rules)[1]
     ids = results["deal"].to_numpy(dtype=np.int64)
     m = len(results)
     holder = holder_of(deals, card)
@@ -416,8 +418,8 @@ def observed(results, rules, card: int, receivers=DEFAULT_RECEIVERS,
     you = np.repeat(np.arange(4)[None, :], m, axis=0)  # (m, 4): each seat as "you"
     # each seat's side's points with each leader on lead, both strain views (solved once, not per view)
     # the other side's points from the leader's (run_points: the total minus them, under cover 3 each side
-    # scored from its tricks): the run's results hold the leader's side's only (under a 4-card kitty a 5H or
-    # 3S discarded to nobody makes this an approximation; see run_card's note)
+    # scored from its tricks): the run's results hold the leader's side's only; under a 4-card kitty whose 5H
+    # or 3S may be discarded to nobody, solved through the door where the declarer holds one (SolvedOther)
     by_seat = [side_points(deals, pts, pts_other, you[:, y], trump_rule) for y in range(4)]
     split = split_sides(rules)
     for view in STRAIN_VIEWS:
@@ -563,9 +565,9 @@ def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIV
         f"(b) observed on every deal, no swap: your side's mean DD points when you hold the {name} "
         "minus when the receiver holds it; 95% intervals clustered by deal"
         + ("; cover 3 scored: each side's points from its tricks" if rules.cover3 else "")
-        + ("" if sides_from_run(rules) else "; the defenders' points are the total "
-           "minus the declaring side's (the run holds the declaring side's only): a 5H or 3S the declarer discards "
-           "counts for the defenders here"))
+        + ("" if sides_from_run(rules) else "; the run holds the declaring side's points only: where the "
+           "declarer may discard the 5H or 3S to nobody (it holds one after taking up the kitty) the defenders' "
+           "points are solved through the door (the declarer's best discard), elsewhere the rest of the total"))
     tables.meta("worth_overall").note = (
         f"(c) kept = the holder's side's points - points with the {name} counting 0 "
         f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
