@@ -38,9 +38,13 @@ def test_low_nt_bids_are_in_the_expected_tables(chart):
     _, tables = chart
     lows = [str(b) for b in ladder(RULES) if b.low]
     assert lows and all(s.endswith("-low") for s in lows)
-    for key in ("expected", "expected_table_play", "expected_by_strength", "thresholds"):
+    for key in ("expected", "expected_table_play", "expected_by_strength", "expected_by_strength_table_play"):
         bids = set(tables[key]["bid"])
         assert set(lows) <= bids, key
+    # "the count needed" reads a count that makes a bid pay from there up: low NT pays with weak hands
+    for key in ("thresholds", "thresholds_table_play"):
+        assert not set(lows) & set(tables[key]["bid"]), key
+        assert "low NT bids are left out" in tables.meta(key).note
     # the limits are the plain and high NT bids'
     for key in ("chart", "chart_table_play"):
         for col in ("bid_up_to", "bid_up_to_sure", "nt_up_to", "nt_up_to_sure"):
@@ -74,3 +78,16 @@ def test_a_low_bids_expected_score_is_the_low_contracts_score_hand_by_hand(chart
     hi = e[e["bid"] == "6NT"].set_index(["strength", "trump_len"])["expected"]
     lo = e[e["bid"] == "6NT-low"].set_index(["strength", "trump_len"])["expected"]
     assert (hi - lo).abs().max() > 0.5
+
+
+def test_worked_hands_read_low_nt_bids():
+    """The report's worked hands under low NT: the advisor's bids include low
+    NT ones (``8NT-low``), which the hand's own limit ranks just above high NT
+    of their number (the code before failed reading them)."""
+    from kaiser_sim.studies.worked_hands import WORKED_HANDS, _call_words, _level, worked_rows
+
+    assert _level("pass") < _level("8") < _level("8NT") < _level("8NT-low") < _level("9")
+    assert _call_words("8NT-low", "L") == "8NT-low"
+    rows = worked_rows(None, RULES, deals=40, seed=1, hands=WORKED_HANDS[:2])
+    assert all("error" not in r for r in rows)
+    assert any(r["advisor_highest"].endswith("-low") for r in rows), [r["advisor_highest"] for r in rows]

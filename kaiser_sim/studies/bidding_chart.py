@@ -757,6 +757,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
     strength = d["strength"].to_numpy()
     xs = [x for x in np.unique(strength) if (strength == x).sum() >= min_cell]
     for j, name in enumerate(names):
+        if low[j]:  # low NT pays with weak hands: no count is "needed" for it (its rows are in expected_by_strength)
+            continue
         p, plo, phi, e, elo, ehi = [], [], [], [], [], []
         for x in xs:
             at = strength == x
@@ -794,7 +796,8 @@ def _chart_tables(d, names, sc, made, is_nt, levels, min_cell, trump_rule, reps=
         f"strength ({STRENGTH_NAME}) at which the bid makes 50% of the time / its "
         "expected score crosses 0, interpolated between count values (steps of 1/2); "
         "from/to: where the upper / lower 95% band (clustered by deal) crosses (NaN: never "
-        "within the data); all hands")
+        "within the data); all hands" + ("; low NT bids are left out: they pay with weak hands, not strong ones "
+                                        "(expected_by_strength has them)" if low.any() else ""))
     tables.meta("expected_by_strength").note = (
         "expected hand score of every bid by strength, all trump lengths; "
         "clustered by deal")

@@ -72,16 +72,20 @@ def _strain_word(strain) -> str:
 
 
 def _call_words(call: str, strain) -> str:
-    if call == "pass" or call.endswith("NT"):
+    if call == "pass" or "NT" in call:  # NT bids, low ones too, name their strain
         return call
     return f"{call} in {_strain_word(strain)}" if strain else call
 
 
 def _level(call: str) -> float:
-    """A call's place on the ladder (pass 0; 8 = 8, 8NT = 8.5)."""
-    if call in ("pass", "", None):
+    """A call's place on the ladder (pass 0; 8 = 8, 8NT = 8.5, 8NT-low =
+    8.75: low NT just above high NT of its number)."""
+    from ..auction import Bid
+
+    bid = None if call in ("pass", "", None) else Bid.parse(call)
+    if bid is None:
         return 0.0
-    return float(call.replace("NT", "")) + (0.5 if call.endswith("NT") else 0.0)
+    return bid.level + (0.5 if bid.nt else 0.0) + (0.25 if bid.low else 0.0)
 
 
 def _bid(doc: dict, call: str):
@@ -149,13 +153,13 @@ def work_hand(w: WorkedHand, net_chart, rules, deals: int, seed: int) -> dict:
         figures.append(f"its net value (your side's score minus the opponents') "
                        f"{signed_ci(value['mean'], value['lo'], value['hi'])} points a hand, table play")
     # the card's measure for this hand alone: the highest bid whose net value if declared (its expected hand
-    # score minus the opponents' expected points, 10 less the side's) is positive
+    # score minus the opponents' expected points, the rest of the hand's total less the side's) is positive
     own = []
     for b in doc.get("bids", []):
         strain = b.get("strain")
         pts = (doc.get("strains", {}).get(strain, {}).get("points", {}).get("table") or {}).get("mean")
         ex = (b.get("expected", {}).get("table") or {}).get("mean")
-        if b.get("legal") and pts is not None and ex is not None and ex - (10 - pts) > 0:
+        if b.get("legal") and pts is not None and ex is not None and ex - (rules.raw_total - pts) > 0:
             own.append(b["bid"])
     highest = max(own, key=_level) if own else "pass"
     out["advisor_highest"] = highest
