@@ -567,7 +567,7 @@ def run_card(run_results: RunResults, rules, card: int, receivers=DEFAULT_RECEIV
         + ("; cover 3 scored: each side's points from its tricks" if rules.cover3 else "")
         + ("" if sides_from_run(rules) else "; the run holds the declaring side's points only: where the "
            "declarer may discard the 5H or 3S to nobody (it holds one after taking up the kitty) the defenders' "
-           "points are solved through the door (the declarer's best discard), elsewhere the rest of the total"))
+           "points are solved again (with the declarer's best discard), elsewhere the rest of the total"))
     tables.meta("worth_overall").note = (
         f"(c) kept = the holder's side's points - points with the {name} counting 0 "
         f"(0..{value}): how many of the card's own {value} points end with the side dealt it; "
