@@ -254,7 +254,9 @@ def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.D
     with ``low_nt``).
     """
     hands = hands_array(results)  # (n, 4)
-    pts = run_points(results, rules)[0]  # (n, 4, 5): the declaring side's points (points_array)
+    # (n, 4, 5): the declaring side's points (points_array); low NT's the sixth strain, read in the same pass
+    every = run_points(results, rules, low_nt=True)[0]
+    pts = every[:, :, :5]
     n = len(results)
     flat_h = hands.reshape(-1)
     flat_p = pts.reshape(-1, 5)
@@ -286,7 +288,7 @@ def declarer_frame(results, rules, trump_rule: str = DEFAULT_TRUMP_RULE) -> pd.D
     df["nt_pts"] = flat_p[:, NT]
     df["best_pts"] = flat_p.max(axis=1)
     if rules.low_nt != "off":
-        df["lnt_pts"] = run_points(results, rules, low_nt=True)[0][:, :, 5].reshape(-1)
+        df["lnt_pts"] = every[:, :, 5].reshape(-1)
     df["strength_bucket"] = bucket(df["strength"], STRENGTH_BUCKETS)
     df["length_bucket"] = bucket(df["trump_len"], LENGTH_BUCKETS)
     df["hand"] = flat_h
